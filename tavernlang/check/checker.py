@@ -1,0 +1,772 @@
+"""Names -> definitions and slots, types, arities: the checker.
+
+It reads every declaration first, then checks every body, collecting all the
+errors it finds (each with a place and, for unknown names, a did-you-mean).
+Its output is a :class:`GameModel` with side tables the engine compiles from.
+"""
+from __future__ import annotations
+
+from ..errors import Diagnostic, Note, Span, did_you_mean
+from ..syntax import ast as A
+from .model import (ANY, BOOL, CARD, EFFECT, INT, NONE, PLAYER, STR, ZONE, Callable, AttrInfo,
+                    CounterInfo, GameModel, KindInfo, OptionInfo, PhaseInfo, ScenarioInfo,
+                    VarInfo, ZoneInfo, elem, list_of, show)
+
+# Names every game has, with their types.
+BUILTIN_NAMES = {
+    "me": PLAYER, "players": list_of(PLAYER), "others": list_of(PLAYER), "cards": list_of(CARD),
+    "current": PLAYER, "next_player": PLAYER, "round": INT, "player_count": INT,
+}
+# Builtin functions: name -> (parameter types, result type). "T" is generic.
+BUILTIN_FUNCS = {
+    "full": ((ZONE,), BOOL), "empty": ((ZONE,), BOOL), "free": ((ZONE,), INT),
+    "size": (("coll",), INT), "player": ((INT,), PLAYER), "neighbour": ((PLAYER, INT), PLAYER),
+    "lesser": ((INT, INT), INT), "greater": ((INT, INT), INT), "abs": ((INT,), INT),
+    "random": ((INT, INT), INT), "named": ((STR,), list_of(CARD)), "first": ((INT, "coll"), "same"),
+    "top": ((ZONE,), CARD), "order_from": ((PLAYER,), list_of(PLAYER)),
+    "allowed": ((EFFECT,), BOOL),
+}
+# Properties every object of a type has: (type, name) -> result type.
+BUILTIN_PROPS = {
+    (PLAYER, "left"): PLAYER, (PLAYER, "right"): PLAYER, (PLAYER, "seat"): INT,
+    (CARD, "name"): STR, (CARD, "kind"): STR, (CARD, "facedown"): BOOL, (CARD, "zone"): ZONE,
+    (CARD, "owner"): PLAYER, (ZONE, "owner"): PLAYER, (ZONE, "size"): INT, (ZONE, "capacity"): INT,
+}
+TYPE_NAMES = {"int": INT, "bool": BOOL, "str": STR, "player": PLAYER, "card": CARD, "zone": ZONE,
+              "effect": EFFECT}
+
+
+class _Frame:
+    made: list["_Frame"] = []
+
+    def __init__(self):
+        self.next = 1  # slot 0 is `me`
+        _Frame.made.append(self)
+
+
+class _Scope:
+    def __init__(self, frame: _Frame, parent: "_Scope | None" = None):
+        self.frame, self.parent, self.names = frame, parent, {}
+
+    def child(self) -> "_Scope":
+        return _Scope(self.frame, self)
+
+    def bind(self, name: str, type_: str) -> int:
+        slot = self.frame.next
+        self.frame.next += 1
+        self.names[name] = (slot, type_)
+        return slot
+
+    def lookup(self, name: str):
+        s = self
+        while s is not None:
+            if name in s.names:
+                return s.names[name]
+            s = s.parent
+        return None
+
+    def all_names(self):
+        s, out = self, set()
+        while s is not None:
+            out |= set(s.names)
+            s = s.parent
+        return out
+
+
+def compatible(want: str, got: str) -> bool:
+    if want == got or ANY in (want, got) or got == NONE:
+        return True
+    if want.startswith("list:") and got == ZONE:
+        return want == list_of(CARD)
+    if want.startswith("list:") and got.startswith("list:"):
+        return compatible(want[5:], got[5:])
+    return False
+
+
+class Checker:
+    def __init__(self, decls: list[A.Decl], model: GameModel):
+        self.decls = decls
+        self.m = model
+        self.errors: list[Diagnostic] = []
+        self.implicit_me = False  # in `winner:` keys, `coins` means `me.coins`
+
+    # ------------------------------------------------------------ reporting
+    def err(self, span: Span, msg: str, notes=()) -> None:
+        self.errors.append(Diagnostic(span, msg, notes=tuple(notes)))
+
+    # ------------------------------------------------------------ pass 1
+    def collect(self) -> None:
+        m = self.m
+        seen: dict[str, A.Node] = {}
+
+        def define(name: str, node: A.Node, what: str) -> bool:
+            if name in seen or name in BUILTIN_NAMES or name in BUILTIN_FUNCS:
+                prev = seen.get(name)
+                notes = [Note(prev.span, f"'{name}' is first defined here")] if prev else []
+                self.err(node.span, f"{what} '{name}' is already defined" + ("" if prev else " (a builtin name)"), notes)
+                return False
+            seen[name] = node
+            return True
+
+        games = [d for d in self.decls if isinstance(d, A.GameDecl)]
+        if games:
+            m.title, m.title_span = games[0].title, games[0].span
+        for d in self.decls:
+            if isinstance(d, A.PlayersDecl):
+                if d.low < 1 or d.high < d.low:
+                    self.err(d.span, f"players {d.low}..{d.high} is not a range of player counts")
+                m.min_players, m.max_players = d.low, d.high
+            elif isinstance(d, A.OptionDecl):
+                if define(d.name, d, "option"):
+                    m.options[d.name] = OptionInfo(d.name, len(m.options), self.type_of(d.type), d)
+            elif isinstance(d, A.EnumDecl):
+                if define(d.name, d, "enum"):
+                    m.enums[d.name] = d.values
+                    for v in d.values:
+                        if v in m.enum_of or v in seen:
+                            self.err(d.span, f"enum value '{v}' is already defined")
+                        m.enum_of[v] = d.name
+            elif isinstance(d, A.KindDecl):
+                if define(d.name, d, "kind"):
+                    m.kinds[d.name] = KindInfo(d.name, d)
+            elif isinstance(d, A.CounterDecl):
+                if define(d.name, d, "counter"):
+                    m.counters[d.name] = CounterInfo(d.name, len(m.counters), d)
+            elif isinstance(d, A.VarDecl):
+                if define(d.name, d, "variable"):
+                    m.vars[d.name] = VarInfo(d.name, len(m.vars), ANY, d)
+            elif isinstance(d, A.ZoneDecl):
+                if define(d.name, d, "zone"):
+                    m.zones[d.name] = ZoneInfo(d.name, len(m.zones), d)
+            elif isinstance(d, A.DefDecl):
+                if define(d.name, d, "definition"):
+                    m.defs[d.name] = Callable(d.name, d, [])
+            elif isinstance(d, A.EffectDecl):
+                if define(d.name, d, "effect"):
+                    m.effects[d.name] = Callable(d.name, d, [])
+            elif isinstance(d, A.ActionDecl):
+                if define(d.name, d, "action"):
+                    m.actions[d.name] = Callable(d.name, d, [])
+            elif isinstance(d, A.SetupDecl):
+                if m.setup is not None:
+                    self.err(d.span, "a game has one setup block", [Note(m.setup.decl.span, "the first one is here")])
+                else:
+                    m.setup = Callable("setup", d, [])
+            elif isinstance(d, A.RoundsDecl):
+                if m.rounds is not None:
+                    self.err(d.span, "a game has one rounds block", [Note(m.rounds.span, "the first one is here")])
+                else:
+                    m.rounds = d
+            elif isinstance(d, A.EndDecl):
+                m.end_conds.append(d)
+            elif isinstance(d, A.WinnerDecl):
+                if m.winner is not None:
+                    self.err(d.span, "a game has one winner rule", [Note(m.winner.span, "the first one is here")])
+                m.winner = d
+        for v in m.enum_of:
+            if v in seen and not isinstance(seen[v], A.EnumDecl):
+                self.err(seen[v].span, f"'{v}' is already an enum value")
+        # var types, kind attributes (after enums and kinds are known)
+        for v in m.vars.values():
+            v.type = self.type_of(v.decl.type)
+        for k in m.kinds.values():
+            for ad in k.decl.attrs:
+                t = self.type_of(ad.type)
+                if ad.name in k.attrs:
+                    self.err(ad.span, f"kind '{k.name}' already has an attribute '{ad.name}'")
+                    continue
+                prev = m.attrs_by_name.get(ad.name)
+                if prev is not None:
+                    if prev.type != t or prev.mutable != ad.mutable:
+                        self.err(ad.span, f"attribute '{ad.name}' is declared with another type or mutability in kind '{prev.kinds[0]}'",
+                                 [Note(prev.decl.span, "declared here")])
+                    info = prev
+                else:
+                    info = AttrInfo(ad.name, t, ad.mutable, len(m.attrs_by_name), ad)
+                    m.attrs_by_name[ad.name] = info
+                info.kinds.append(k.name)
+                k.attrs[ad.name] = info
+        for d in self.decls:
+            if isinstance(d, A.CardDecl):
+                if d.kind not in m.kinds:
+                    self.err(d.kind_span, f"unknown kind '{d.kind}'" + did_you_mean(d.kind, m.kinds))
+                m.cards.append(d)
+            elif isinstance(d, A.ReachDecl):
+                c = m.counters.get(d.counter)
+                if c is None:
+                    self.err(d.counter_span, f"unknown counter '{d.counter}'" + did_you_mean(d.counter, m.counters))
+                elif not c.decl.per_player:
+                    self.err(d.counter_span, f"counter '{d.counter}' is not per player; 'when ... of P reaches' needs a per-player counter")
+                else:
+                    c.triggers.append(d)
+            elif isinstance(d, A.OnDecl):
+                m.handlers.setdefault(d.event, [])
+            elif isinstance(d, A.ScenarioDecl):
+                m.scenarios.append(ScenarioInfo(d))
+        # signatures
+        for c in list(m.defs.values()) + list(m.effects.values()):
+            c.params = [(p.name, self.type_of(p.type)) for p in c.decl.params]
+            for i, (pn, _) in enumerate(c.params):
+                if pn in [q for q, _ in c.params[:i]]:
+                    self.err(c.decl.params[i].span, f"parameter '{pn}' appears twice")
+        for c in m.defs.values():
+            c.type = self.type_of(c.decl.type) if c.decl.type else ANY
+
+    def type_of(self, t: A.TypeRef) -> str:
+        n = t.name
+        if n in TYPE_NAMES:
+            return TYPE_NAMES[n]
+        if n in self.m.enums:
+            return "enum:" + n
+        if n in self.m.kinds:
+            return CARD
+        self.err(t.span, f"unknown type '{n}'" + did_you_mean(n, list(TYPE_NAMES) + list(self.m.enums) + list(self.m.kinds)))
+        return ANY
+
+    # ------------------------------------------------------------ pass 2
+    def check_all(self) -> None:
+        m = self.m
+        for o in m.options.values():
+            d = o.decl
+            t = self.expr(d.default, None)
+            self.expect(d.default, o.type, t, "option default")
+            for b in (d.low, d.high):
+                if b is not None:
+                    self.expect(b, INT, self.expr(b, None), "option bound")
+        for k in m.kinds.values():
+            for ad in k.decl.attrs:
+                if ad.default is not None:
+                    self.expect(ad.default, k.attrs[ad.name].type, self.expr(ad.default, None), f"default of '{ad.name}'")
+        for cd in m.cards:
+            k = m.kinds.get(cd.kind)
+            if cd.copies < 1:
+                self.err(cd.span, "a card needs at least one copy")
+            for f in cd.fields:
+                if k is None:
+                    continue
+                info = k.attrs.get(f.name)
+                if info is None:
+                    self.err(f.span, f"kind '{k.name}' has no attribute '{f.name}'" + did_you_mean(f.name, k.attrs))
+                    self.expr(f.value, None)
+                    continue
+                self.expect(f.value, info.type, self.expr(f.value, None), f"attribute '{f.name}'")
+        for c in m.counters.values():
+            for e in (c.decl.initial, c.decl.low, c.decl.high):
+                if e is not None:
+                    self.expect(e, INT, self.expr(e, None), "counter value")
+        for v in m.vars.values():
+            if v.decl.initial is not None:
+                self.expect(v.decl.initial, v.type, self.expr(v.decl.initial, None), "initial value")
+        for z in m.zones.values():
+            if z.decl.capacity is not None:
+                self.expect(z.decl.capacity, INT, self.expr(z.decl.capacity, None), "capacity")
+        for d in m.defs.values():
+            fr = _Frame()
+            sc = _Scope(fr)
+            for pn, pt in d.params:
+                sc.bind(pn, pt)
+            t = self.expr(d.decl.body, sc)
+            if d.decl.type is not None:
+                self.expect(d.decl.body, d.type, t, f"result of '{d.name}'")
+            else:
+                d.type = t
+            d.frame = fr.next
+        for e in m.effects.values():
+            self.callable_body(e, e.decl.body, allow_requires=True)
+        for a in m.actions.values():
+            self.callable_body(a, a.decl.body, allow_requires=True)
+        if m.setup is not None:
+            self.callable_body(m.setup, m.setup.decl.body)
+        if m.rounds is not None:
+            if m.rounds.count is not None:
+                self.expect(m.rounds.count, INT, self.expr(m.rounds.count, None), "number of rounds")
+            names = {}
+            for ph in m.rounds.phases:
+                if ph.name in names:
+                    self.err(ph.span, f"phase '{ph.name}' is already defined", [Note(names[ph.name].span, "first defined here")])
+                names[ph.name] = ph
+                info = PhaseInfo(ph.name, ph)
+                fr = _Frame()
+                sc = _Scope(fr)
+                if ph.body is not None:
+                    self.block(ph.body, sc)
+                else:
+                    self.expect(ph.start, PLAYER, self.expr(ph.start, sc), "first player of the turns")
+                    if ph.until is not None:
+                        self.expect(ph.until, BOOL, self.expr(ph.until, sc), "'until' condition")
+                    if ph.pass_cond is not None:
+                        self.expect(ph.pass_cond, BOOL, self.expr(ph.pass_cond, sc), "'pass' condition")
+                    seen = set()
+                    for ref in ph.actions:
+                        if ref.name not in m.actions:
+                            self.err(ref.span, f"unknown action '{ref.name}'" + did_you_mean(ref.name, m.actions))
+                        if ref.name in seen:
+                            self.err(ref.span, f"action '{ref.name}' is listed twice")
+                        seen.add(ref.name)
+                info.frame = fr.next
+                m.phases.append(info)
+        elif any(isinstance(d, (A.ActionDecl,)) for d in self.decls) or m.setup is not None:
+            if not m.scenarios or m.setup is not None:
+                pass
+        for e in m.end_conds:
+            self.expect(e.cond, BOOL, self.expr(e.cond, _Scope(_Frame())), "end condition")
+        if m.winner is not None:
+            fr = _Frame()
+            sc = _Scope(fr)
+            self.implicit_me = True  # `me` is the player being ranked
+            for k in m.winner.keys:
+                self.expect(k, INT, self.expr(k, sc), "winner key")
+            self.implicit_me = False
+            if m.winner.everyone_if is not None:
+                self.expect(m.winner.everyone_if, BOOL, self.expr(m.winner.everyone_if, sc), "winning condition")
+        for d in self.decls:
+            if isinstance(d, A.ReachDecl):
+                fr = _Frame()
+                sc = _Scope(fr)
+                slot = sc.bind(d.pvar, PLAYER)
+                self.m.slots[d] = slot
+                self.expect(d.value, INT, self.expr(d.value, sc), "track space")
+                self.block(d.body, sc)
+                m.reach.append((d, fr.next))
+            elif isinstance(d, A.OnDecl):
+                fr = _Frame()
+                sc = _Scope(fr)
+                for p in d.params:
+                    sc.bind(p.name, self.type_of(p.type))
+                self.block(d.body, sc)
+                m.handlers[d.event].append((d, fr.next))
+        for s in m.scenarios:
+            self.scenario(s)
+
+    def scenario(self, s: ScenarioInfo) -> None:
+        d = s.decl
+        m = self.m
+        if not (m.min_players <= d.players <= m.max_players):
+            self.err(d.span, f"this game is for {m.min_players} to {m.max_players} players, not {d.players}")
+        for name, e, sp in d.options:
+            o = m.options.get(name)
+            if o is None:
+                self.err(sp, f"unknown option '{name}'" + did_you_mean(name, m.options))
+                continue
+            self.expect(e, o.type, self.expr(e, None), f"option '{name}'")
+        fr = _Frame()
+        sc = _Scope(fr)
+        if d.given is not None:
+            self.block(d.given, sc)
+        if d.run is not None:
+            self.block(d.run, sc)
+        for e, _ in d.expects:
+            self.expect(e, BOOL, self.expr(e, sc), "expectation")
+        s.frame = fr.next
+
+    def callable_body(self, c: Callable, body: A.Block, allow_requires=False) -> None:
+        fr = _Frame()
+        sc = _Scope(fr)
+        for pn, pt in c.params:
+            sc.bind(pn, pt)
+        leading = True
+        for st in body.stmts:
+            if isinstance(st, A.Require):
+                if not (allow_requires and leading):
+                    self.err(st.span, "'require' must come first in an action or effect")
+                c.requires.append(st)
+            else:
+                leading = False
+        self.block(body, sc)
+        c.frame = fr.next
+
+    # ------------------------------------------------------------ statements
+    def block(self, b: A.Block, sc: _Scope) -> None:
+        sc = sc.child()
+        for st in b.stmts:
+            self.stmt(st, sc)
+
+    def expect(self, node: A.Node, want: str, got: str, what: str) -> None:
+        if not compatible(want, got):
+            self.err(node.span, f"{what} should be {show(want)}, not {show(got)}")
+
+    def coll(self, e: A.Expr, sc: _Scope, what: str) -> str:
+        t = self.expr(e, sc)
+        el = elem(t)
+        if el is None:
+            self.err(e.span, f"{what} should be a list or a zone, not {show(t)}")
+            return ANY
+        return el
+
+    def chooser(self, ch: A.Chooser | None, sc: _Scope) -> None:
+        if ch is not None and ch.player is not None:
+            self.expect(ch.player, PLAYER, self.expr(ch.player, sc), "the chooser")
+
+    def stmt(self, s: A.Stmt, sc: _Scope) -> None:
+        m = self.m
+        if isinstance(s, A.Move):
+            t = self.expr(s.what, sc)
+            if not (compatible(CARD, t) or compatible(list_of(CARD), t)):
+                self.err(s.what.span, f"can only move cards, a list of cards or a zone's cards, not {show(t)}")
+            self.expect(s.dest, ZONE, self.expr(s.dest, sc), "destination")
+        elif isinstance(s, A.Shuffle):
+            self.expect(s.zone, ZONE, self.expr(s.zone, sc), "shuffled thing")
+        elif isinstance(s, (A.Reveal, A.Look)):
+            t = self.expr(s.what, sc)
+            if not (compatible(CARD, t) or compatible(list_of(CARD), t)):
+                self.err(s.what.span, f"can only reveal or look at cards, not {show(t)}")
+        elif isinstance(s, A.Gain):
+            self.expect(s.amount, INT, self.expr(s.amount, sc), "amount")
+            c = m.counters.get(s.counter)
+            if c is None:
+                self.err(s.counter_span, f"unknown counter '{s.counter}'" + did_you_mean(s.counter, m.counters))
+            elif not c.decl.per_player and s.op in ("give", "take"):
+                self.err(s.counter_span, f"counter '{s.counter}' is shared; only per-player counters can be given or taken")
+            elif not c.decl.per_player and s.other is not None:
+                self.err(s.other.span, f"counter '{s.counter}' is shared; it has no owner to name")
+            if s.other is not None:
+                self.expect(s.other, PLAYER, self.expr(s.other, sc), "player")
+        elif isinstance(s, A.Set):
+            vt = self.expr(s.value, sc)
+            tt = self.expr(s.target, sc)
+            ref = m.refs.get(s.target)
+            if ref is None or ref[0] not in ("var", "pvar", "counter", "pcounter", "cvar"):
+                self.err(s.target.span, "only a variable, a counter or a 'var' attribute can be set")
+            self.expect(s.value, tt, vt, "new value")
+        elif isinstance(s, A.Swap):
+            self.expect(s.a, CARD, self.expr(s.a, sc), "swapped thing")
+            self.expect(s.b, CARD, self.expr(s.b, sc), "swapped thing")
+        elif isinstance(s, A.NextTurn):
+            self.expect(s.player, PLAYER, self.expr(s.player, sc), "next player")
+        elif isinstance(s, A.Choose):
+            el = self.coll(s.coll, sc, "the options")
+            inner = sc.child()
+            m.slots[s] = inner.bind(s.var, el)
+            if s.cond is not None:
+                self.expect(s.cond, BOOL, self.expr(s.cond, inner), "condition")
+            self.chooser(s.chooser, sc)
+            self.block(s.body, inner)
+        elif isinstance(s, A.ChooseOne):
+            self.chooser(s.chooser, sc)
+            labels = set()
+            for o in s.options:
+                if o.label in labels:
+                    self.err(o.span, f"two options are labelled '{o.label}'")
+                labels.add(o.label)
+                if o.cond is not None:
+                    self.expect(o.cond, BOOL, self.expr(o.cond, sc), "condition")
+                self.block(o.body, sc)
+        elif isinstance(s, A.ChooseNumber):
+            self.expect(s.low, INT, self.expr(s.low, sc), "lowest number")
+            self.expect(s.high, INT, self.expr(s.high, sc), "highest number")
+            self.chooser(s.chooser, sc)
+            inner = sc.child()
+            m.slots[s] = inner.bind(s.var, INT)
+            self.block(s.body, inner)
+        elif isinstance(s, A.ChooseSubset):
+            el = self.coll(s.coll, sc, "the options")
+            for b in (s.low, s.high):
+                if b is not None:
+                    self.expect(b, INT, self.expr(b, sc), "subset size")
+            self.chooser(s.chooser, sc)
+            inner = sc.child()
+            if s.cond is not None:
+                c2 = inner.child()
+                m.slots[s.cond] = c2.bind(s.var, el)
+                self.expect(s.cond, BOOL, self.expr(s.cond, c2), "condition")
+            m.slots[s] = inner.bind(s.var, list_of(el))
+            self.block(s.body, inner)
+        elif isinstance(s, A.For):
+            el = self.coll(s.coll, sc, "the loop")
+            inner = sc.child()
+            m.slots[s] = inner.bind(s.var, el)
+            if s.cond is not None:
+                self.expect(s.cond, BOOL, self.expr(s.cond, inner), "condition")
+            self.block(s.body, inner)
+        elif isinstance(s, A.Simultaneous):
+            pel = self.coll(s.players, sc, "the players")
+            self.expect(s.players, list_of(PLAYER), list_of(pel), "the players")
+            inner = sc.child()
+            ps = inner.bind(s.pvar, PLAYER)
+            el = self.coll(s.coll, inner, "the options")
+            cs = inner.bind(s.var, el)
+            m.slots[s] = (ps, cs)
+            if s.cond is not None:
+                self.expect(s.cond, BOOL, self.expr(s.cond, inner), "condition")
+            self.block(s.body, inner)
+        elif isinstance(s, A.If):
+            self.expect(s.test, BOOL, self.expr(s.test, sc), "condition")
+            self.block(s.then, sc)
+            if s.orelse is not None:
+                self.block(s.orelse, sc)
+        elif isinstance(s, A.Do):
+            t = self.expr(s.effect, sc, effect_call=True)
+            self.expect(s.effect, EFFECT, t, "what 'do' runs")
+            if s.as_player is not None:
+                self.expect(s.as_player, PLAYER, self.expr(s.as_player, sc), "player")
+        elif isinstance(s, A.Let):
+            t = self.expr(s.value, sc)
+            m.slots[s] = sc.bind(s.var, t)
+        elif isinstance(s, A.Emit):
+            if s.event not in m.handlers:
+                self.err(s.span, f"no 'on {s.event}' handles this event" + did_you_mean(s.event, m.handlers))
+            for a in s.args:
+                self.expr(a, sc)
+        elif isinstance(s, A.Require):
+            self.expect(s.cond, BOOL, self.expr(s.cond, sc), "requirement")
+        elif isinstance(s, (A.EndGame, A.Log)):
+            pass
+        else:  # pragma: no cover - the grammar has no other statements
+            self.err(s.span, "unknown statement")
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, e: A.Expr, sc: _Scope | None, effect_call=False) -> str:
+        t = self._expr(e, sc, effect_call)
+        self.m.types[e] = t
+        return t
+
+    def _name(self, e: A.Name, sc: _Scope | None) -> str:
+        m = self.m
+        n = e.name
+        if sc is not None:
+            hit = sc.lookup(n)
+            if hit is not None:
+                m.refs[e] = ("local", hit[0])
+                return hit[1]
+        if n in BUILTIN_NAMES:
+            m.refs[e] = ("builtin", n)
+            return BUILTIN_NAMES[n]
+        if n in m.options:
+            m.refs[e] = ("option", m.options[n].slot)
+            return m.options[n].type
+        if n in m.counters:
+            c = m.counters[n]
+            if c.decl.per_player and self.implicit_me:
+                m.refs[e] = ("mecounter", c.slot)
+                return INT
+            if c.decl.per_player:
+                self.err(e.span, f"counter '{n}' is per player: say whose, as '{n} of me' or 'p.{n}'")
+                return INT
+            m.refs[e] = ("counter", c.slot)
+            return INT
+        if n in m.vars:
+            v = m.vars[n]
+            if v.decl.per_player:
+                self.err(e.span, f"variable '{n}' is per player: say whose, as '{n} of me'")
+                return v.type
+            m.refs[e] = ("var", v.slot)
+            return v.type
+        if n in m.zones:
+            z = m.zones[n]
+            if z.decl.per_player:
+                self.err(e.span, f"zone '{n}' is per player: say whose ('{n} of me'), or use 'all {n}' or 'every {n}'")
+                return ZONE
+            m.refs[e] = ("zone", z.slot)
+            return ZONE
+        if n in m.enum_of:
+            m.refs[e] = ("const", n)
+            return "enum:" + m.enum_of[n]
+        if n in m.defs:
+            d = m.defs[n]
+            if d.params:
+                self.err(e.span, f"'{n}' takes {len(d.params)} argument(s)")
+            m.refs[e] = ("def", n)
+            return d.type
+        if n in m.effects:
+            m.refs[e] = ("effect", n)
+            return EFFECT
+        if n in m.actions:
+            m.refs[e] = ("action", n)
+            return EFFECT
+        cands = set(BUILTIN_NAMES) | set(m.options) | set(m.counters) | set(m.vars) | set(m.zones) \
+            | set(m.enum_of) | set(m.defs) | set(m.effects) | set(m.actions)
+        if sc is not None:
+            cands |= sc.all_names()
+        self.err(e.span, f"unknown name '{n}'" + did_you_mean(n, cands))
+        return ANY
+
+    def _prop(self, e: A.Expr, obj: A.Expr, name: str, sc, name_span: Span) -> str:
+        m = self.m
+        t = self.expr(obj, sc)
+        if t == ANY:
+            return ANY
+        if t == PLAYER:
+            if name in m.counters:
+                c = m.counters[name]
+                if not c.decl.per_player:
+                    self.err(name_span, f"counter '{name}' is shared, not per player")
+                m.refs[e] = ("pcounter", c.slot)
+                return INT
+            if name in m.vars and m.vars[name].decl.per_player:
+                m.refs[e] = ("pvar", m.vars[name].slot)
+                return m.vars[name].type
+            if name in m.zones:
+                z = m.zones[name]
+                if not z.decl.per_player:
+                    self.err(name_span, f"zone '{name}' is shared, not per player")
+                m.refs[e] = ("pzone", z.slot)
+                return ZONE
+        if t == CARD and name in m.attrs_by_name:
+            a = m.attrs_by_name[name]
+            m.refs[e] = ("cvar" if a.mutable else "cattr", a.slot)
+            return a.type
+        if (t, name) in BUILTIN_PROPS:
+            m.refs[e] = ("prop", t, name)
+            return BUILTIN_PROPS[(t, name)]
+        cands = [n for (tt, n) in BUILTIN_PROPS if tt == t]
+        if t == PLAYER:
+            cands += [c for c, i in m.counters.items() if i.decl.per_player]
+            cands += [z for z, i in m.zones.items() if i.decl.per_player]
+            cands += [v for v, i in m.vars.items() if i.decl.per_player]
+        if t == CARD:
+            cands += list(m.attrs_by_name)
+        self.err(name_span, f"{show(t)} has no '{name}'" + did_you_mean(name, cands))
+        return ANY
+
+    def _binder(self, e, var: str, coll: A.Expr, sc, what: str):
+        el = self.coll(coll, sc, what)
+        inner = (sc or _Scope(_Frame())).child()
+        self.m.slots[e] = inner.bind(var, el)
+        return inner, el
+
+    def _expr(self, e: A.Expr, sc: _Scope | None, effect_call: bool) -> str:
+        m = self.m
+        if isinstance(e, A.Lit):
+            v = e.value
+            return NONE if v is None else BOOL if isinstance(v, bool) else INT if isinstance(v, int) else STR
+        if isinstance(e, A.Name):
+            return self._name(e, sc)
+        if isinstance(e, A.Attr):
+            return self._prop(e, e.obj, e.name, sc, e.span)
+        if isinstance(e, A.Of):
+            return self._prop(e, e.obj, e.name, sc, e.name_span)
+        if isinstance(e, A.ListLit):
+            ts = [self.expr(x, sc) for x in e.items]
+            t0 = next((t for t in ts if t not in (ANY, NONE)), ANY)
+            for x, t in zip(e.items, ts):
+                self.expect(x, t0, t, "list item")
+            return list_of(t0)
+        if isinstance(e, A.Call):
+            return self._call(e, sc, effect_call)
+        if isinstance(e, (A.AllZone, A.EveryZone)):
+            z = m.zones.get(e.zone)
+            if z is None:
+                self.err(e.span, f"unknown zone '{e.zone}'" + did_you_mean(e.zone, m.zones))
+                return ANY
+            if not z.decl.per_player:
+                self.err(e.span, f"zone '{e.zone}' is shared; 'all'/'every' need a per-player zone")
+            m.refs[e] = ("zfamily", z.slot)
+            return list_of(CARD) if isinstance(e, A.AllZone) else list_of(ZONE)
+        if isinstance(e, A.Quant):
+            inner, el = self._binder(e, e.var, e.coll, sc, f"{e.op}(...)")
+            if e.cond is not None:
+                self.expect(e.cond, BOOL, self.expr(e.cond, inner), "condition")
+            if e.op == "filter":
+                return list_of(el)
+            return INT if e.op == "count" else BOOL
+        if isinstance(e, A.Aggregate):
+            inner, _ = self._binder(e, e.var, e.coll, sc, f"{e.op}(...)")
+            if e.cond is not None:
+                self.expect(e.cond, BOOL, self.expr(e.cond, inner), "condition")
+            vt = self.expr(e.value, inner)
+            if e.op == "distinct":
+                return list_of(vt)
+            self.expect(e.value, INT, vt, f"value to {e.op}")
+            return INT
+        if isinstance(e, A.BinOp):
+            lt, rt = self.expr(e.left, sc), self.expr(e.right, sc)
+            if e.op in ("and", "or"):
+                self.expect(e.left, BOOL, lt, f"left side of '{e.op}'")
+                self.expect(e.right, BOOL, rt, f"right side of '{e.op}'")
+                return BOOL
+            if e.op in ("==", "!="):
+                if not (compatible(lt, rt) or compatible(rt, lt)):
+                    self.err(e.span, f"cannot compare {show(lt)} with {show(rt)}")
+                return BOOL
+            self.expect(e.left, INT, lt, f"left side of '{e.op}'")
+            self.expect(e.right, INT, rt, f"right side of '{e.op}'")
+            return BOOL if e.op in ("<", "<=", ">", ">=") else INT
+        if isinstance(e, A.Not):
+            self.expect(e.operand, BOOL, self.expr(e.operand, sc), "operand of 'not'")
+            return BOOL
+        if isinstance(e, A.Neg):
+            self.expect(e.operand, INT, self.expr(e.operand, sc), "operand of '-'")
+            return INT
+        if isinstance(e, A.IsKind):
+            self.expect(e.obj, CARD, self.expr(e.obj, sc), "left side of 'is'")
+            if e.kind not in m.kinds:
+                self.err(e.span, f"unknown kind '{e.kind}'" + did_you_mean(e.kind, m.kinds))
+            return BOOL
+        if isinstance(e, A.Cond):
+            self.expect(e.test, BOOL, self.expr(e.test, sc), "condition")
+            a, b = self.expr(e.then, sc), self.expr(e.orelse, sc)
+            if not (compatible(a, b) or compatible(b, a)):
+                self.err(e.span, f"both branches should have one type, not {show(a)} and {show(b)}")
+            return a if a not in (NONE, ANY) else b
+        if isinstance(e, A.Match):
+            st = self.expr(e.subject, sc)
+            rt = None
+            for case in e.cases:
+                for kind, v in case.patterns:
+                    if kind == "name":
+                        if v not in m.enum_of:
+                            self.err(case.span, f"unknown value '{v}'" + did_you_mean(v, m.enum_of))
+                        elif st.startswith("enum:") and m.enum_of[v] != st[5:]:
+                            self.err(case.span, f"'{v}' is a {m.enum_of[v]}, not a {st[5:]}")
+                    elif kind == "int" and not compatible(INT, st):
+                        self.err(case.span, f"a number cannot match {show(st)}")
+                    elif kind == "str" and not compatible(STR, st):
+                        self.err(case.span, f"a string cannot match {show(st)}")
+                t = self.expr(case.value, sc)
+                if rt is None or rt in (NONE, ANY):
+                    rt = t
+                elif not compatible(rt, t):
+                    self.err(case.value.span, f"every case should give {show(rt)}, not {show(t)}")
+            return rt or ANY
+        self.err(e.span, "unknown expression")  # pragma: no cover
+        return ANY
+
+    def _call(self, e: A.Call, sc, effect_call: bool) -> str:
+        m = self.m
+        n = e.name
+        if n in m.defs or n in m.effects:
+            c = m.defs.get(n) or m.effects[n]
+            is_eff = n in m.effects
+            if is_eff and not effect_call:
+                self.err(e.span, f"effect '{n}' can only be run with 'do'")
+            if len(e.args) != len(c.params):
+                self.err(e.span, f"'{n}' takes {len(c.params)} argument(s), not {len(e.args)}",
+                         [Note(c.decl.span, f"'{n}' is defined here")])
+            for a, (pn, pt) in zip(e.args, c.params):
+                self.expect(a, pt, self.expr(a, sc), f"argument '{pn}'")
+            for a in e.args[len(c.params):]:
+                self.expr(a, sc)
+            m.refs[e] = ("effect" if is_eff else "def", n)
+            return EFFECT if is_eff else c.type
+        if n in BUILTIN_FUNCS:
+            ps, rt = BUILTIN_FUNCS[n]
+            if len(e.args) != len(ps):
+                self.err(e.span, f"'{n}' takes {len(ps)} argument(s), not {len(e.args)}")
+            ts = [self.expr(a, sc) for a in e.args]
+            for a, p, t in zip(e.args, ps, ts):
+                if p == "coll":
+                    if elem(t) is None:
+                        self.err(a.span, f"argument of '{n}' should be a list or a zone, not {show(t)}")
+                else:
+                    self.expect(a, p, t, f"argument of '{n}'")
+            m.refs[e] = ("builtin", n)
+            if rt == "same":
+                t = ts[-1] if ts else ANY
+                return list_of(CARD) if t == ZONE else t
+            return rt
+        self.err(e.span, f"unknown function '{n}'" + did_you_mean(n, list(BUILTIN_FUNCS) + list(m.defs) + list(m.effects)))
+        for a in e.args:
+            self.expr(a, sc)
+        return ANY
+
+
+def check(decls: list[A.Decl], model: GameModel) -> list[Diagnostic]:
+    c = Checker(decls, model)
+    _Frame.made = []
+    c.collect()
+    c.check_all()
+    model.max_frame = max([f.next for f in _Frame.made] + [2])
+    _Frame.made = []
+    if model.rounds is None and not model.scenarios:
+        pass
+    return c.errors

@@ -1,0 +1,355 @@
+"""The `tav` command: check, info, run, play, sim, test.
+
+Exit codes: 0 success; 1 an error in a rules file or a failed game; 2 a usage
+error. Errors in rules files print as FILE:LINE:COL diagnostics, never as
+tracebacks.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from .errors import GameError, TavError
+
+
+def _fail_tav(e: TavError) -> None:
+    click.echo(e.render(), err=True)
+    n = len(e.diagnostics)
+    if n > 1:
+        click.echo(f"{n} errors", err=True)
+    sys.exit(1)
+
+
+def guarded(fn):
+    """Turn every user-facing failure into a message and an exit code."""
+
+    @functools.wraps(fn)
+    def wrapper(*a, **kw):
+        try:
+            return fn(*a, **kw)
+        except TavError as e:
+            _fail_tav(e)
+        except GameError as e:
+            d = e.diagnostic()
+            if d.span.file == "<builtin>":
+                click.echo(f"error: {e}", err=True)
+            else:
+                from .errors import SourceCache
+                click.echo(d.render(getattr(e, "sources", None)), err=True)
+            sys.exit(1)
+        except RecursionError:
+            click.echo("error: the rules nest too deeply to run", err=True)
+            sys.exit(1)
+        except BrokenPipeError:
+            sys.stderr.close()
+            sys.exit(0)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+        except click.exceptions.Exit:
+            raise
+        except click.ClickException:
+            raise
+        except (SystemExit, click.Abort):
+            raise
+        except Exception as e:  # an engine bug: say so briefly, no traceback
+            if os.environ.get("TAV_DEBUG"):
+                raise
+            click.echo(f"internal error: {type(e).__name__}: {e} (set TAV_DEBUG=1 for details)", err=True)
+            sys.exit(1)
+
+    return wrapper
+
+
+def _compile(path: str):
+    from .engine.compile import CompiledGame
+    from .loader import load
+
+    game = CompiledGame(load(path))
+    return game
+
+
+def _parse_options(game, pairs: tuple[str, ...]) -> dict:
+    out = {}
+    model = game.model
+    for pair in pairs:
+        if "=" not in pair:
+            raise click.BadParameter(f"'{pair}' should be NAME=VALUE", param_hint="--option")
+        name, raw = pair.split("=", 1)
+        o = model.options.get(name)
+        if o is None:
+            from .errors import did_you_mean
+            raise click.BadParameter(f"unknown option '{name}'" + did_you_mean(name, model.options)
+                                     + (f"; options: {', '.join(model.options)}" if model.options else "; this game has no options"),
+                                     param_hint="--option")
+        out[name] = _convert(game, o, raw)
+    return out
+
+
+def _convert(game, o, raw: str):
+    t = o.type
+    if t == "int":
+        try:
+            v = int(raw)
+        except ValueError:
+            raise click.BadParameter(f"option '{o.name}' needs a whole number, not '{raw}'", param_hint="--option")
+        d = o.decl
+        if d.low is not None:
+            st = game.new_state(game.min_players, 0)
+            lo = game.compiler_expr_value(d.low, st)
+            hi = game.compiler_expr_value(d.high, st)
+            if not lo <= v <= hi:
+                raise click.BadParameter(f"option '{o.name}' must be in {lo}..{hi}, not {v}", param_hint="--option")
+        return v
+    if t == "bool":
+        if raw.lower() in ("true", "yes", "on", "1"):
+            return True
+        if raw.lower() in ("false", "no", "off", "0"):
+            return False
+        raise click.BadParameter(f"option '{o.name}' needs true or false, not '{raw}'", param_hint="--option")
+    if t.startswith("enum:"):
+        values = game.model.enums[t[5:]]
+        if raw not in values:
+            raise click.BadParameter(f"option '{o.name}' must be one of {', '.join(values)}, not '{raw}'", param_hint="--option")
+        return raw
+    return raw
+
+
+def _check_players(game, players: int) -> None:
+    if not game.min_players <= players <= game.max_players:
+        raise click.BadParameter(f"{game.title} is for {game.min_players} to {game.max_players} players, not {players}",
+                                 param_hint="--players")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="tavernlang")
+def main() -> None:
+    """tavernlang: check, run, play and simulate board games written as rules text."""
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@guarded
+def check(files) -> None:
+    """Parse and check rules files; silent when clean."""
+    from .loader import load
+
+    bad = 0
+    for f in files:
+        try:
+            load(f)
+        except TavError as e:
+            click.echo(e.render(), err=True)
+            bad += len(e.diagnostics)
+    if bad:
+        click.echo(f"{bad} error{'s' if bad != 1 else ''}", err=True)
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@guarded
+def info(file, as_json) -> None:
+    """Describe a game: name, player counts, options."""
+    game = _compile(file)
+    m = game.model
+    st = game.new_state(game.min_players, 0)
+    opts = {}
+    for o in m.options.values():
+        d = o.decl
+        entry = {"type": o.type.replace("enum:", ""), "default": st.opt[o.slot]}
+        if d.low is not None:
+            entry["min"] = game.compiler_expr_value(d.low, st)
+            entry["max"] = game.compiler_expr_value(d.high, st)
+        if o.type.startswith("enum:"):
+            entry["values"] = list(m.enums[o.type[5:]])
+        if o.type == "bool":
+            entry["values"] = [False, True]
+        if d.doc:
+            entry["doc"] = d.doc
+        opts[o.name] = entry
+    data = {
+        "name": game.title,
+        "players": {"min": game.min_players, "max": game.max_players},
+        "options": opts,
+        "cards": game.ncards,
+        "actions": list(m.actions),
+        "phases": [p.name for p in m.phases],
+        "scenarios": [s.decl.title for s in m.scenarios],
+    }
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+        return
+    click.echo(f"{data['name']}: {game.min_players} to {game.max_players} players, {game.ncards} cards")
+    click.echo("phases: " + ", ".join(data["phases"]))
+    click.echo("actions: " + ", ".join(data["actions"]))
+    for name, o in opts.items():
+        rng = f" in {o['min']}..{o['max']}" if "min" in o else ""
+        vals = f" one of {', '.join(map(str, o['values']))}" if "values" in o else ""
+        click.echo(f"option {name} = {o['default']}{rng}{vals}" + (f"  ({o['doc']})" if "doc" in o else ""))
+
+
+def _game_options(f):
+    f = click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE", help="Set a game option.")(f)
+    f = click.option("--seed", type=int, default=1, show_default=True, help="Random seed: the same seed gives the same game.")(f)
+    f = click.option("--players", "-p", type=int, required=True, help="Number of players.")(f)
+    f = click.argument("file", type=click.Path(dir_okay=False))(f)
+    return f
+
+
+@main.command()
+@_game_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (result and log).")
+@guarded
+def run(file, players, seed, options, as_json) -> None:
+    """Play one whole game with random bots and print its log."""
+    from .engine.runner import Match, play_bots
+
+    game = _compile(file)
+    _check_players(game, players)
+    opts = _parse_options(game, options)
+    match = Match(game, players, seed, opts)
+    play_bots(match)
+    r = match.result
+    if as_json:
+        click.echo(json.dumps({
+            "game": game.title, "seed": seed, "players": players, "options": opts,
+            "winners": [p + 1 for p in r["winners"]], "scores": r["scores"], "rounds": match.st.round,
+            "decisions": len(match.choices), "log": match.events(),
+        }))
+        return
+    for line in match.log_lines():
+        click.echo(line)
+    click.echo("")
+    click.echo(f"{game.title}, {players} players, seed {seed}: {match.st.round} rounds, {len(match.choices)} decisions")
+    for p, s in enumerate(r["scores"]):
+        click.echo(f"  P{p + 1}: {s}" + ("  (winner)" if p in r["winners"] else ""))
+
+
+@main.command()
+@_game_options
+@click.option("--seat", type=int, default=1, show_default=True, help="Your seat (1 = first player).")
+@click.option("--load", "load_path", type=click.Path(dir_okay=False), help="Resume a saved game.")
+@click.option("--save-to", type=click.Path(dir_okay=False), default=None, help="Where 's' saves (default: FILE.tavsave.json).")
+@guarded
+def play(file, players, seed, options, seat, load_path, save_to) -> None:
+    """Play a seat yourself against random bots, at the terminal."""
+    from .play import play_terminal
+
+    game = _compile(file)
+    _check_players(game, players)
+    if not 1 <= seat <= players:
+        raise click.BadParameter(f"seat must be 1..{players}", param_hint="--seat")
+    opts = _parse_options(game, options)
+    play_terminal(game, file, players, seed, opts, seat - 1, load_path, save_to)
+
+
+@main.command()
+@_game_options
+@click.option("--games", "-g", "n_games", type=click.IntRange(1), default=100, show_default=True, help="How many games.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@guarded
+def sim(file, players, seed, options, n_games, as_json) -> None:
+    """Simulate many games with random bots and report speed and balance."""
+    from .engine.runner import playout
+
+    game = _compile(file)
+    _check_players(game, players)
+    opts = _parse_options(game, options)
+    wins = [0.0] * players
+    score_sum = [0] * players
+    decisions = 0
+    rounds = 0
+    show_bar = sys.stderr.isatty() and not as_json
+    t0 = time.perf_counter()
+    seeds = range(seed, seed + n_games)
+    with click.progressbar(seeds, label="simulating", file=sys.stderr, show_eta=True) if show_bar else _nullbar(seeds) as bar:
+        for s in bar:
+            r = playout(game, players, s, opts)
+            decisions += r["decisions"]
+            rounds += r["rounds"]
+            w = r["winners"]
+            for p in w:
+                wins[p] += 1 / len(w)
+            for p, sc in enumerate(r["scores"]):
+                score_sum[p] += sc
+    secs = time.perf_counter() - t0
+    data = {
+        "game": game.title, "players": players, "seed": seed, "options": opts,
+        "games": n_games, "seconds": round(secs, 4),
+        "playouts_per_s": round(n_games / secs, 2), "decisions": decisions,
+        "decisions_per_s": round(decisions / secs, 1),
+        "mean_rounds": round(rounds / n_games, 3),
+        "wins_by_seat": [round(w, 3) for w in wins],
+        "win_rate_by_seat": [round(w / n_games, 4) for w in wins],
+        "mean_score_by_seat": [round(s / n_games, 3) for s in score_sum],
+    }
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    click.echo(f"{game.title}: {n_games} games, {players} players, seeds {seed}..{seed + n_games - 1}")
+    click.echo(f"  {secs:.2f} s, {data['playouts_per_s']} playouts/s, {decisions} decisions, {data['decisions_per_s']} decisions/s")
+    click.echo(f"  mean rounds per game: {data['mean_rounds']}")
+    click.echo("  seat  win rate  mean score")
+    for p in range(players):
+        click.echo(f"  P{p + 1:<3}  {wins[p] / n_games:8.3f}  {score_sum[p] / n_games:10.2f}")
+
+
+class _nullbar:
+    def __init__(self, it):
+        self.it = it
+
+    def __enter__(self):
+        return self.it
+
+    def __exit__(self, *a):
+        return False
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("-v", "--verbose", is_flag=True, help="Print each scenario's log.")
+@guarded
+def test(paths, verbose) -> None:
+    """Run the scenarios in rules files (or folders of them)."""
+    from .engine.scenario import run_scenario
+
+    files = []
+    for p in paths:
+        pp = Path(p)
+        files.extend(sorted(pp.rglob("*.tav")) if pp.is_dir() else [pp])
+    passed = failed = 0
+    errors = 0
+    for f in files:
+        try:
+            game = _compile(str(f))
+        except TavError as e:
+            click.echo(e.render(), err=True)
+            errors += 1
+            continue
+        for sc in game.scenarios:
+            r = run_scenario(game, sc)
+            if verbose:
+                click.echo(r.transcript())
+            if r.passed:
+                passed += 1
+                click.echo(f"ok    {r.span}: {r.title}")
+            else:
+                failed += 1
+                click.echo(f"FAIL  {r.span}: {r.title}")
+                for sp, msg in r.failures:
+                    click.echo(f"      {sp}: {msg}")
+    click.echo(f"{passed} passed, {failed} failed")
+    if failed or errors:
+        sys.exit(1)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,181 @@
+"""Driving a compiled game: matches, bots, playouts, saving and loading.
+
+A :class:`Match` is one game in progress: at any point it says whose decision
+it is and which options are legal; :meth:`Match.apply` advances it to the next
+decision. All randomness of the game comes from the RNG in its state, so the
+seed and the list of choices fix a game; a save holds both (plus the state, to
+verify), and loading replays the choices to resume exactly where it stopped.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from typing import Any
+
+from ..errors import GameError
+from .compile import CompiledGame, Decision
+from .state import State
+
+SAVE_FORMAT = "tavernlang-save/1"
+MAX_DECISIONS = 200_000
+BOT_SALT = 0x5EED
+
+
+def bot_rng(seed: int) -> random.Random:
+    return random.Random(seed * 1_000_003 + BOT_SALT)
+
+
+class Match:
+    def __init__(self, game: CompiledGame, players: int, seed: int, options: dict[str, Any] | None = None,
+                 log: bool = True):
+        if not game.min_players <= players <= game.max_players:
+            raise GameError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {players}")
+        self.game = game
+        self.players = players
+        self.seed = seed
+        self.options = dict(options or {})
+        self.st: State = game.new_state(players, seed, self.options)
+        self.st.log = [] if log else None
+        self.choices: list[int] = []
+        self._gen = game.flow(self.st)
+        self.pending: Decision | None = None
+        self.result: dict | None = None
+        self._step(None)
+
+    # ------------------------------------------------------------ driving
+    def _step(self, send: int | None) -> None:
+        try:
+            self.pending = next(self._gen) if send is None else self._gen.send(send)
+        except StopIteration:
+            self.pending = None
+            self.result = self.game.result(self.st)
+            if self.st.log is not None:
+                r = self.result
+                self.st.log.append((
+                    "game over: " + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(r["scores"])) +
+                    "; winner" + ("s " if len(r["winners"]) != 1 else " ") +
+                    (", ".join(f"P{p + 1}" for p in r["winners"]) or "none"),
+                    None, {"type": "end", **r}))
+
+    @property
+    def over(self) -> bool:
+        return self.pending is None
+
+    def to_act(self) -> int | None:
+        return None if self.pending is None else self.pending.player
+
+    def legal(self) -> list[str]:
+        return [] if self.pending is None else self.pending.labels()
+
+    def apply(self, index: int) -> None:
+        d = self.pending
+        if d is None:
+            raise GameError("the game is over")
+        if not 0 <= index < len(d.options):
+            raise GameError(f"option {index} is not one of the {len(d.options)} legal options")
+        self.choices.append(index)
+        self.st.decisions += 1
+        if len(self.choices) > MAX_DECISIONS:
+            raise GameError(f"the game did not end after {MAX_DECISIONS} decisions")
+        self._step(index)
+
+    # ------------------------------------------------------------ views
+    def log_lines(self, viewer: int | None = None) -> list[str]:
+        out = []
+        for text, hidden, _ in self.st.log or []:
+            if hidden is not None and viewer is not None and not (hidden[0] >> viewer & 1):
+                out.append(hidden[1])
+            else:
+                out.append(text)
+        return out
+
+    def events(self) -> list[dict]:
+        return [data for _, _, data in self.st.log or []]
+
+    def view(self, p: int | None) -> dict:
+        """What player p may see (p None: everything)."""
+        st, g = self.st, self.game
+        zones = {}
+        for z, cards in enumerate(st.zones):
+            shown = [g.card_name[c] if st.visible(c, p) else "?" for c in cards]
+            if g.zone_vis[st.zfamily[z]] == "hidden" and p is not None:
+                shown = sorted(x for x in shown if x != "?") + ["?"] * shown.count("?")
+            zones[g._zone_label(z, st.n)] = shown
+        view = {
+            "round": st.round,
+            "current": f"P{st.current + 1}",
+            "counters": {name: (list(st.counters[i]) if len(st.counters[i]) > 1 or g.model.counters[name].decl.per_player
+                                else st.counters[i][0])
+                         for name, i in g.counter_slots.items()},
+            "zones": zones,
+        }
+        if self.pending is not None:
+            view["to_act"] = f"P{self.pending.player + 1}"
+            if p is None or self.pending.player == p:
+                view["prompt"] = self.pending.prompt
+                view["options"] = self.legal()
+        return view
+
+    # ------------------------------------------------------------ saving
+    def save(self, rules_path: str, rules_text: bytes | None = None) -> dict:
+        return {
+            "format": SAVE_FORMAT,
+            "rules": rules_path,
+            "rules_sha256": hashlib.sha256(rules_text).hexdigest() if rules_text is not None else None,
+            "players": self.players,
+            "seed": self.seed,
+            "options": self.options,
+            "choices": list(self.choices),
+            "state": self.st.snapshot(),
+        }
+
+    @classmethod
+    def load(cls, game: CompiledGame, data: dict, log: bool = True) -> "Match":
+        if data.get("format") != SAVE_FORMAT:
+            raise GameError("not a tavernlang save file")
+        m = cls(game, int(data["players"]), int(data["seed"]), data.get("options") or {}, log=log)
+        for i in data["choices"]:
+            if m.pending is None or not 0 <= i < len(m.pending.options):
+                raise GameError("the save does not replay with these rules (were they changed?)")
+            m.apply(i)
+        if json.loads(json.dumps(m.st.snapshot())) != data.get("state"):
+            raise GameError("the saved state differs from the replayed one (were the rules changed?)")
+        return m
+
+
+def playout(game: CompiledGame, players: int, seed: int, options: dict[str, Any] | None = None,
+            fired: dict | None = None) -> dict:
+    """One whole game by uniformly random bots, without a log: the fast path."""
+    st = game.new_state(players, seed, options)
+    st.fired = fired
+    rng = bot_rng(seed)
+    randrange = rng.randrange
+    gen = game.flow(st)
+    decisions = 0
+    try:
+        d = next(gen)
+        while True:
+            decisions += 1
+            if decisions > MAX_DECISIONS:
+                raise GameError(f"the game did not end after {MAX_DECISIONS} decisions")
+            d = gen.send(randrange(len(d.options)))
+    except StopIteration:
+        pass
+    r = game.result(st)
+    r["decisions"] = decisions
+    r["rounds"] = st.round
+    r["seed"] = seed
+    return r
+
+
+def play_bots(match: Match, seats: set[int] | None = None, human=None) -> None:
+    """Play a match to the end; bots choose at random (seeded from the match seed)."""
+    rng = bot_rng(match.seed)
+    while not match.over:
+        d = match.pending
+        if human is not None and seats is not None and d.player in seats:
+            i = human(match)
+        else:
+            i = rng.randrange(len(d.options))
+        match.apply(i)

@@ -1,0 +1,108 @@
+"""Scenarios: rulebook examples written in rules text, run with scripted answers.
+
+A scenario sets up a game (`players`, `seed`, `option`), changes the state
+(`given`), runs effects or actions (`run`) answering each decision from its
+`answers` list by label, and checks `expect` conditions. Its event log, as
+canonical text, is what the snapshot tests pin.
+"""
+from __future__ import annotations
+
+import attrs
+
+from ..errors import GameError, Span
+from .compile import CompiledGame
+from .state import GameOver
+
+
+@attrs.define
+class ScenarioResult:
+    title: str
+    span: Span
+    failures: list[tuple[Span, str]]
+    log: list[str]
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+    def transcript(self) -> str:
+        lines = [f"scenario: {self.title}"] + self.log
+        lines.append("result: " + ("pass" if self.passed else "FAIL"))
+        for sp, msg in self.failures:
+            lines.append(f"  {sp}: {msg}")
+        return "\n".join(lines) + "\n"
+
+
+def _source(game: CompiledGame, span: Span) -> str:
+    src = game.model.sources
+    if span.line == span.end_line:
+        line = src.line(span.file, span.line) or ""
+        return line[span.col - 1: span.end_col - 1]
+    return (src.line(span.file, span.line) or "").strip()
+
+
+def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
+    d = sc["decl"]
+    failures: list[tuple[Span, str]] = []
+    log: list[str] = []
+    res = ScenarioResult(d.title, d.span, failures, log)
+    try:
+        probe = game.new_state(d.players, d.seed)
+        opts = {name: fn(probe, [None] * (game.model.max_frame + 1)) for name, fn in sc["options"].items()}
+        st = game.new_state(d.players, d.seed, opts)
+    except GameError as e:
+        failures.append((e.span if e.span.file != "<builtin>" else d.span, str(e)))
+        return res
+    st.log = []
+    env = [0] + [None] * max(sc["frame"], game.model.max_frame)
+    answers = list(d.answers)
+
+    def script():
+        if game.setup is not None:
+            yield from game.setup(st, [0] + [None] * game.setup_frame)
+        st.log.append(("-- given --", None, {"type": "given"}))
+        if sc["given"] is not None:
+            yield from sc["given"](st, env)
+        st.log.append(("-- run --", None, {"type": "run"}))
+        if sc["run"] is not None:
+            yield from sc["run"](st, env)
+
+    gen = script()
+    try:
+        dec = next(gen)
+        while True:
+            labels = dec.labels()
+            if not answers:
+                failures.append((dec.span or d.span, f"no answer left for P{dec.player + 1}'s decision '{dec.prompt}'; "
+                                                    f"options: {', '.join(labels)}"))
+                break
+            want = answers.pop(0)
+            if want not in labels:
+                failures.append((d.span, f"answer '{want}' is not an option of '{dec.prompt}'; options: {', '.join(labels)}"))
+                break
+            st.decisions += 1
+            dec = gen.send(labels.index(want))
+    except StopIteration:
+        pass
+    except GameOver:
+        st.log.append(("the game ends", None, {"type": "end"}))
+    except GameError as e:
+        failures.append((e.span, str(e)))
+    if answers and not failures:
+        failures.append((d.span, f"{len(answers)} answer(s) were not used: {', '.join(answers)}"))
+    for text, _, _ in st.log:
+        log.append(text)
+    if not failures:
+        for fn, e, msg in sc["expects"]:
+            try:
+                ok = fn(st, env)
+            except GameError as err:
+                failures.append((err.span, str(err)))
+                continue
+            text = _source(game, e.span)
+            if ok:
+                log.append(f"expect {text}: ok")
+            else:
+                failures.append((e.span, msg or f"expected {text}"))
+                log.append(f"expect {text}: FAILED")
+    return res

@@ -1,0 +1,124 @@
+"""The generic state store: players, counters, variables, zones of cards, one RNG.
+
+Everything is kept in slot-indexed lists (slots come from the checker), so the
+hot path never hashes a name. Cards are ints, players are ints (seat - 1),
+zones are ints. Names appear only when a state is rendered.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+
+class GameOver(Exception):
+    """Raised by `end game` (or an end condition) to stop the flow."""
+
+
+class State:
+    __slots__ = ("n", "players", "counters", "vars", "zones", "loc", "facedown", "seen", "cvars",
+                 "opt", "current", "next_player", "round", "rng", "log", "decisions", "attrs",
+                 "zbase", "zowner", "zfamily", "cap", "all_cards", "fired", "game")
+
+    def __init__(self, game, n: int, seed: int):
+        self.game = game
+        self.n = n
+        self.players = list(range(n))
+        self.rng = random.Random(seed)
+        self.current = 0
+        self.next_player = 0
+        self.round = 0
+        self.decisions = 0
+        self.log: list | None = None
+        self.fired: dict | None = None
+        # filled by the compiled game's init
+        self.counters: list[list[int]] = []
+        self.vars: list[list[Any]] = []
+        self.zones: list[list[int]] = []
+        self.loc: list[int] = []
+        self.facedown: list[bool] = []
+        self.seen: list[int] = []
+        self.cvars: list[list[Any]] = []
+        self.attrs: list[list[Any]] = []
+        self.opt: list[Any] = []
+        self.zbase: list[int] = []
+        self.zowner: list[int | None] = []
+        self.zfamily: list[int] = []
+        self.cap: list[int | None] = []
+        self.all_cards: list[int] = []
+
+    # ---------------------------------------------------------------- cards
+    def move(self, c: int, z: int, top: bool = True, face: str | None = None, me: int | None = None) -> None:
+        old = self.loc[c]
+        if old >= 0:
+            self.zones[old].remove(c)
+        if top:
+            self.zones[z].append(c)
+        else:
+            self.zones[z].insert(0, c)
+        self.loc[c] = z
+        vis = self.game.zone_vis
+        if face == "facedown":
+            self.facedown[c] = True
+            self.seen[c] = (1 << me) if me is not None else 0
+        elif face == "faceup":
+            self.facedown[c] = False
+        elif vis[self.zfamily[z]] == "hidden":
+            self.facedown[c] = True
+            self.seen[c] = 0
+        elif old < 0 or vis[self.zfamily[old]] == "hidden":
+            self.facedown[c] = False
+
+    def swap(self, a: int, b: int) -> None:
+        za, zb = self.loc[a], self.loc[b]
+        la, lb = self.zones[za], self.zones[zb]
+        ia, ib = la.index(a), lb.index(b)
+        la[ia], lb[ib] = b, a
+        self.loc[a], self.loc[b] = zb, za
+
+    def visible(self, c: int, p: int | None) -> bool:
+        """May player p see which card c is? (p None: the omniscient view.)"""
+        if p is None:
+            return True
+        if self.seen[c] >> p & 1:
+            return True
+        if self.facedown[c]:
+            return False
+        z = self.loc[c]
+        if z < 0:
+            return True
+        v = self.game.zone_vis[self.zfamily[z]]
+        if v == "public":
+            return True
+        if v == "private":
+            return self.zowner[z] == p
+        return False
+
+    def vis_mask(self, c: int) -> int:
+        return sum(1 << p for p in self.players if self.visible(c, p))
+
+    # ---------------------------------------------------------------- data
+    def snapshot(self) -> dict:
+        """The whole store as JSON-able data (names, not slots)."""
+        g = self.game
+        return {
+            "round": self.round,
+            "current": self.current,
+            "next_player": self.next_player,
+            "counters": {name: list(self.counters[i]) for name, i in g.counter_slots.items()},
+            "vars": {name: _jsonable(self.vars[i]) for name, i in g.var_slots.items()},
+            "zones": {g.zone_name(z): [g.card_name[c] for c in cards] for z, cards in enumerate(self.zones)},
+            "facedown": [c for c in self.all_cards if self.facedown[c]],
+            "rng": _rng_state(self.rng),
+            "decisions": self.decisions,
+        }
+
+
+def _jsonable(v):
+    if isinstance(v, list):
+        return [_jsonable(x) for x in v]
+    return v
+
+
+def _rng_state(rng: random.Random) -> list:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]

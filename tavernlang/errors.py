@@ -1,0 +1,116 @@
+"""Source positions and diagnostics: every user-facing failure is a place.
+
+A :class:`Diagnostic` renders as ``FILE:LINE:COL: error: message``, then the
+source line and a caret under the column, then any notes (each a place too).
+Errors in rules files are data (:class:`TavError` carries a list of them); they
+never surface as Python tracebacks.
+"""
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen(repr=False)
+class Span:
+    """A place in a source file: 1-based line and column, plus the end."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int = 0
+    end_col: int = 0
+
+    def __repr__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+    __str__ = __repr__
+
+
+NOWHERE = Span("<builtin>", 1, 1)
+
+
+@attrs.frozen
+class Note:
+    span: Span
+    message: str
+
+
+@attrs.frozen
+class Diagnostic:
+    span: Span
+    message: str
+    severity: str = "error"
+    notes: tuple[Note, ...] = ()
+    code: str = ""
+
+    def render(self, sources: "SourceCache | None" = None) -> str:
+        head = f"{self.span}: {self.severity}: {self.message}"
+        out = [head]
+        out.extend(_excerpt(self.span, sources))
+        for note in self.notes:
+            out.append(f"{note.span}: note: {note.message}")
+            out.extend(_excerpt(note.span, sources))
+        return "\n".join(out)
+
+
+class SourceCache:
+    """Source texts by file name, for rendering excerpts."""
+
+    def __init__(self) -> None:
+        self._texts: dict[str, str] = {}
+
+    def add(self, file: str, text: str) -> None:
+        self._texts[file] = text
+
+    def line(self, file: str, line: int) -> str | None:
+        text = self._texts.get(file)
+        if text is None:
+            return None
+        lines = text.splitlines()
+        if 1 <= line <= len(lines):
+            return lines[line - 1]
+        return None
+
+
+def _excerpt(span: Span, sources: SourceCache | None) -> list[str]:
+    if sources is None:
+        return []
+    src = sources.line(span.file, span.line)
+    if src is None:
+        return []
+    src = src.replace("\t", " ")
+    width = 1
+    if span.end_line == span.line and span.end_col > span.col:
+        width = span.end_col - span.col
+    caret = " " * (max(span.col, 1) - 1) + "^" + "~" * (width - 1)
+    return ["    " + src, "    " + caret]
+
+
+class TavError(Exception):
+    """One or more diagnostics in user input (exit code 1)."""
+
+    def __init__(self, diagnostics: list[Diagnostic], sources: SourceCache | None = None):
+        super().__init__(diagnostics[0].message if diagnostics else "error")
+        self.diagnostics = diagnostics
+        self.sources = sources
+
+    def render(self) -> str:
+        return "\n".join(d.render(self.sources) for d in self.diagnostics)
+
+
+class GameError(Exception):
+    """A rules file did something impossible while running (exit code 1)."""
+
+    def __init__(self, message: str, span: Span | None = None):
+        super().__init__(message)
+        self.span = span or NOWHERE
+
+    def diagnostic(self) -> Diagnostic:
+        return Diagnostic(self.span, str(self))
+
+
+def did_you_mean(name: str, candidates) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""

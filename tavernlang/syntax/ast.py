@@ -1,0 +1,540 @@
+"""The typed syntax tree: frozen attrs nodes, each with the span it came from.
+
+Children are tuples; optional parts are ``None``. The tree holds syntax only:
+names are resolved by :mod:`tavernlang.check`, never here.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..errors import Span
+
+frozen = attrs.frozen(eq=False)  # identity equality: side tables key on nodes
+
+
+@frozen
+class Node:
+    span: Span
+
+
+# ---------------------------------------------------------------- expressions
+@frozen
+class Expr(Node):
+    pass
+
+
+@frozen
+class Lit(Expr):
+    value: Any  # int, str, bool or None
+
+
+@frozen
+class Name(Expr):
+    name: str
+
+
+@frozen
+class ListLit(Expr):
+    items: tuple[Expr, ...]
+
+
+@frozen
+class Attr(Expr):
+    obj: Expr
+    name: str
+
+
+@frozen
+class Of(Expr):
+    name: str
+    name_span: Span
+    obj: Expr
+
+
+@frozen
+class Call(Expr):
+    name: str
+    args: tuple[Expr, ...]
+
+
+@frozen
+class AllZone(Expr):
+    """``all table``: the cards in every zone of a per-player zone family."""
+
+    zone: str
+
+
+@frozen
+class EveryZone(Expr):
+    """``every table``: the zones of a per-player zone family, as a list."""
+
+    zone: str
+
+
+@frozen
+class Quant(Expr):
+    """``count/any/every(x in C where cond)``."""
+
+    op: str
+    var: str
+    coll: Expr
+    cond: Expr | None
+
+
+@frozen
+class Aggregate(Expr):
+    """``sum/min/max/distinct(e for x in C where cond)``."""
+
+    op: str
+    value: Expr
+    var: str
+    coll: Expr
+    cond: Expr | None
+
+
+@frozen
+class BinOp(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@frozen
+class Not(Expr):
+    operand: Expr
+
+
+@frozen
+class Neg(Expr):
+    operand: Expr
+
+
+@frozen
+class IsKind(Expr):
+    obj: Expr
+    kind: str
+
+
+@frozen
+class Cond(Expr):
+    test: Expr
+    then: Expr
+    orelse: Expr
+
+
+@frozen
+class MatchCase(Node):
+    patterns: tuple[Any, ...]  # values; empty tuple = else
+    value: Expr
+
+
+@frozen
+class Match(Expr):
+    subject: Expr
+    cases: tuple[MatchCase, ...]
+
+
+# ----------------------------------------------------------------- statements
+@frozen
+class Stmt(Node):
+    pass
+
+
+@frozen
+class Block(Node):
+    stmts: tuple[Stmt, ...]
+
+
+@frozen
+class Move(Stmt):
+    what: Expr
+    dest: Expr
+    position: str | None  # "top" | "bottom" | None (top)
+    face: str | None  # "facedown" | "faceup" | None (zone default)
+
+
+@frozen
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@frozen
+class Reveal(Stmt):
+    what: Expr
+
+
+@frozen
+class Look(Stmt):
+    what: Expr
+
+
+@frozen
+class Gain(Stmt):
+    """gain/lose/give/take: ``op`` names which."""
+
+    op: str
+    amount: Expr
+    counter: str
+    counter_span: Span
+    other: Expr | None
+
+
+@frozen
+class Set(Stmt):
+    target: Expr
+    value: Expr
+
+
+@frozen
+class Swap(Stmt):
+    a: Expr
+    b: Expr
+
+
+@frozen
+class NextTurn(Stmt):
+    player: Expr
+
+
+@frozen
+class Chooser(Node):
+    random: bool
+    player: Expr | None
+
+
+@frozen
+class Choose(Stmt):
+    var: str
+    coll: Expr
+    cond: Expr | None
+    prompt: str | None
+    chooser: Chooser | None
+    body: Block
+
+
+@frozen
+class ChoiceOption(Node):
+    label: str
+    cond: Expr | None
+    body: Block
+
+
+@frozen
+class ChooseOne(Stmt):
+    prompt: str | None
+    chooser: Chooser | None
+    options: tuple[ChoiceOption, ...]
+
+
+@frozen
+class ChooseNumber(Stmt):
+    var: str
+    low: Expr
+    high: Expr
+    prompt: str | None
+    chooser: Chooser | None
+    body: Block
+
+
+@frozen
+class ChooseSubset(Stmt):
+    var: str
+    coll: Expr
+    cond: Expr | None
+    low: Expr | None
+    high: Expr | None
+    prompt: str | None
+    chooser: Chooser | None
+    body: Block
+
+
+@frozen
+class For(Stmt):
+    var: str
+    coll: Expr
+    cond: Expr | None
+    body: Block
+
+
+@frozen
+class Simultaneous(Stmt):
+    pvar: str
+    players: Expr
+    var: str
+    coll: Expr
+    cond: Expr | None
+    prompt: str | None
+    body: Block
+
+
+@frozen
+class If(Stmt):
+    test: Expr
+    then: Block
+    orelse: Block | None
+
+
+@frozen
+class Do(Stmt):
+    effect: Expr
+    as_player: Expr | None
+
+
+@frozen
+class Let(Stmt):
+    var: str
+    value: Expr
+
+
+@frozen
+class Emit(Stmt):
+    event: str
+    args: tuple[Expr, ...]
+
+
+@frozen
+class EndGame(Stmt):
+    pass
+
+
+@frozen
+class Require(Stmt):
+    cond: Expr
+    message: str | None
+
+
+@frozen
+class Log(Stmt):
+    text: str
+
+
+# --------------------------------------------------------------- declarations
+@frozen
+class Decl(Node):
+    pass
+
+
+@frozen
+class TypeRef(Node):
+    name: str
+
+
+@frozen
+class Param(Node):
+    name: str
+    type: TypeRef
+
+
+@frozen
+class GameDecl(Decl):
+    title: str
+
+
+@frozen
+class PlayersDecl(Decl):
+    low: int
+    high: int
+
+
+@frozen
+class Include(Decl):
+    path: str
+
+
+@frozen
+class OptionDecl(Decl):
+    name: str
+    type: TypeRef
+    default: Expr
+    low: Expr | None
+    high: Expr | None
+    doc: str | None
+
+
+@frozen
+class EnumDecl(Decl):
+    name: str
+    values: tuple[str, ...]
+
+
+@frozen
+class AttrDecl(Node):
+    name: str
+    type: TypeRef
+    default: Expr | None
+    mutable: bool
+
+
+@frozen
+class KindDecl(Decl):
+    name: str
+    attrs: tuple[AttrDecl, ...]
+
+
+@frozen
+class Field(Node):
+    name: str
+    value: Expr
+
+
+@frozen
+class CardDecl(Decl):
+    name: str
+    copies: int
+    kind: str
+    kind_span: Span
+    fields: tuple[Field, ...]
+
+
+@frozen
+class CounterDecl(Decl):
+    name: str
+    per_player: bool
+    initial: Expr | None
+    low: Expr | None
+    high: Expr | None
+    wrap: bool
+
+
+@frozen
+class VarDecl(Decl):
+    name: str
+    type: TypeRef
+    per_player: bool
+    initial: Expr | None
+
+
+@frozen
+class ZoneDecl(Decl):
+    name: str
+    per_player: bool
+    visibility: str
+    capacity: Expr | None
+
+
+@frozen
+class DefDecl(Decl):
+    name: str
+    params: tuple[Param, ...]
+    type: TypeRef | None
+    body: Expr
+
+
+@frozen
+class EffectDecl(Decl):
+    name: str
+    params: tuple[Param, ...]
+    title: str | None
+    body: Block
+
+
+@frozen
+class ActionDecl(Decl):
+    name: str
+    title: str | None
+    body: Block
+
+
+@frozen
+class SetupDecl(Decl):
+    body: Block
+
+
+@frozen
+class ActionRef(Node):
+    name: str
+    once: bool
+
+
+@frozen
+class Phase(Node):
+    name: str
+    title: str | None
+    body: Block | None  # a phase of steps
+    start: Expr | None = None  # a phase of turns
+    once_each: bool = False
+    until: Expr | None = None
+    actions: tuple[ActionRef, ...] = ()
+    can_pass: bool = False
+    pass_cond: Expr | None = None
+
+
+@frozen
+class RoundsDecl(Decl):
+    count: Expr | None
+    phases: tuple[Phase, ...]
+
+
+@frozen
+class EndDecl(Decl):
+    cond: Expr
+
+
+@frozen
+class WinnerDecl(Decl):
+    keys: tuple[Expr, ...]  # "highest" keys, in tie-break order
+    everyone_if: Expr | None
+
+
+@frozen
+class ReachDecl(Decl):
+    """``when COUNTER of P reaches N { ... }``"""
+
+    counter: str
+    counter_span: Span
+    pvar: str
+    value: Expr
+    body: Block
+
+
+@frozen
+class OnDecl(Decl):
+    event: str
+    params: tuple[Param, ...]
+    body: Block
+
+
+@frozen
+class ScenarioDecl(Decl):
+    title: str
+    players: int
+    seed: int
+    options: tuple[tuple[str, Expr, Span], ...]
+    given: Block | None
+    answers: tuple[str, ...]
+    run: Block | None
+    expects: tuple[tuple[Expr, str | None], ...]
+
+
+@frozen
+class File(Node):
+    decls: tuple[Decl, ...]
+    source: str
+
+
+def children(node: Node):
+    """Every child node, for generic walks (lint, checks)."""
+    for f in attrs.fields(type(node)):
+        if f.name == "span":
+            continue
+        v = getattr(node, f.name)
+        if isinstance(v, Node):
+            yield v
+        elif isinstance(v, tuple):
+            for x in v:
+                if isinstance(x, Node):
+                    yield x
+                elif isinstance(x, tuple):
+                    for y in x:
+                        if isinstance(y, Node):
+                            yield y
+
+
+def walk(node: Node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(list(children(n))))

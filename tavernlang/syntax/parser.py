@@ -1,0 +1,295 @@
+"""Text -> typed syntax tree. Lark LALR with positions; every failure is a Diagnostic."""
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+
+from ..errors import Diagnostic, Span, TavError
+from . import ast as A
+
+MAX_DEPTH = 120  # deeper nesting than this is refused with a located error
+
+
+@functools.lru_cache(maxsize=1)
+def _lark() -> Lark:
+    text = resources.files("tavernlang.syntax").joinpath("grammar.lark").read_text("utf-8")
+    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=False)
+
+
+@functools.lru_cache(maxsize=1)
+def _terminal_names() -> dict[str, str]:
+    names = {}
+    for t in _lark().terminals:
+        p = t.pattern
+        if p.type == "str":
+            names[t.name] = f"'{p.value}'"
+    names.update({"NAME": "a name", "INT": "a number", "STRING": "a string", "$END": "end of file",
+                  "COPIES": "a copy count like x3"})
+    return names
+
+
+def _describe(tok: str) -> str:
+    return _terminal_names().get(tok, tok.lower())
+
+
+def parse(text: str | bytes, file: str) -> A.File:
+    """Parse one file; raise TavError with a located diagnostic on failure."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as e:
+            before = text[: e.start]
+            line = before.count(b"\n") + 1
+            col = e.start - (before.rfind(b"\n") + 1) + 1
+            raise TavError([Diagnostic(Span(file, line, col), f"the file is not valid UTF-8 text (byte 0x{text[e.start]:02x})")])
+    if "\x00" in text:
+        i = text.index("\x00")
+        line = text.count("\n", 0, i) + 1
+        col = i - (text.rfind("\n", 0, i) + 1) + 1
+        raise TavError([Diagnostic(Span(file, line, col), "the file contains a NUL byte; is it a binary file?")])
+    try:
+        tree = _lark().parse(text)
+    except UnexpectedInput as e:
+        raise TavError([_syntax_diag(e, text, file)]) from None
+    try:
+        built = _Builder(file).transform(tree)
+    except VisitError as e:  # an internal bug in the builder: still give a place
+        raise TavError([Diagnostic(Span(file, 1, 1), f"cannot read this file: {e.orig_exc}")]) from None
+    f = A.File(Span(file, 1, 1), tuple(built.children), text)
+    _check_depth(f)
+    return f
+
+
+def _syntax_diag(e: UnexpectedInput, text: str, file: str) -> Diagnostic:
+    line, col = getattr(e, "line", 1), getattr(e, "column", 1)
+    if line is None or line < 1:
+        line, col = text.count("\n") + 1, 1
+    if isinstance(e, UnexpectedCharacters):
+        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
+        msg = f"unexpected character {ch!r}"
+    elif isinstance(e, UnexpectedToken):
+        tok = e.token
+        if tok.type == "$END":
+            msg = "unexpected end of file"
+            lines = text.rstrip().splitlines() or [""]
+            line, col = len(lines), len(lines[-1]) + 1
+        else:
+            msg = f"unexpected {_describe(tok.type) if tok.type not in ('NAME','INT','STRING') else repr(str(tok))}"
+        exp = sorted({_describe(x) for x in e.expected if not x.startswith("_")})
+        if exp:
+            if len(exp) > 8:
+                exp = exp[:8] + ["..."]
+            msg += "; expected " + ", ".join(exp)
+    else:
+        msg = "syntax error"
+    return Diagnostic(Span(file, line, col), msg)
+
+
+def _check_depth(f: A.File) -> None:
+    stack = [(f, 0)]
+    while stack:
+        n, d = stack.pop()
+        if d > MAX_DEPTH:
+            raise TavError([Diagnostic(n.span, f"nesting is too deep (more than {MAX_DEPTH} levels)")])
+        for c in A.children(n):
+            stack.append((c, d + 1))
+
+
+def _span(file: str, meta) -> Span:
+    if getattr(meta, "empty", True):
+        return Span(file, 1, 1)
+    return Span(file, meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def _tspan(file: str, tok: Token) -> Span:
+    return Span(file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column)
+
+
+def _s(tok) -> str | None:
+    if tok is None:
+        return None
+    s = str(tok)[1:-1]
+    return s.replace('\\"', '"').replace("\\\\", "\\").replace("\\n", "\n")
+
+
+@v_args(meta=True)
+class _Builder(Transformer):
+    """Construction only: parse tree -> AST nodes. No semantics here."""
+
+    def __init__(self, file: str):
+        super().__init__()
+        self.f = file
+
+    def sp(self, meta) -> Span:
+        return _span(self.f, meta)
+
+    # ---- expressions
+    def int_lit(self, m, c): return A.Lit(self.sp(m), int(c[0]))
+    def str_lit(self, m, c): return A.Lit(self.sp(m), _s(c[0]))
+    def true_lit(self, m, c): return A.Lit(self.sp(m), True)
+    def false_lit(self, m, c): return A.Lit(self.sp(m), False)
+    def none_lit(self, m, c): return A.Lit(self.sp(m), None)
+    def name(self, m, c): return A.Name(self.sp(m), str(c[0]))
+    def list_lit(self, m, c): return A.ListLit(self.sp(m), tuple(x for x in c if x is not None))
+    def attr(self, m, c): return A.Attr(self.sp(m), c[0], str(c[1]))
+    def of_expr(self, m, c): return A.Of(self.sp(m), str(c[0]), _tspan(self.f, c[0]), c[1])
+    def args(self, m, c): return tuple(x for x in c if x is not None)
+    def call(self, m, c): return A.Call(self.sp(m), str(c[0]), c[1])
+    def all_zone(self, m, c): return A.AllZone(self.sp(m), str(c[0]))
+    def every_zone(self, m, c): return A.EveryZone(self.sp(m), str(c[0]))
+
+    def _q(op):
+        def f(self, m, c):
+            return A.Quant(self.sp(m), op, str(c[0]), c[1], c[2])
+        return f
+
+    count_q, any_q, every_q, filter_q = _q("count"), _q("any"), _q("every"), _q("filter")
+
+    def _a(op):
+        def f(self, m, c):
+            return A.Aggregate(self.sp(m), op, c[0], str(c[1]), c[2], c[3])
+        return f
+
+    sum_agg, min_agg, max_agg, distinct_agg = _a("sum"), _a("min"), _a("max"), _a("distinct")
+
+    def binop(self, m, c): return A.BinOp(self.sp(m), str(c[1]), c[0], c[2])
+    def compare(self, m, c): return A.BinOp(self.sp(m), str(c[1]), c[0], c[2])
+    def or_op(self, m, c): return A.BinOp(self.sp(m), "or", c[0], c[1])
+    def and_op(self, m, c): return A.BinOp(self.sp(m), "and", c[0], c[1])
+    def not_expr(self, m, c): return A.Not(self.sp(m), c[0])
+    def neg(self, m, c): return A.Neg(self.sp(m), c[0])
+    def is_expr(self, m, c): return A.IsKind(self.sp(m), c[0], str(c[1]))
+    def cond_expr(self, m, c): return A.Cond(self.sp(m), c[0], c[1], c[2])
+    def pat_name(self, m, c): return ("name", str(c[0]))
+    def pat_int(self, m, c): return ("int", int(c[0]))
+    def pat_str(self, m, c): return ("str", _s(c[0]))
+    def match_case(self, m, c): return A.MatchCase(self.sp(m), tuple(c[:-1]), c[-1])
+    def match_else(self, m, c): return A.MatchCase(self.sp(m), (), c[0])
+    def match_expr(self, m, c): return A.Match(self.sp(m), c[0], tuple(c[1:]))
+
+    # ---- statements
+    def block(self, m, c): return A.Block(self.sp(m), tuple(c))
+    def position(self, m, c): return str(c[0])
+    def face(self, m, c): return str(c[0])
+    def move_stmt(self, m, c): return A.Move(self.sp(m), c[0], c[1], c[2], c[3])
+    def shuffle_stmt(self, m, c): return A.Shuffle(self.sp(m), c[0])
+    def reveal_stmt(self, m, c): return A.Reveal(self.sp(m), c[0])
+    def look_stmt(self, m, c): return A.Look(self.sp(m), c[0])
+
+    def _g(op):
+        def f(self, m, c):
+            return A.Gain(self.sp(m), op, c[0], str(c[1]), _tspan(self.f, c[1]), c[2])
+        return f
+
+    gain_stmt, lose_stmt, give_stmt, take_stmt = _g("gain"), _g("lose"), _g("give"), _g("take")
+
+    def set_stmt(self, m, c): return A.Set(self.sp(m), c[0], c[1])
+    def swap_stmt(self, m, c): return A.Swap(self.sp(m), c[0], c[1])
+    def next_stmt(self, m, c): return A.NextTurn(self.sp(m), c[0])
+    def by_player(self, m, c): return A.Chooser(self.sp(m), False, c[0])
+    def at_random(self, m, c): return A.Chooser(self.sp(m), True, None)
+    def choose_stmt(self, m, c): return A.Choose(self.sp(m), str(c[0]), c[1], c[2], _s(c[3]), c[4], c[5])
+    def choice_option(self, m, c): return A.ChoiceOption(self.sp(m), _s(c[0]), c[1], c[2])
+    def choose_one(self, m, c): return A.ChooseOne(self.sp(m), _s(c[0]), c[1], tuple(c[2:]))
+    def choose_number(self, m, c): return A.ChooseNumber(self.sp(m), str(c[0]), c[1], c[2], _s(c[3]), c[4], c[5])
+    def choose_subset(self, m, c):
+        return A.ChooseSubset(self.sp(m), str(c[0]), c[1], c[2], c[3], c[4], _s(c[5]), c[6], c[7])
+    def for_stmt(self, m, c): return A.For(self.sp(m), str(c[0]), c[1], c[2], c[3])
+    def simul_stmt(self, m, c):
+        return A.Simultaneous(self.sp(m), str(c[0]), c[1], str(c[2]), c[3], c[4], _s(c[5]), c[6])
+    def else_part(self, m, c):
+        x = c[0]
+        return x if isinstance(x, A.Block) else A.Block(x.span, (x,))
+    def if_stmt(self, m, c): return A.If(self.sp(m), c[0], c[1], c[2])
+    def do_stmt(self, m, c): return A.Do(self.sp(m), c[0], c[1])
+    def let_stmt(self, m, c): return A.Let(self.sp(m), str(c[0]), c[1])
+    def emit_stmt(self, m, c): return A.Emit(self.sp(m), str(c[0]), c[1] or ())
+    def end_stmt(self, m, c): return A.EndGame(self.sp(m))
+    def require_stmt(self, m, c): return A.Require(self.sp(m), c[0], _s(c[1]))
+    def log_stmt(self, m, c): return A.Log(self.sp(m), _s(c[0]))
+
+    # ---- declarations
+    def type(self, m, c): return A.TypeRef(self.sp(m), str(c[0]))
+    def param(self, m, c): return A.Param(self.sp(m), str(c[0]), c[1])
+    def params(self, m, c): return tuple(x for x in c if x is not None)
+    def game_decl(self, m, c): return A.GameDecl(self.sp(m), _s(c[0]))
+    def players_decl(self, m, c): return A.PlayersDecl(self.sp(m), int(c[0]), int(c[1]))
+    def include_decl(self, m, c): return A.Include(self.sp(m), _s(c[0]))
+    def option_range(self, m, c): return (c[0], c[1])
+    def option_decl(self, m, c):
+        lo, hi = c[3] if c[3] else (None, None)
+        return A.OptionDecl(self.sp(m), str(c[0]), c[1], c[2], lo, hi, _s(c[4]))
+    def name_list(self, m, c): return tuple(str(x) for x in c)
+    def enum_decl(self, m, c): return A.EnumDecl(self.sp(m), str(c[0]), c[1])
+    def attr_decl(self, m, c): return A.AttrDecl(self.sp(m), str(c[1]), c[2], c[3], c[0] is not None)
+    def kind_decl(self, m, c): return A.KindDecl(self.sp(m), str(c[0]), tuple(x for x in c[1:] if x is not None))
+    def field(self, m, c): return A.Field(self.sp(m), str(c[0]), c[1])
+    def card_decl(self, m, c):
+        copies = int(str(c[1])[1:]) if c[1] is not None else 1
+        return A.CardDecl(self.sp(m), _s(c[0]), copies, str(c[2]), _tspan(self.f, c[2]),
+                          tuple(x for x in c[3:] if x is not None))
+    def per_player(self, m, c): return True
+    def counter_range(self, m, c): return (c[0], c[1], c[2] is not None)
+    def counter_decl(self, m, c):
+        lo, hi, wrap = c[3] if c[3] else (None, None, False)
+        return A.CounterDecl(self.sp(m), str(c[0]), bool(c[1]), c[2], lo, hi, wrap)
+    def var_decl(self, m, c): return A.VarDecl(self.sp(m), str(c[0]), c[1], bool(c[2]), c[3])
+    def zone_shared(self, m, c): return ("scope", False)
+    def zone_per_player(self, m, c): return ("scope", True)
+    def visibility(self, m, c): return str(c[0])
+    def zone_visibility(self, m, c): return ("vis", c[0])
+    def zone_capacity(self, m, c): return ("cap", c[0])
+    def zone_decl(self, m, c):
+        per, vis, cap = False, "public", None
+        for k, v in c[1:]:
+            if k == "scope":
+                per = v
+            elif k == "vis":
+                vis = v
+            else:
+                cap = v
+        return A.ZoneDecl(self.sp(m), str(c[0]), per, vis, cap)
+    def def_decl(self, m, c): return A.DefDecl(self.sp(m), str(c[0]), c[1] or (), c[2], c[3])
+    def effect_decl(self, m, c): return A.EffectDecl(self.sp(m), str(c[0]), c[1] or (), _s(c[2]), c[3])
+    def action_decl(self, m, c): return A.ActionDecl(self.sp(m), str(c[0]), _s(c[1]), c[2])
+    def setup_decl(self, m, c): return A.SetupDecl(self.sp(m), c[0])
+    def action_ref(self, m, c): return A.ActionRef(self.sp(m), str(c[0]), c[1] is not None)
+    def pass_spec(self, m, c): return ("pass", c[0])
+    def turns_spec(self, m, c):
+        start, once, until = c[0], c[1] is not None, c[2]
+        refs = [x for x in c[3:] if isinstance(x, A.ActionRef)]
+        ps = [x for x in c[3:] if isinstance(x, tuple)]
+        return dict(start=start, once_each=once, until=until, actions=tuple(refs),
+                    can_pass=bool(ps), pass_cond=ps[0][1] if ps else None)
+    def phase_steps(self, m, c): return A.Phase(self.sp(m), str(c[0]), _s(c[1]), c[2])
+    def phase_turns(self, m, c): return A.Phase(self.sp(m), str(c[0]), _s(c[1]), None, **c[2])
+    def rounds_decl(self, m, c): return A.RoundsDecl(self.sp(m), c[0], tuple(c[1:]))
+    def end_decl(self, m, c): return A.EndDecl(self.sp(m), c[0])
+    def winner_highest(self, m, c): return A.WinnerDecl(self.sp(m), tuple(c), None)
+    def winner_everyone(self, m, c): return A.WinnerDecl(self.sp(m), (), c[0])
+    def reach_decl(self, m, c):
+        return A.ReachDecl(self.sp(m), str(c[0]), _tspan(self.f, c[0]), str(c[1]), c[2], c[3])
+    def on_decl(self, m, c): return A.OnDecl(self.sp(m), str(c[0]), c[1] or (), c[2])
+    def scen_option(self, m, c): return ("option", (str(c[0]), c[1], self.sp(m)))
+    def scen_given(self, m, c): return ("given", c[0])
+    def scen_answers(self, m, c): return ("answers", tuple(_s(x) for x in c))
+    def scen_run(self, m, c): return ("run", c[0])
+    def scen_expect(self, m, c): return ("expect", (c[0], _s(c[1])))
+    def scenario_decl(self, m, c):
+        opts, given, answers, run, expects = [], None, [], None, []
+        for k, v in c[3:]:
+            if k == "option":
+                opts.append(v)
+            elif k == "given":
+                given = v
+            elif k == "answers":
+                answers.extend(v)
+            elif k == "run":
+                run = v
+            else:
+                expects.append(v)
+        return A.ScenarioDecl(self.sp(m), _s(c[0]), int(c[1]), int(c[2]) if c[2] is not None else 1,
+                              tuple(opts), given, tuple(answers), run, tuple(expects))
