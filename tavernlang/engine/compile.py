@@ -24,17 +24,22 @@ MAX_SUBSETS = 4096
 class Decision:
     """A pending choice: who decides, among which options."""
 
-    __slots__ = ("player", "options", "prompt", "labeler", "span")
+    __slots__ = ("player", "options", "prompt", "labeler", "span", "st")
 
-    def __init__(self, player, options, prompt, labeler, span=None):
+    def __init__(self, player, options, prompt, labeler, span=None, st=None):
         self.player = player
         self.options = options
         self.prompt = prompt
-        self.labeler = labeler
+        self.labeler = labeler  # a function, or the options' type name (labelled by the game)
         self.span = span
+        self.st = st
 
     def labels(self) -> list[str]:
-        return [self.labeler(o) for o in self.options]
+        lab = self.labeler
+        if lab is None or isinstance(lab, str):
+            st = self.st
+            return [st.game.label(o, st, lab) for o in self.options]
+        return [lab(o) for o in self.options]
 
 
 def _const(v):
@@ -130,6 +135,7 @@ class CompiledGame:
             for p in range(n if per else 1):
                 st.zfamily.append(f)
                 st.zowner.append(p if per else None)
+        st.zhidden = [self.zone_vis[f] == "hidden" for f in st.zfamily]
         st.loc = [-1] * self.ncards
         st.facedown = [False] * self.ncards
         st.seen = [0] * self.ncards
@@ -328,6 +334,38 @@ class _Compiler:
         def action_label(a):
             return "pass" if a is None else a.title
 
+        reqs = [(a, a.req, a.frame) for a in acts]
+        if not multi:
+            def run_turns(st):
+                env = [st.current] + [None] * frame
+                cur = start(st, env)
+                n = st.n
+                taken = 0
+                log = st.log
+                while True:
+                    if until is not None and until(st, env):
+                        return
+                    if once_each and taken >= n:
+                        return
+                    st.current = cur
+                    st.next_player = (cur + 1) % n
+                    legal = []
+                    for a, req, fr in reqs:
+                        if req is None or req(st, [cur] + [None] * fr):
+                            legal.append(a)
+                    taken += 1
+                    if legal:
+                        a = legal[(yield Decision(cur, legal, "your turn: choose an action", action_label))]
+                        if log is not None:
+                            log.append((f"P{cur + 1}: {a.title}", None, {"type": "action", "player": cur, "action": a.name}))
+                        if st.fired is not None:
+                            st.fired[a.name] = st.fired.get(a.name, 0) + 1
+                        yield from a.body(st, [cur] + [None] * a.frame)
+                    elif not once_each:
+                        return  # nobody to act: the phase is over
+                    cur = st.next_player if not once_each else (cur + 1) % n
+            return _Phase(ph.name, title, run_turns)
+
         def run_turns(st):
             env = [st.current] + [None] * frame
             cur = start(st, env)
@@ -416,8 +454,31 @@ class _Compiler:
                     f(st, env)
             return False, plain
 
+        # merge runs of plain statements, so the generator steps over fewer parts
+        merged: list = []
+        for is_g, f in parts:
+            if not is_g and merged and not merged[-1][0]:
+                prev = merged[-1][1]
+                merged[-1] = (False, (lambda a, b: (lambda st, env: (a(st, env), b(st, env))))(prev, f))
+            else:
+                merged.append((is_g, f))
+        if len(merged) == 1:
+            return True, merged[0][1]
+        if len(merged) == 2:
+            (g1, f1), (g2, f2) = merged
+            if not g1:
+                def pre_gen(st, env):
+                    f1(st, env)
+                    yield from f2(st, env)
+                return True, pre_gen
+            if not g2:
+                def gen_post(st, env):
+                    yield from f1(st, env)
+                    f2(st, env)
+                return True, gen_post
+
         def gen(st, env):
-            for is_g, f in parts:
+            for is_g, f in merged:
                 if is_g:
                     yield from f(st, env)
                 else:
@@ -440,6 +501,32 @@ class _Compiler:
         return lambda st, env: list(f(st, env))
 
     def s_Move(self, s: A.Move):
+        if self.m.types.get(s.what) == CARD:
+            single = self.expr(s.what)
+            dest1 = self.expr(s.dest)
+            top1 = s.position != "bottom"
+            face1 = s.face
+            span1 = s.span
+            g1 = self.g
+
+            def move1(st, env):
+                c = single(st, env)
+                if c is None:
+                    return
+                z = dest1(st, env)
+                if z is None:
+                    raise GameError("move to nowhere (the destination is none)", span1)
+                if st.log is None:
+                    st.move(c, z, top1, face1, env[0])
+                    return
+                old = st.loc[c]
+                st.move(c, z, top1, face1, env[0])
+                src = g1._zone_label(old, st.n) if old >= 0 else "(out of play)"
+                to = g1._zone_label(z, st.n)
+                mask = st.vis_mask(c) | ((1 << env[0]) if face1 == "facedown" and env[0] is not None else 0)
+                st.log.append((f"{g1.card_name[c]}: {src} -> {to}", (mask, f"a card: {src} -> {to}"),
+                               {"type": "move", "card": g1.card_name[c], "from": src, "to": to}))
+            return False, move1
         what = self.cards_of(s.what)
         dest = self.expr(s.dest)
         top = s.position != "bottom"
@@ -710,7 +797,7 @@ class _Compiler:
                 x = opts[st.rng.randrange(len(opts))] if len(opts) > 1 else opts[0]
             else:
                 p = by(st, env) if by is not None else env[0]
-                i = yield Decision(p, opts, prompt, lambda v, st=st: g.label(v, st, t), span)
+                i = yield Decision(p, opts, prompt, t, span, st)
                 x = opts[i]
                 if st.log is not None:
                     st.log.append((f"P{p + 1} chooses {g.label(x, st, t)} ({prompt})", None,
@@ -804,7 +891,7 @@ class _Compiler:
                 x = opts[st.rng.randrange(len(opts))]
             else:
                 p = by(st, env) if by is not None else env[0]
-                x = opts[(yield Decision(p, opts, prompt, lambda v, st=st: g.label(v, st, "list:" + (t or "any")), span))]
+                x = opts[(yield Decision(p, opts, prompt, "list:" + (t or "any"), span, st))]
                 if st.log is not None:
                     st.log.append((f"P{p + 1} chooses {g.label(x, st, 'list:' + (t or 'any'))} ({prompt})", None,
                                    {"type": "choice", "player": p, "prompt": prompt}))
@@ -862,7 +949,7 @@ class _Compiler:
                         opts.append(x)
                 if not opts:
                     continue
-                i = yield Decision(p, opts, prompt, lambda v, st=st: g.label(v, st, t), span)
+                i = yield Decision(p, opts, prompt, t, span, st)
                 chosen.append((p, opts[i]))
             if st.log is not None:
                 st.log.append(("all choose at once: " + "; ".join(f"P{p + 1} {g.label(x, st, t)}" for p, x in chosen), None,
@@ -1014,6 +1101,18 @@ class _Compiler:
 
     def filter(self, cond: A.Expr | None, k: int):
         """A function (st, env, src) -> list of the items of src meeting cond (bound at slot k)."""
+        neg = isinstance(cond, A.Not)
+        call = cond.operand if neg else cond
+        if isinstance(call, A.Call) and call.name in ("full", "empty") and len(call.args) == 1 \
+                and self.local_slot(call.args[0]) == k and self.m.refs.get(call) == ("builtin", call.name):
+            # zones that are (not) full / (not) empty: one comprehension, no calls
+            if call.name == "full" and neg:
+                return lambda st, env, src: [z for z in src if st.cap[z] is None or len(st.zones[z]) < st.cap[z]]
+            if call.name == "full":
+                return lambda st, env, src: [z for z in src if st.cap[z] is not None and len(st.zones[z]) >= st.cap[z]]
+            if neg:
+                return lambda st, env, src: [z for z in src if st.zones[z]]
+            return lambda st, env, src: [z for z in src if not st.zones[z]]
         mask, rest = self._kind_split(cond, k)
         restf = self.expr(rest) if rest is not None else None
         if mask is None and restf is None:
@@ -1098,11 +1197,48 @@ class _Compiler:
             return _const(ref[1])
         raise AssertionError(ref)  # pragma: no cover
 
+    def local_slot(self, e) -> int | None:
+        """The env slot an expression reads, if it is just a local name (or `me`)."""
+        if isinstance(e, A.Name):
+            ref = self.m.refs.get(e)
+            if ref == ("builtin", "me"):
+                return 0
+            if ref is not None and ref[0] == "local":
+                return ref[1]
+        return None
+
+    def const_value(self, e):
+        """(True, value) when an expression is a constant of the rules text."""
+        if isinstance(e, A.Lit):
+            return True, e.value
+        if isinstance(e, A.Name):
+            ref = self.m.refs.get(e)
+            if ref is not None and ref[0] in ("const", "effect", "action"):
+                return True, ref[1]
+        return False, None
+
     def _prop(self, e, obj_e):
         ref = self.m.refs[e]
-        obj = self.expr(obj_e)
         kind, slot = ref[0], ref[1]
         g = self.g
+        k = self.local_slot(obj_e)
+        if k is not None:  # the common case, `x.attr` on a local: one closure, not two
+            if kind == "pcounter":
+                return lambda st, env: st.counters[slot][env[k]]
+            if kind == "pzone":
+                return lambda st, env: st.zbase[slot] + env[k]
+            if kind == "cattr":
+                def cattr_local(st, env):
+                    c = env[k]
+                    return None if c is None else st.attrs[slot][c]
+                return cattr_local
+            if kind == "prop" and ref[1] == CARD and ref[2] == "zone":
+                return lambda st, env: st.loc[env[k]]
+            if kind == "prop" and ref[1] == CARD and ref[2] == "facedown":
+                return lambda st, env: st.facedown[env[k]]
+            if kind == "prop" and ref[1] == ZONE and ref[2] == "owner":
+                return lambda st, env: st.zowner[env[k]]
+        obj = self.expr(obj_e)
         if kind == "pcounter":
             return lambda st, env: st.counters[slot][obj(st, env)]
         if kind == "pvar":
@@ -1184,6 +1320,30 @@ class _Compiler:
             if op == "any":
                 return lambda st, env: len(coll(st, env)) > 0
             return lambda st, env: True
+        if isinstance(e.coll, A.EveryZone) and op in ("every", "any") and isinstance(e.cond, (A.Call, A.Not)):
+            # every(t in every Z where full/empty/not full/not empty(t)): one loop, no calls
+            neg = isinstance(e.cond, A.Not)
+            call = e.cond.operand if neg else e.cond
+            if isinstance(call, A.Call) and call.name in ("full", "empty") and len(call.args) == 1 \
+                    and self.local_slot(call.args[0]) == k and self.m.refs.get(call) == ("builtin", call.name):
+                fam = self.m.refs[e.coll][1]
+                want_full = call.name == "full"
+                every = op == "every"
+
+                def zones_test(st, env):
+                    b = st.zbase[fam]
+                    zs, caps = st.zones, st.cap
+                    for z in range(b, b + st.n):
+                        cap = caps[z]
+                        hit = (cap is not None and len(zs[z]) >= cap) if want_full else not zs[z]
+                        if neg:
+                            hit = not hit
+                        if every and not hit:
+                            return False
+                        if not every and hit:
+                            return True
+                    return every
+                return zones_test
         if op == "filter":
             filt = self.filter(e.cond, k)
             return lambda st, env: filt(st, env, coll(st, env))
@@ -1254,9 +1414,28 @@ class _Compiler:
         return distinct
 
     def e_BinOp(self, e):
-        a, b = self.expr(e.left), self.expr(e.right)
         op = e.op
         span = e.span
+        is_const, c = self.const_value(e.right)
+        if is_const and op in ("==", "!=", ">=", "<=", ">", "<"):
+            a = self.expr(e.left)
+            if op == "==":
+                return lambda st, env: a(st, env) == c
+            if op == "!=":
+                return lambda st, env: a(st, env) != c
+            if op == ">=":
+                return lambda st, env: a(st, env) >= c
+            if op == "<=":
+                return lambda st, env: a(st, env) <= c
+            if op == ">":
+                return lambda st, env: a(st, env) > c
+            return lambda st, env: a(st, env) < c
+        ka, kb = self.local_slot(e.left), self.local_slot(e.right)
+        if ka is not None and kb is not None and op in ("==", "!="):
+            if op == "==":
+                return lambda st, env: env[ka] == env[kb]
+            return lambda st, env: env[ka] != env[kb]
+        a, b = self.expr(e.left), self.expr(e.right)
         if op == "and":
             return lambda st, env: a(st, env) and b(st, env)
         if op == "or":
@@ -1339,6 +1518,15 @@ class _Compiler:
         types = [self.m.types.get(a) for a in e.args]
         if n in ("full", "empty", "free", "top"):
             z = args[0]
+            k = self.local_slot(e.args[0])
+            if n == "full" and k is not None:
+                def full_local(st, env):
+                    zz = env[k]
+                    cap = st.cap[zz]
+                    return cap is not None and len(st.zones[zz]) >= cap
+                return full_local
+            if n == "empty" and k is not None:
+                return lambda st, env: not st.zones[env[k]]
             if n == "full":
                 def full(st, env):
                     zz = z(st, env)

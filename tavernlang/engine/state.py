@@ -17,7 +17,7 @@ class GameOver(Exception):
 class State:
     __slots__ = ("n", "players", "counters", "vars", "zones", "loc", "facedown", "seen", "cvars",
                  "opt", "current", "next_player", "round", "rng", "log", "decisions", "attrs",
-                 "zbase", "zowner", "zfamily", "cap", "all_cards", "fired", "game")
+                 "zbase", "zowner", "zfamily", "zhidden", "cap", "all_cards", "fired", "game")
 
     def __init__(self, game, n: int, seed: int):
         self.game = game
@@ -43,6 +43,7 @@ class State:
         self.zbase: list[int] = []
         self.zowner: list[int | None] = []
         self.zfamily: list[int] = []
+        self.zhidden: list[bool] = []
         self.cap: list[int | None] = []
         self.all_cards: list[int] = []
 
@@ -56,16 +57,17 @@ class State:
         else:
             self.zones[z].insert(0, c)
         self.loc[c] = z
-        vis = self.game.zone_vis
-        if face == "facedown":
+        if face is None:
+            hid = self.zhidden
+            if hid[z]:
+                self.facedown[c] = True
+                self.seen[c] = 0
+            elif old < 0 or hid[old]:
+                self.facedown[c] = False
+        elif face == "facedown":
             self.facedown[c] = True
             self.seen[c] = (1 << me) if me is not None else 0
-        elif face == "faceup":
-            self.facedown[c] = False
-        elif vis[self.zfamily[z]] == "hidden":
-            self.facedown[c] = True
-            self.seen[c] = 0
-        elif old < 0 or vis[self.zfamily[old]] == "hidden":
+        else:
             self.facedown[c] = False
 
     def swap(self, a: int, b: int) -> None:

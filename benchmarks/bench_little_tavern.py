@@ -1,0 +1,50 @@
+"""Random playouts/s of Little Tavern at 4 players: tavernlang vs a hand-written Python version.
+
+    python benchmarks/bench_little_tavern.py [--seconds 5] [--players 4]
+
+Both play uniformly random legal moves; the ratio is tavernlang / hand-written.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.reference.little_tavern_ref import play_game  # noqa: E402
+from tavernlang import compile_file, playout  # noqa: E402
+
+
+def measure(fn, seconds: float) -> tuple[float, float]:
+    t0 = time.perf_counter()
+    games = decisions = 0
+    seed = 0
+    while time.perf_counter() - t0 < seconds:
+        r = fn(seed)
+        decisions += r["decisions"]
+        games += 1
+        seed += 1
+    el = time.perf_counter() - t0
+    return games / el, decisions / el
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--players", type=int, default=4)
+    a = ap.parse_args()
+    game = compile_file(ROOT / "games" / "little_tavern.tav")
+    n = a.players
+    tav = measure(lambda s: playout(game, n, s), a.seconds)
+    ref = measure(lambda s: play_game(n, s), a.seconds)
+    print(f"Little Tavern, {n} players, random playouts, {a.seconds:.0f} s each")
+    print(f"  tavernlang:   {tav[0]:8.1f} playouts/s  {tav[1]:10.0f} decisions/s")
+    print(f"  hand-written: {ref[0]:8.1f} playouts/s  {ref[1]:10.0f} decisions/s")
+    print(f"  ratio tavernlang / hand-written: {tav[0] / ref[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
