@@ -193,7 +193,14 @@ class Game:
         self.box_chars = []
         self.box_events = []
         cur = starter
-        while self.legal_actions(cur):
+        idle = 0
+        while idle < self.n:
+            if not self.legal_actions(cur):
+                # a player who can do nothing is skipped; if nobody can, the round ends
+                idle += 1
+                cur = (cur + 1) % self.n
+                continue
+            idle = 0
             cur = self.turn(cur)
             if all(len(t) == CAPACITY for t in self.tables):
                 break

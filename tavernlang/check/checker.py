@@ -24,7 +24,7 @@ BUILTIN_FUNCS = {
     "lesser": ((INT, INT), INT), "greater": ((INT, INT), INT), "abs": ((INT,), INT),
     "random": ((INT, INT), INT), "named": ((STR,), list_of(CARD)), "first": ((INT, "coll"), "same"),
     "top": ((ZONE,), CARD), "order_from": ((PLAYER,), list_of(PLAYER)),
-    "allowed": ((EFFECT,), BOOL),
+    "allowed": ((EFFECT,), BOOL), "range": ((INT, INT), list_of(INT)),
 }
 # Properties every object of a type has: (type, name) -> result type.
 BUILTIN_PROPS = {
@@ -470,6 +470,8 @@ class Checker:
                 m.slots[s.cond] = c2.bind(s.var, el)
                 self.expect(s.cond, BOOL, self.expr(s.cond, c2), "condition")
             m.slots[s] = inner.bind(s.var, list_of(el))
+            if s.test is not None:
+                self.expect(s.test, BOOL, self.expr(s.test, inner), "subset condition")
             self.block(s.body, inner)
         elif isinstance(s, A.For):
             el = self.coll(s.coll, sc, "the loop")

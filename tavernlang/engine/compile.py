@@ -69,6 +69,10 @@ class CompiledGame:
                 self.card_decl.append(cd)
         self.ncards = len(self.card_name)
         self.kind_mask = {k: [ck == k for ck in self.card_kind] for k in model.kinds}
+        self.card_vars = []
+        for ck in self.card_kind:
+            kinfo = model.kinds.get(ck)
+            self.card_vars.append([(a.name, a.slot) for a in kinfo.attrs.values() if a.mutable] if kinfo else [])
         self.effect_cells: dict[str, list] = {n: [None] for n in model.effects}
         self.def_cells: dict[str, list] = {n: [None] for n in model.defs}
         self.effect_titles = {n: (e.decl.title or n) for n, e in model.effects.items()}
@@ -107,6 +111,13 @@ class CompiledGame:
                 return f
         return 0
 
+    def card_label(self, c: int, st: State) -> str:
+        """A card's name, with the values of its `var` attributes (a die shows its face)."""
+        slots = self.card_vars[c]
+        if not slots:
+            return self.card_name[c]
+        return f"{self.card_name[c]} (" + ", ".join(f"{n} {st.cvars[i][c]}" for n, i in slots) + ")"
+
     def label(self, v, st: State, t: str | None = None) -> str:
         if isinstance(v, bool):
             return "yes" if v else "no"
@@ -115,7 +126,7 @@ class CompiledGame:
         if t == "player":
             return f"P{v + 1}"
         if t == "card":
-            return self.card_name[v]
+            return self.card_label(v, st)
         if t == "zone":
             return self._zone_label(v, st.n)
         if isinstance(v, (list, tuple)):
@@ -231,6 +242,7 @@ class _Compiler:
     def __init__(self, game: CompiledGame):
         self.g = game
         self.m = game.model
+        self.option_fns: dict = {}  # choose statement -> function listing its options
 
     # ================================================================ top
     def compile_all(self) -> None:
@@ -270,8 +282,8 @@ class _Compiler:
             g.effect_cells[name][0] = (self.requires(e), self.gen_block(e.decl.body, skip_requires=True), e.frame, e)
         g.actions = {}
         for name, a in m.actions.items():
-            g.actions[name] = _Action(name, a.decl.title or name, self.requires(a),
-                                      self.gen_block(a.decl.body, skip_requires=True), a.frame)
+            body = self.gen_block(a.decl.body, skip_requires=True)
+            g.actions[name] = _Action(name, a.decl.title or name, self.action_legal(a), body, a.frame)
         g.setup = self.gen_block(m.setup.decl.body) if m.setup else None
         g.setup_frame = m.setup.frame if m.setup else 1
         g.rounds_count = self.expr(m.rounds.count) if m.rounds and m.rounds.count else None
@@ -291,6 +303,20 @@ class _Compiler:
             "run": self.gen_block(d.run) if d.run is not None else None,
             "expects": [(self.expr(e), e, msg) for e, msg in d.expects],
         }
+
+    def action_legal(self, a) -> Fn | None:
+        """An action is an option when its requires hold and, if it starts with a choice
+        a player makes, that choice has at least one option: an action that cannot be
+        carried out is not offered."""
+        req = self.requires(a)
+        first = next((st for st in a.decl.body.stmts if not isinstance(st, A.Require)), None)
+        if isinstance(first, (A.Choose, A.ChooseSubset, A.ChooseOne)) and not (first.chooser and first.chooser.random):
+            self.stmt(first)  # registers its option function
+            opts = self.option_fns[first]
+            if req is None:
+                return lambda st, env: bool(opts(st, env))
+            return lambda st, env: req(st, env) and bool(opts(st, env))
+        return req
 
     def requires(self, c) -> Fn | None:
         if not c.requires:
@@ -341,6 +367,7 @@ class _Compiler:
                 cur = start(st, env)
                 n = st.n
                 taken = 0
+                idle = 0
                 log = st.log
                 while True:
                     if until is not None and until(st, env):
@@ -355,15 +382,22 @@ class _Compiler:
                             legal.append(a)
                     taken += 1
                     if legal:
+                        idle = 0
                         a = legal[(yield Decision(cur, legal, "your turn: choose an action", action_label))]
                         if log is not None:
                             log.append((f"P{cur + 1}: {a.title}", None, {"type": "action", "player": cur, "action": a.name}))
                         if st.fired is not None:
                             st.fired[a.name] = st.fired.get(a.name, 0) + 1
                         yield from a.body(st, [cur] + [None] * a.frame)
-                    elif not once_each:
-                        return  # nobody to act: the phase is over
-                    cur = st.next_player if not once_each else (cur + 1) % n
+                        cur = st.next_player if not once_each else (cur + 1) % n
+                    else:
+                        # a player who can do nothing is skipped; if nobody can, the phase is over
+                        idle += 1
+                        if idle >= n:
+                            return
+                        if log is not None:
+                            log.append((f"P{cur + 1} can do nothing", None, {"type": "skip", "player": cur}))
+                        cur = (cur + 1) % n
             return _Phase(ph.name, title, run_turns)
 
         def run_turns(st):
@@ -371,6 +405,7 @@ class _Compiler:
             cur = start(st, env)
             n = st.n
             taken = 0
+            idle = 0
             log = st.log
             while True:
                 if until is not None and until(st, env):
@@ -400,6 +435,8 @@ class _Compiler:
                     i = yield Decision(cur, legal, "your turn: choose an action", action_label)
                     a = legal[i]
                     if a is None:
+                        if log is not None:
+                            log.append((f"P{cur + 1} passes", None, {"type": "pass", "player": cur}))
                         break
                     if log is not None:
                         log.append((f"P{cur + 1}: {a.title}", None, {"type": "action", "player": cur, "action": a.name}))
@@ -411,8 +448,10 @@ class _Compiler:
                     if not multi:
                         break
                 taken += 1
-                if not acted and not once_each:
-                    return  # nobody to act: the phase is over
+                # the phase is over when every player in a row passed or could do nothing
+                idle = 0 if acted else idle + 1
+                if idle >= n and not once_each:
+                    return
                 cur = st.next_player if not once_each else (cur + 1) % n
         return _Phase(ph.name, title, run_turns)
 
@@ -727,8 +766,16 @@ class _Compiler:
                 def setv(st, env):
                     st.counters[slot][obj(st, env)] = val(st, env)
             else:
+                g = self.g
+                aname = s.target.name
+
                 def setv(st, env):
-                    st.cvars[slot][obj(st, env)] = val(st, env)
+                    c = obj(st, env)
+                    v = val(st, env)
+                    st.cvars[slot][c] = v
+                    if st.log is not None:
+                        st.log.append((f"{g.card_name[c]}: {aname} = {v}", (st.vis_mask(c), f"a card: {aname} changed"),
+                                       {"type": "set", "card": g.card_name[c], "attr": aname, "value": v}))
         else:  # pragma: no cover - the checker refuses the rest
             raise GameError("cannot set this", s.span)
         return False, setv
@@ -786,6 +833,11 @@ class _Compiler:
         g = self.g
         span = s.span
 
+        def options(st, env):
+            src = coll(st, env)
+            return filt(st, env, st.zones[src] if is_zone else src)
+        self.option_fns[s] = options
+
         def gen(st, env):
             src = coll(st, env)
             if is_zone:
@@ -814,6 +866,10 @@ class _Compiler:
         opts_c = [(o.label, self.expr(o.cond) if o.cond is not None else None, self.gen_block(o.body)) for o in s.options]
         prompt = s.prompt or "choose one"
         span = s.span
+
+        def options(st, env):
+            return [o for o in opts_c if o[1] is None or o[1](st, env)]
+        self.option_fns[s] = options
 
         def gen(st, env):
             opts = [o for o in opts_c if o[1] is None or o[1](st, env)]
@@ -862,13 +918,14 @@ class _Compiler:
         cond = self.expr(s.cond) if s.cond is not None else None
         ck = self.m.slots.get(s.cond) if s.cond is not None else None
         k = self.m.slots[s]
+        test = self.expr(s.test) if s.test is not None else None
         is_random, by = self.chooser(s.chooser)
         body = self.gen_block(s.body)
         prompt = s.prompt or f"choose {s.var}"
         g = self.g
         span = s.span
 
-        def gen(st, env):
+        def options(st, env):
             items = list(coll(st, env))
             if cond is not None:
                 keep = []
@@ -882,9 +939,18 @@ class _Compiler:
             opts = []
             for size in range(a, b + 1):
                 for combo in itertools.combinations(items, size):
+                    if test is not None:
+                        env[k] = list(combo)
+                        if not test(st, env):
+                            continue
                     opts.append(list(combo))
                     if len(opts) > MAX_SUBSETS:
                         raise GameError(f"more than {MAX_SUBSETS} subsets to choose from", span)
+            return opts
+        self.option_fns[s] = options
+
+        def gen(st, env):
+            opts = options(st, env)
             if not opts:
                 return
             if is_random:
@@ -997,6 +1063,7 @@ class _Compiler:
             args = [self.expr(a) for a in e.args] if isinstance(e, A.Call) else []
             title = g.effect_titles[ref[1]]
             name = ref[1]
+            titled = self.m.effects[name].decl.title is not None
 
             def gen(st, env):
                 req, body, frame, _ = cell[0]
@@ -1005,7 +1072,7 @@ class _Compiler:
                 env2 += [None] * (frame - len(env2))
                 if req is not None and not req(st, env2):
                     return
-                if st.log is not None:
+                if st.log is not None and titled:
                     st.log.append((f"effect: {title}", None, {"type": "effect", "effect": name}))
                 if st.fired is not None:
                     st.fired[name] = st.fired.get(name, 0) + 1
@@ -1039,7 +1106,7 @@ class _Compiler:
             env2 = [me] + [None] * frame
             if req is not None and not req(st, env2):
                 return
-            if st.log is not None:
+            if st.log is not None and self.m.effects[name].decl.title is not None:
                 st.log.append((f"effect: {g.effect_titles[name]}", None, {"type": "effect", "effect": name}))
             if st.fired is not None:
                 st.fired[name] = st.fired.get(name, 0) + 1
@@ -1594,6 +1661,9 @@ class _Compiler:
                     req, _, frame, _ = g.effect_cells[name][0]
                 return req is None or bool(req(st, [env[0]] + [None] * frame))
             return allowed
+        if n == "range":
+            a, b = args
+            return lambda st, env: list(range(a(st, env), b(st, env) + 1))
         if n == "order_from":
             a = args[0]
 

@@ -245,6 +245,7 @@ class ChooseSubset(Stmt):
     cond: Expr | None
     low: Expr | None
     high: Expr | None
+    test: Expr | None  # a condition on the whole subset
     prompt: str | None
     chooser: Chooser | None
     body: Block

@@ -196,7 +196,7 @@ class _Builder(Transformer):
     def choose_one(self, m, c): return A.ChooseOne(self.sp(m), _s(c[0]), c[1], tuple(c[2:]))
     def choose_number(self, m, c): return A.ChooseNumber(self.sp(m), str(c[0]), c[1], c[2], _s(c[3]), c[4], c[5])
     def choose_subset(self, m, c):
-        return A.ChooseSubset(self.sp(m), str(c[0]), c[1], c[2], c[3], c[4], _s(c[5]), c[6], c[7])
+        return A.ChooseSubset(self.sp(m), str(c[0]), c[1], c[2], c[3], c[4], c[5], _s(c[6]), c[7], c[8])
     def for_stmt(self, m, c): return A.For(self.sp(m), str(c[0]), c[1], c[2], c[3])
     def simul_stmt(self, m, c):
         return A.Simultaneous(self.sp(m), str(c[0]), c[1], str(c[2]), c[3], c[4], _s(c[5]), c[6])
