@@ -121,7 +121,16 @@ def _convert(game, o, raw: str):
     return raw
 
 
+def _playable(game) -> None:
+    from .errors import Diagnostic, Span
+    m = game.model
+    if m.rounds is None:
+        raise TavError([Diagnostic(Span(m.path, 1, 1), "this file has no 'rounds' block, so there is no game to play")],
+                       m.sources)
+
+
 def _check_players(game, players: int) -> None:
+    _playable(game)
     if not game.min_players <= players <= game.max_players:
         raise click.BadParameter(f"{game.title} is for {game.min_players} to {game.max_players} players, not {players}",
                                  param_hint="--players")

@@ -575,6 +575,9 @@ class Checker:
         if n in m.actions:
             m.refs[e] = ("action", n)
             return EFFECT
+        if m.rounds is not None and n in {ph.name for ph in m.rounds.phases}:
+            m.refs[e] = ("phase", n)
+            return EFFECT
         cands = set(BUILTIN_NAMES) | set(m.options) | set(m.counters) | set(m.vars) | set(m.zones) \
             | set(m.enum_of) | set(m.defs) | set(m.effects) | set(m.actions)
         if sc is not None:

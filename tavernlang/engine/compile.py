@@ -38,6 +38,9 @@ class Decision:
         lab = self.labeler
         if lab is None or isinstance(lab, str):
             st = self.st
+            if lab == "card":  # the chooser sees only what they may see
+                p, g = self.player, st.game
+                return [g.card_label(o, st) if st.visible(o, p) else "face-down card" for o in self.options]
             return [st.game.label(o, st, lab) for o in self.options]
         return [lab(o) for o in self.options]
 
@@ -193,8 +196,9 @@ class CompiledGame:
                     if st.log is not None:
                         st.log.append((f"-- round {st.round}: {ph.title} --", None, {"type": "phase", "round": st.round, "phase": ph.name}))
                     yield from ph.run(st)
-                    if self.ended(st):
-                        raise GameOver
+                # `end when` is checked at the end of each round (`end game` ends at once)
+                if self.ended(st):
+                    raise GameOver
                 if limit is not None and st.round >= limit:
                     raise GameOver
         except GameOver:
@@ -680,7 +684,7 @@ class _Compiler:
         if not trig:
             return apply, None
 
-        def fire(st, p, old, delta):
+        def fire(st, p, old, new, delta):
             if delta <= 0:
                 return
             for value, body, frame, pslot in trig:
@@ -692,7 +696,7 @@ class _Compiler:
                     size = hi(st, env) - low + 1
                     hit = any(low + (old - low + i) % size == t for i in range(1, min(delta, size) + 1))
                 else:
-                    hit = old < t <= old + delta
+                    hit = old < t <= new
                 if hit:
                     if st.log is not None:
                         st.log.append((f"P{p + 1}'s {name} reaches {t}", None, {"type": "reach", "player": p, "counter": name, "space": t}))
@@ -719,7 +723,7 @@ class _Compiler:
             a = amount(st, env)
             if op == "gain":
                 old, new = apply(st, p, a)
-                changes = [(p, old, a)]
+                changes = [(p, old, new, a)]
                 text = f"P{p + 1} gains {a} {name}" if per else f"{name} +{a}"
             elif op == "lose":
                 old, new = apply(st, p, -a)
@@ -732,18 +736,18 @@ class _Compiler:
                 a = max(0, min(a, have))
                 apply(st, giver, -a)
                 old, new = apply(st, getter, a)
-                changes = [(getter, old, a)]
+                changes = [(getter, old, new, a)]
                 text = f"P{giver + 1} gives {a} {name} to P{getter + 1}"
             if st.log is not None:
-                st.log.append((text, None, {"type": op, "counter": name, "amount": a, "player": p}))
+                st.log.append((text + f" (now {new})", None, {"type": op, "counter": name, "amount": a, "player": p, "now": new}))
             return changes
 
         if fire is None:
             return False, do
 
         def gen(st, env):
-            for p, old, a in do(st, env):
-                yield from fire(st, p, old, a)
+            for p, old, new, a in do(st, env):
+                yield from fire(st, p, old, new, a)
         return True, gen
 
     def s_Set(self, s: A.Set):
@@ -1078,6 +1082,15 @@ class _Compiler:
                     st.fired[name] = st.fired.get(name, 0) + 1
                 yield from body(st, env2)
             return True, gen
+        if ref is not None and ref[0] == "phase":
+            pname = ref[1]
+
+            def run_phase(st, env):
+                ph = next(x for x in g.phases if x.name == pname)
+                if st.log is not None:
+                    st.log.append((f"-- phase: {ph.title} --", None, {"type": "phase", "phase": pname}))
+                yield from ph.run(st)
+            return True, run_phase
         if ref is not None and ref[0] == "action":
             name = ref[1]
 
@@ -1260,7 +1273,7 @@ class _Compiler:
             cell = self.g.def_cells[ref[1]]
             frame = self.m.defs[ref[1]].frame
             return lambda st, env: cell[0](st, [env[0]] + [None] * frame)
-        if kind in ("effect", "action"):
+        if kind in ("effect", "action", "phase"):
             return _const(ref[1])
         raise AssertionError(ref)  # pragma: no cover
 
@@ -1657,6 +1670,8 @@ class _Compiler:
                 if name in g.actions:
                     act = g.actions[name]
                     req, frame = act.req, act.frame
+                elif name not in g.effect_cells:
+                    return True  # a phase can always be run
                 else:
                     req, _, frame, _ = g.effect_cells[name][0]
                 return req is None or bool(req(st, [env[0]] + [None] * frame))

@@ -168,7 +168,7 @@ class _Builder(Transformer):
     def pat_str(self, m, c): return ("str", _s(c[0]))
     def match_case(self, m, c): return A.MatchCase(self.sp(m), tuple(c[:-1]), c[-1])
     def match_else(self, m, c): return A.MatchCase(self.sp(m), (), c[0])
-    def match_expr(self, m, c): return A.Match(self.sp(m), c[0], tuple(c[1:]))
+    def match_expr(self, m, c): return A.Match(self.sp(m), c[0], tuple(x for x in c[1:] if x is not None))
 
     # ---- statements
     def block(self, m, c): return A.Block(self.sp(m), tuple(c))
