@@ -851,6 +851,13 @@ class _Compiler:
                 return
             if is_random:
                 x = opts[st.rng.randrange(len(opts))] if len(opts) > 1 else opts[0]
+                if st.log is not None:
+                    if t == "card":
+                        st.log.append((f"at random: {g.card_label(x, st)} ({prompt})", (st.vis_mask(x), f"at random: a card ({prompt})"),
+                                       {"type": "random", "prompt": prompt, "choice": g.card_name[x]}))
+                    else:
+                        st.log.append((f"at random: {g.label(x, st, t)} ({prompt})", None,
+                                       {"type": "random", "prompt": prompt, "choice": g.label(x, st, t)}))
             else:
                 p = by(st, env) if by is not None else env[0]
                 i = yield Decision(p, opts, prompt, t, span, st)
