@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from .engine.runner import Match, bot_rng
+from .engine.runner import Match, bot_pick, bot_rng
 from .errors import GameError
 
 HELP = "type an option's number; v = view the table, s = save, q = quit, ? = help"
@@ -65,7 +65,7 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
     while not match.over:
         d = match.pending
         if d.player != seat:
-            match.apply(bot.randrange(len(d.options)))
+            match.apply(bot_pick(bot, len(d.options)))
             continue
         lines = match.log_lines(seat)
         for line in lines[shown:]:

@@ -571,6 +571,7 @@ class _Compiler:
                                {"type": "move", "card": g1.card_name[c], "from": src, "to": to}))
             return False, move1
         what = self.cards_of(s.what)
+        everything = self.m.refs.get(s.what) == ("builtin", "cards")
         dest = self.expr(s.dest)
         top = s.position != "bottom"
         face = s.face
@@ -584,11 +585,19 @@ class _Compiler:
             log = st.log
             cards = what(st, env)
             if log is None:
+                if everything and top:
+                    st.move_everything(z, face, env[0])
+                    return
                 for c in cards:
                     if c is not None:
                         st.move(c, z, top, face, env[0])
                 return
             many = len(cards) > 3
+            if everything and top:
+                st.move_everything(z, face, env[0])
+                log.append((f"{len(cards)} cards -> {g._zone_label(z, st.n)}", None,
+                            {"type": "move_all", "count": len(cards), "to": g._zone_label(z, st.n)}))
+                return
             for c in cards:
                 if c is None:
                     continue
@@ -619,8 +628,24 @@ class _Compiler:
         return False, shuffle
 
     def s_Reveal(self, s: A.Reveal):
-        what = self.cards_of(s.what)
         g = self.g
+        k = self.local_slot(s.what)
+        if k is not None and self.m.types.get(s.what) == CARD:
+            def reveal1(st, env):
+                c = env[k]
+                if c is None:
+                    return
+                st.seen[c] = (1 << st.n) - 1
+                z = st.loc[c]
+                if z < 0 or not st.zhidden[z]:
+                    was = st.facedown[c]
+                    st.facedown[c] = False
+                    if st.log is not None and was:
+                        st.log.append((f"reveal {g.card_name[c]}", None, {"type": "reveal", "card": g.card_name[c]}))
+                elif st.log is not None:
+                    st.log.append((f"reveal {g.card_name[c]}", None, {"type": "reveal", "card": g.card_name[c]}))
+            return False, reveal1
+        what = self.cards_of(s.what)
 
         def reveal(st, env):
             allp = (1 << st.n) - 1
@@ -837,20 +862,18 @@ class _Compiler:
         g = self.g
         span = s.span
 
+        src_of = self.coll(s.coll)
+
         def options(st, env):
-            src = coll(st, env)
-            return filt(st, env, st.zones[src] if is_zone else src)
+            return filt(st, env, src_of(st, env))
         self.option_fns[s] = options
 
         def gen(st, env):
-            src = coll(st, env)
-            if is_zone:
-                src = st.zones[src]
-            opts = filt(st, env, src)
+            opts = filt(st, env, src_of(st, env))
             if not opts:
                 return
             if is_random:
-                x = opts[st.rng.randrange(len(opts))] if len(opts) > 1 else opts[0]
+                x = opts[int(st.rng.random() * len(opts))]
                 if st.log is not None:
                     if t == "card":
                         st.log.append((f"at random: {g.card_label(x, st)} ({prompt})", (st.vis_mask(x), f"at random: a card ({prompt})"),
@@ -887,7 +910,7 @@ class _Compiler:
             if not opts:
                 return
             if is_random:
-                o = opts[st.rng.randrange(len(opts))]
+                o = opts[int(st.rng.random() * len(opts))]
             else:
                 p = by(st, env) if by is not None else env[0]
                 i = yield Decision(p, opts, prompt, lambda v: v[0], span)
@@ -911,7 +934,7 @@ class _Compiler:
             if not opts:
                 return
             if is_random:
-                x = opts[st.rng.randrange(len(opts))]
+                x = opts[int(st.rng.random() * len(opts))]
             else:
                 p = by(st, env) if by is not None else env[0]
                 x = opts[(yield Decision(p, opts, prompt, str, span))]
@@ -965,7 +988,7 @@ class _Compiler:
             if not opts:
                 return
             if is_random:
-                x = opts[st.rng.randrange(len(opts))]
+                x = opts[int(st.rng.random() * len(opts))]
             else:
                 p = by(st, env) if by is not None else env[0]
                 x = opts[(yield Decision(p, opts, prompt, "list:" + (t or "any"), span, st))]
@@ -1223,10 +1246,23 @@ class _Compiler:
         return getattr(self, "e_" + type(e).__name__)(e)
 
     def coll(self, e: A.Expr) -> Fn:
-        f = self.expr(e)
+        """An expression as a collection: a zone gives its (live) list of cards."""
         if self.m.types.get(e) == ZONE:
+            ref = self.m.refs.get(e)
+            if ref is not None and ref[0] == "zone":
+                fam = ref[1]
+                return lambda st, env: st.zones[st.zbase[fam]]
+            k = self.local_slot(e)
+            if k is not None:
+                return lambda st, env: st.zones[env[k]]
+            if ref is not None and ref[0] == "pzone":
+                k = self.local_slot(e.obj)
+                if k is not None:
+                    fam = ref[1]
+                    return lambda st, env: st.zones[st.zbase[fam] + env[k]]
+            f = self.expr(e)
             return lambda st, env: st.zones[f(st, env)]
-        return f
+        return self.expr(e)
 
     def e_Lit(self, e):
         return _const(e.value)
@@ -1504,6 +1540,21 @@ class _Compiler:
         op = e.op
         span = e.span
         is_const, c = self.const_value(e.right)
+        if is_const and op in ("==", "!=") and isinstance(e.left, (A.Attr, A.Of)):
+            ref = self.m.refs.get(e.left)
+            k = self.local_slot(e.left.obj)
+            if ref is not None and ref[0] == "cattr" and k is not None:
+                slot = ref[1]
+                if op == "==":
+                    def attr_eq(st, env):
+                        x = env[k]
+                        return x is not None and st.attrs[slot][x] == c
+                    return attr_eq
+
+                def attr_ne(st, env):
+                    x = env[k]
+                    return x is None or st.attrs[slot][x] != c
+                return attr_ne
         if is_const and op in ("==", "!=", ">=", "<=", ">", "<"):
             a = self.expr(e.left)
             if op == "==":

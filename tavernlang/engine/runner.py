@@ -26,6 +26,11 @@ def bot_rng(seed: int) -> random.Random:
     return random.Random(seed * 1_000_003 + BOT_SALT)
 
 
+def bot_pick(rng: random.Random, k: int) -> int:
+    """The random bot's choice among k options (uniform)."""
+    return int(rng.random() * k)
+
+
 class Match:
     def __init__(self, game: CompiledGame, players: int, seed: int, options: dict[str, Any] | None = None,
                  log: bool = True):
@@ -150,7 +155,7 @@ def playout(game: CompiledGame, players: int, seed: int, options: dict[str, Any]
     st = game.new_state(players, seed, options)
     st.fired = fired
     rng = bot_rng(seed)
-    randrange = rng.randrange
+    rnd = rng.random
     gen = game.flow(st)
     decisions = 0
     try:
@@ -159,7 +164,7 @@ def playout(game: CompiledGame, players: int, seed: int, options: dict[str, Any]
             decisions += 1
             if decisions > MAX_DECISIONS:
                 raise GameError(f"the game did not end after {MAX_DECISIONS} decisions")
-            d = gen.send(randrange(len(d.options)))
+            d = gen.send(int(rnd() * len(d.options)))
     except StopIteration:
         pass
     r = game.result(st)
@@ -177,5 +182,5 @@ def play_bots(match: Match, seats: set[int] | None = None, human=None) -> None:
         if human is not None and seats is not None and d.player in seats:
             i = human(match)
         else:
-            i = rng.randrange(len(d.options))
+            i = bot_pick(rng, len(d.options))
         match.apply(i)

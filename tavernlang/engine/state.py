@@ -70,6 +70,28 @@ class State:
         else:
             self.facedown[c] = False
 
+    def move_everything(self, z: int, face: str | None = None, me: int | None = None) -> None:
+        """Every card into zone z, in card order (what moving each card in turn gives)."""
+        old = self.loc
+        hid = self.zhidden
+        fd, seen = self.facedown, self.seen
+        for cards in self.zones:
+            cards.clear()
+        self.zones[z].extend(self.all_cards)
+        self.loc = [z] * len(old)
+        for c, o in enumerate(old):
+            if face is None:
+                if hid[z]:
+                    fd[c] = True
+                    seen[c] = 0
+                elif o < 0 or hid[o]:
+                    fd[c] = False
+            elif face == "facedown":
+                fd[c] = True
+                seen[c] = (1 << me) if me is not None else 0
+            else:
+                fd[c] = False
+
     def swap(self, a: int, b: int) -> None:
         za, zb = self.loc[a], self.loc[b]
         la, lb = self.zones[za], self.zones[zb]
