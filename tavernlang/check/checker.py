@@ -89,6 +89,7 @@ class Checker:
         self.m = model
         self.errors: list[Diagnostic] = []
         self.implicit_me = False  # in `winner:` keys, `coins` means `me.coins`
+        self.leading_requires: set = set()
 
     # ------------------------------------------------------------ reporting
     def err(self, span: Span, msg: str, notes=()) -> None:
@@ -370,6 +371,7 @@ class Checker:
                 if not (allow_requires and leading):
                     self.err(st.span, "'require' must come first in an action or effect")
                 c.requires.append(st)
+                self.leading_requires.add(st)
             else:
                 leading = False
         self.block(body, sc)
@@ -507,9 +509,18 @@ class Checker:
         elif isinstance(s, A.Emit):
             if s.event not in m.handlers:
                 self.err(s.span, f"no 'on {s.event}' handles this event" + did_you_mean(s.event, m.handlers))
-            for a in s.args:
-                self.expr(a, sc)
+            ts = [self.expr(a, sc) for a in s.args]
+            for d in self.decls:
+                if isinstance(d, A.OnDecl) and d.event == s.event:
+                    if len(d.params) != len(s.args):
+                        self.err(s.span, f"'on {s.event}' takes {len(d.params)} argument(s), not {len(s.args)}",
+                                 [Note(d.span, "the handler is here")])
+                        continue
+                    for a, t, p in zip(s.args, ts, d.params):
+                        self.expect(a, self.type_of(p.type), t, f"argument '{p.name}' of '{s.event}'")
         elif isinstance(s, A.Require):
+            if s not in self.leading_requires:
+                self.err(s.span, "'require' must come first in an action or effect")
             self.expect(s.cond, BOOL, self.expr(s.cond, sc), "requirement")
         elif isinstance(s, (A.EndGame, A.Log)):
             pass

@@ -38,9 +38,12 @@ class Decision:
         lab = self.labeler
         if lab is None or isinstance(lab, str):
             st = self.st
+            p, g = self.player, st.game
             if lab == "card":  # the chooser sees only what they may see
-                p, g = self.player, st.game
                 return [g.card_label(o, st) if st.visible(o, p) else "face-down card" for o in self.options]
+            if lab == "list:card":
+                return ["{" + ", ".join(g.card_label(c, st) if st.visible(c, p) else "face-down card" for c in o) + "}"
+                        for o in self.options]
             return [st.game.label(o, st, lab) for o in self.options]
         return [lab(o) for o in self.options]
 
@@ -161,6 +164,13 @@ class CompiledGame:
             st.opt[o.slot] = options.pop(o.name) if o.name in options else self.option_default[o.slot](st, env)
         if options:
             raise GameError(f"unknown option '{next(iter(options))}'")
+        for o in m.options.values():
+            d = o.decl
+            if d.low is not None and d.high is not None:
+                lo, hi = self._compiler.expr(d.low)(st, env), self._compiler.expr(d.high)(st, env)
+                v = st.opt[o.slot]
+                if not (isinstance(v, int) and lo <= v <= hi):
+                    raise GameError(f"option '{o.name}' is {v}, outside its range {lo}..{hi}", d.span)
         st.attrs = [[None] * self.ncards for _ in m.attrs_by_name]
         st.cvars = [[None] * self.ncards for _ in m.attrs_by_name]
         for c in range(self.ncards):
@@ -186,7 +196,7 @@ class CompiledGame:
         """The whole game as a generator of Decisions."""
         try:
             if self.setup is not None:
-                yield from self.setup(st, [None] * self.setup_frame)
+                yield from self.setup(st, [0] + [None] * self.setup_frame)  # `me` in setup is P1
             limit = self.rounds_count(st, [None] + self._pad) if self.rounds_count else None
             while True:
                 st.round += 1
@@ -374,6 +384,7 @@ class _Compiler:
                 idle = 0
                 log = st.log
                 while True:
+                    env[0] = st.current = cur  # `me` in `until` is the player whose turn it would be
                     if until is not None and until(st, env):
                         return
                     if once_each and taken >= n:
@@ -412,6 +423,7 @@ class _Compiler:
             idle = 0
             log = st.log
             while True:
+                env[0] = st.current = cur  # `me` in `until` and `pass if` is the player taking the turn
                 if until is not None and until(st, env):
                     return
                 if once_each and taken >= n:
@@ -886,7 +898,12 @@ class _Compiler:
                 i = yield Decision(p, opts, prompt, t, span, st)
                 x = opts[i]
                 if st.log is not None:
-                    st.log.append((f"P{p + 1} chooses {g.label(x, st, t)} ({prompt})", None,
+                    hidden = None
+                    if t == "card":
+                        mask = st.vis_mask(x) | (1 << p)
+                        if mask != (1 << st.n) - 1:
+                            hidden = (mask, f"P{p + 1} chooses a face-down card ({prompt})")
+                    st.log.append((f"P{p + 1} chooses {g.label(x, st, t)} ({prompt})", hidden,
                                    {"type": "choice", "player": p, "prompt": prompt, "choice": g.label(x, st, t)}))
             env[k] = x
             if body_gen:
@@ -1356,11 +1373,17 @@ class _Compiler:
                     return None if c is None else st.attrs[slot][c]
                 return cattr_local
             if kind == "prop" and ref[1] == CARD and ref[2] == "zone":
-                return lambda st, env: st.loc[env[k]]
+                def zone_local(st, env):
+                    z = st.loc[env[k]]
+                    return None if z < 0 else z
+                return zone_local
             if kind == "prop" and ref[1] == CARD and ref[2] == "facedown":
                 return lambda st, env: st.facedown[env[k]]
             if kind == "prop" and ref[1] == ZONE and ref[2] == "owner":
-                return lambda st, env: st.zowner[env[k]]
+                def zowner_local(st, env):
+                    z = env[k]
+                    return None if z is None else st.zowner[z]
+                return zowner_local
         obj = self.expr(obj_e)
         if kind == "pcounter":
             return lambda st, env: st.counters[slot][obj(st, env)]
@@ -1395,7 +1418,10 @@ class _Compiler:
                 if name == "facedown":
                     return lambda st, env: st.facedown[obj(st, env)]
                 if name == "zone":
-                    return lambda st, env: st.loc[obj(st, env)]
+                    def zone_of(st, env):
+                        z = st.loc[obj(st, env)]
+                        return None if z < 0 else z
+                    return zone_of
                 if name == "owner":
                     def owner(st, env):
                         z = st.loc[obj(st, env)]
@@ -1403,7 +1429,10 @@ class _Compiler:
                     return owner
             if t == ZONE:
                 if name == "owner":
-                    return lambda st, env: st.zowner[obj(st, env)]
+                    def zowner(st, env):
+                        z = obj(st, env)
+                        return None if z is None else st.zowner[z]
+                    return zowner
                 if name == "size":
                     return lambda st, env: len(st.zones[obj(st, env)])
                 if name == "capacity":
