@@ -66,7 +66,7 @@ class SourceCache:
         text = self._texts.get(file)
         if text is None:
             return None
-        lines = text.splitlines()
+        lines = text.split("\n")  # as the parser counts lines
         if 1 <= line <= len(lines):
             return lines[line - 1]
         return None
@@ -78,7 +78,8 @@ def _excerpt(span: Span, sources: SourceCache | None) -> list[str]:
     src = sources.line(span.file, span.line)
     if src is None:
         return []
-    src = src.replace("\t", " ")
+    src = src.replace("\t", " ").rstrip("\r")
+    src = "".join(ch if ch.isprintable() else " " for ch in src)
     width = 1
     if span.end_line == span.line and span.end_col > span.col:
         width = span.end_col - span.col

@@ -6,6 +6,7 @@ error, runaway recursion) ends as a TavError of located diagnostics.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 from .check.checker import check
@@ -42,7 +43,8 @@ def read_decls(path: str | Path, sources: SourceCache) -> list[A.Decl]:
         p = p.resolve()
         name = _display(p)
         if p in stack:
-            errors.append(Diagnostic(site.span, f"include cycle: '{site.path}' includes itself again"))
+            cycle = " -> ".join(_display(x) for x in stack[stack.index(p):] + [p])
+            errors.append(Diagnostic(site.span, f"include cycle: {cycle}"))
             return
         if p in done:
             return
@@ -72,7 +74,7 @@ def read_decls(path: str | Path, sources: SourceCache) -> list[A.Decl]:
     try:
         visit(Path(path), None, [])
     except RecursionError:
-        errors.append(Diagnostic(Span(_display(Path(path)), 1, 1), "includes are nested too deeply"))
+        errors.append(Diagnostic(Span(_display(Path(path)), 1, 1), "the rules are nested too deeply to read"))
     if errors:
         raise TavError(errors, sources)
     return decls
@@ -86,6 +88,8 @@ def resolve_include(base: Path, inc: str) -> Path:
 
 def load(path: str | Path) -> GameModel:
     """Parse and check a rules file; raise TavError listing every error."""
+    if sys.getrecursionlimit() < 6000:  # the syntax tree may be MAX_DEPTH deep
+        sys.setrecursionlimit(6000)
     sources = SourceCache()
     decls = read_decls(path, sources)
     model = GameModel(path=str(path), sources=sources)

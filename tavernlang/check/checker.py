@@ -99,6 +99,7 @@ class Checker:
     def collect(self) -> None:
         m = self.m
         seen: dict[str, A.Node] = {}
+        value_spans: dict[str, Span] = {}
 
         def define(name: str, node: A.Node, what: str) -> bool:
             if name in seen or name in BUILTIN_NAMES or name in BUILTIN_FUNCS:
@@ -112,8 +113,15 @@ class Checker:
         games = [d for d in self.decls if isinstance(d, A.GameDecl)]
         if games:
             m.title, m.title_span = games[0].title, games[0].span
+        for g2 in games[1:]:
+            self.err(g2.span, "a game has one 'game' declaration", [Note(games[0].span, "the first one is here")])
+        first_players = None
         for d in self.decls:
             if isinstance(d, A.PlayersDecl):
+                if first_players is not None:
+                    self.err(d.span, "a game has one 'players' declaration", [Note(first_players.span, "the first one is here")])
+                    continue
+                first_players = d
                 if d.low < 1 or d.high < d.low:
                     self.err(d.span, f"players {d.low}..{d.high} is not a range of player counts")
                 m.min_players, m.max_players = d.low, d.high
@@ -123,10 +131,14 @@ class Checker:
             elif isinstance(d, A.EnumDecl):
                 if define(d.name, d, "enum"):
                     m.enums[d.name] = d.values
-                    for v in d.values:
-                        if v in m.enum_of or v in seen:
-                            self.err(d.span, f"enum value '{v}' is already defined")
-                        m.enum_of[v] = d.name
+                    for v, vs in zip(d.values, d.value_spans):
+                        if v in value_spans:
+                            self.err(vs, f"enum value '{v}' is already defined", [Note(value_spans[v], f"'{v}' is first defined here")])
+                        elif v in seen:
+                            self.err(vs, f"enum value '{v}' is already defined", [Note(seen[v].span, f"'{v}' is first defined here")])
+                        else:
+                            value_spans[v] = vs
+                            m.enum_of[v] = d.name
             elif isinstance(d, A.KindDecl):
                 if define(d.name, d, "kind"):
                     m.kinds[d.name] = KindInfo(d.name, d)
@@ -234,6 +246,10 @@ class Checker:
             for b in (d.low, d.high):
                 if b is not None:
                     self.expect(b, INT, self.expr(b, None), "option bound")
+            lits = [x.value if isinstance(x, A.Lit) else None for x in (d.default, d.low, d.high)]
+            if d.low is not None and all(isinstance(v, int) and not isinstance(v, bool) for v in lits):
+                if not lits[1] <= lits[0] <= lits[2]:
+                    self.err(d.default.span, f"the default {lits[0]} is outside the option's range {lits[1]}..{lits[2]}")
         for k in m.kinds.values():
             for ad in k.decl.attrs:
                 if ad.default is not None:
@@ -242,6 +258,12 @@ class Checker:
             k = m.kinds.get(cd.kind)
             if cd.copies < 1:
                 self.err(cd.span, "a card needs at least one copy")
+            if k is not None:
+                given = {f.name for f in cd.fields}
+                missing = [a.name for a in k.decl.attrs if a.default is None and not a.mutable and a.name not in given]
+                if missing:
+                    self.err(cd.span, f"card '{cd.name}' gives no value for " + ", ".join(f"'{x}'" for x in missing)
+                             + f" (kind {k.name} has no default)", [Note(k.decl.span, f"kind {k.name} is declared here")])
             for f in cd.fields:
                 if k is None:
                     continue
@@ -422,12 +444,16 @@ class Checker:
             elif not c.decl.per_player and s.other is not None:
                 self.err(s.other.span, f"counter '{s.counter}' is shared; it has no owner to name")
             if s.other is not None:
-                self.expect(s.other, PLAYER, self.expr(s.other, sc), "player")
+                word = "from" if s.op in ("lose", "take") else "to"
+                self.expect(s.other, PLAYER, self.expr(s.other, sc), f"the player after '{word}'")
         elif isinstance(s, A.Set):
             vt = self.expr(s.value, sc)
+            before = len(self.errors)
             tt = self.expr(s.target, sc)
             ref = m.refs.get(s.target)
-            if ref is None or ref[0] not in ("var", "pvar", "counter", "pcounter", "cvar"):
+            if len(self.errors) > before:
+                pass  # the target is wrong already; one error is enough
+            elif ref is None or ref[0] not in ("var", "pvar", "counter", "pcounter", "cvar"):
                 self.err(s.target.span, "only a variable, a counter or a 'var' attribute can be set")
             self.expect(s.value, tt, vt, "new value")
         elif isinstance(s, A.Swap):
@@ -502,7 +528,7 @@ class Checker:
             t = self.expr(s.effect, sc, effect_call=True)
             self.expect(s.effect, EFFECT, t, "what 'do' runs")
             if s.as_player is not None:
-                self.expect(s.as_player, PLAYER, self.expr(s.as_player, sc), "player")
+                self.expect(s.as_player, PLAYER, self.expr(s.as_player, sc), "the player after 'as'")
         elif isinstance(s, A.Let):
             t = self.expr(s.value, sc)
             m.slots[s] = sc.bind(s.var, t)
@@ -770,7 +796,10 @@ class Checker:
                 t = ts[-1] if ts else ANY
                 return list_of(CARD) if t == ZONE else t
             return rt
-        self.err(e.span, f"unknown function '{n}'" + did_you_mean(n, list(BUILTIN_FUNCS) + list(m.defs) + list(m.effects)))
+        if effect_call:
+            self.err(e.span, f"unknown effect '{n}'" + did_you_mean(n, list(m.effects) + list(m.actions)))
+        else:
+            self.err(e.span, f"unknown function '{n}'" + did_you_mean(n, list(BUILTIN_FUNCS) + list(m.defs) + list(m.effects)))
         for a in e.args:
             self.expr(a, sc)
         return ANY

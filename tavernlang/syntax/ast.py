@@ -358,6 +358,7 @@ class OptionDecl(Decl):
 class EnumDecl(Decl):
     name: str
     values: tuple[str, ...]
+    value_spans: tuple[Span, ...] = ()
 
 
 @frozen

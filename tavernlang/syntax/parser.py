@@ -4,13 +4,13 @@ from __future__ import annotations
 import functools
 from importlib import resources
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Lark, Token, Transformer_NonRecursive, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
 from ..errors import Diagnostic, Span, TavError
 from . import ast as A
 
-MAX_DEPTH = 120  # deeper nesting than this is refused with a located error
+MAX_DEPTH = 200  # deeper syntax trees than this are refused with a located error
 
 
 @functools.lru_cache(maxsize=1)
@@ -27,7 +27,8 @@ def _terminal_names() -> dict[str, str]:
         if p.type == "str":
             names[t.name] = f"'{p.value}'"
     names.update({"NAME": "a name", "INT": "a number", "STRING": "a string", "$END": "end of file",
-                  "COPIES": "a copy count like x3"})
+                  "COPIES": "a copy count like x3", "CMP": "a comparison (==, !=, <, <=, >, >=)",
+                  "ADDOP": "'+' or '-'", "MULOP": "'*', '/' or '%'"})
     return names
 
 
@@ -43,8 +44,10 @@ def parse(text: str | bytes, file: str) -> A.File:
         except UnicodeDecodeError as e:
             before = text[: e.start]
             line = before.count(b"\n") + 1
-            col = e.start - (before.rfind(b"\n") + 1) + 1
+            col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
             raise TavError([Diagnostic(Span(file, line, col), f"the file is not valid UTF-8 text (byte 0x{text[e.start]:02x})")])
+    if text.startswith("\ufeff"):  # a byte-order mark is not part of the rules
+        text = " " + text[1:]
     if "\x00" in text:
         i = text.index("\x00")
         line = text.count("\n", 0, i) + 1
@@ -63,26 +66,40 @@ def parse(text: str | bytes, file: str) -> A.File:
     return f
 
 
+# Tokens the user should see first when several are expected.
+_FIRST = ("'}'", "')'", "']'", "'{'", "'('", "':'", "'='", "','")
+
+
 def _syntax_diag(e: UnexpectedInput, text: str, file: str) -> Diagnostic:
     line, col = getattr(e, "line", 1), getattr(e, "column", 1)
+    lines = text.split("\n")
     if line is None or line < 1:
-        line, col = text.count("\n") + 1, 1
+        line, col = len(lines), 1
     if isinstance(e, UnexpectedCharacters):
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
-        msg = f"unexpected character {ch!r}"
+        if ch == '"':
+            msg = "unclosed string (a string ends with \" on the same line)"
+        elif ch in "\u201c\u201d\u2018\u2019":
+            msg = f"unexpected character {ch!r}: use straight quotes (\")"
+        else:
+            msg = f"unexpected character {ch!r}"
     elif isinstance(e, UnexpectedToken):
         tok = e.token
         if tok.type == "$END":
             msg = "unexpected end of file"
-            lines = text.rstrip().splitlines() or [""]
-            line, col = len(lines), len(lines[-1]) + 1
+            code = [i for i, ln in enumerate(lines) if ln.split("#", 1)[0].strip()]
+            last = code[-1] if code else len(lines) - 1
+            line, col = last + 1, len(lines[last].split("#", 1)[0].rstrip()) + 1
         else:
-            msg = f"unexpected {_describe(tok.type) if tok.type not in ('NAME','INT','STRING') else repr(str(tok))}"
-        exp = sorted({_describe(x) for x in e.expected if not x.startswith("_")})
-        if exp:
-            if len(exp) > 8:
-                exp = exp[:8] + ["..."]
-            msg += "; expected " + ", ".join(exp)
+            msg = f"unexpected {str(tok)!r}"
+        exp = {_describe(x) for x in e.expected if not x.startswith("_")}
+        first = [x for x in _FIRST if x in exp]
+        rest = sorted(exp - set(first))
+        shown = first + rest
+        if shown:
+            if len(shown) > 10:
+                shown = shown[:10] + ["..."]
+            msg += "; expected " + ", ".join(shown)
     else:
         msg = "syntax error"
     return Diagnostic(Span(file, line, col), msg)
@@ -116,7 +133,7 @@ def _s(tok) -> str | None:
 
 
 @v_args(meta=True)
-class _Builder(Transformer):
+class _Builder(Transformer_NonRecursive):
     """Construction only: parse tree -> AST nodes. No semantics here."""
 
     def __init__(self, file: str):
@@ -222,8 +239,9 @@ class _Builder(Transformer):
     def option_decl(self, m, c):
         lo, hi = c[3] if c[3] else (None, None)
         return A.OptionDecl(self.sp(m), str(c[0]), c[1], c[2], lo, hi, _s(c[4]))
-    def name_list(self, m, c): return tuple(str(x) for x in c)
-    def enum_decl(self, m, c): return A.EnumDecl(self.sp(m), str(c[0]), c[1])
+    def name_list(self, m, c): return tuple(c)
+    def enum_decl(self, m, c):
+        return A.EnumDecl(self.sp(m), str(c[0]), tuple(str(x) for x in c[1]), tuple(_tspan(self.f, x) for x in c[1]))
     def attr_decl(self, m, c): return A.AttrDecl(self.sp(m), str(c[1]), c[2], c[3], c[0] is not None)
     def kind_decl(self, m, c): return A.KindDecl(self.sp(m), str(c[0]), tuple(x for x in c[1:] if x is not None))
     def field(self, m, c): return A.Field(self.sp(m), str(c[0]), c[1])
