@@ -398,7 +398,9 @@ class _Compiler:
                     taken += 1
                     if legal:
                         idle = 0
-                        a = legal[(yield Decision(cur, legal, "your turn: choose an action", action_label))]
+                        agent = st.agent
+                        a = legal[agent(cur, legal) if agent is not None else
+                                  (yield Decision(cur, legal, "your turn: choose an action", action_label))]
                         if log is not None:
                             log.append((f"P{cur + 1}: {a.title}", None, {"type": "action", "player": cur, "action": a.name}))
                         if st.fired is not None:
@@ -448,7 +450,8 @@ class _Compiler:
                         legal.append(None)
                     if not legal:
                         break
-                    i = yield Decision(cur, legal, "your turn: choose an action", action_label)
+                    i = st.agent(cur, legal) if st.agent is not None else \
+                        (yield Decision(cur, legal, "your turn: choose an action", action_label))
                     a = legal[i]
                     if a is None:
                         if log is not None:
@@ -631,7 +634,10 @@ class _Compiler:
 
         def shuffle(st, env):
             cards = st.zones[z(st, env)]
-            st.rng.shuffle(cards)
+            rnd = st.rng.random
+            for i in range(len(cards) - 1, 0, -1):  # Fisher-Yates
+                j = int(rnd() * (i + 1))
+                cards[i], cards[j] = cards[j], cards[i]
             for c in cards:
                 if st.facedown[c]:
                     st.seen[c] = 0
@@ -880,12 +886,34 @@ class _Compiler:
             return filt(st, env, src_of(st, env))
         self.option_fns[s] = options
 
+        mask, rest = self._kind_split(s.cond, k)
+        if s.cond is None:
+            def pick(st, env):
+                src = src_of(st, env)
+                return src[int(st.rng.random() * len(src))] if src else None
+        elif mask is not None and rest is None:
+            def pick(st, env):
+                # rejection sampling: uniform over the matching cards, without listing them
+                src = src_of(st, env)
+                n = len(src)
+                if n:
+                    rnd = st.rng.random
+                    for _ in range(12):
+                        y = src[int(rnd() * n)]
+                        if mask[y]:
+                            return y
+                opts = [y for y in src if mask[y]]
+                return opts[int(st.rng.random() * len(opts))] if opts else None
+        else:
+            def pick(st, env):
+                opts = filt(st, env, src_of(st, env))
+                return opts[int(st.rng.random() * len(opts))] if opts else None
+
         def gen(st, env):
-            opts = filt(st, env, src_of(st, env))
-            if not opts:
-                return
             if is_random:
-                x = opts[int(st.rng.random() * len(opts))]
+                x = pick(st, env)
+                if x is None:
+                    return
                 if st.log is not None:
                     if t == "card":
                         st.log.append((f"at random: {g.card_label(x, st)} ({prompt})", (st.vis_mask(x), f"at random: a card ({prompt})"),
@@ -894,8 +922,11 @@ class _Compiler:
                         st.log.append((f"at random: {g.label(x, st, t)} ({prompt})", None,
                                        {"type": "random", "prompt": prompt, "choice": g.label(x, st, t)}))
             else:
+                opts = filt(st, env, src_of(st, env))
+                if not opts:
+                    return
                 p = by(st, env) if by is not None else env[0]
-                i = yield Decision(p, opts, prompt, t, span, st)
+                i = st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, t, span, st))
                 x = opts[i]
                 if st.log is not None:
                     hidden = None
@@ -930,7 +961,7 @@ class _Compiler:
                 o = opts[int(st.rng.random() * len(opts))]
             else:
                 p = by(st, env) if by is not None else env[0]
-                i = yield Decision(p, opts, prompt, lambda v: v[0], span)
+                i = st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, lambda v: v[0], span))
                 o = opts[i]
                 if st.log is not None:
                     st.log.append((f"P{p + 1} chooses '{o[0]}' ({prompt})", None,
@@ -954,7 +985,7 @@ class _Compiler:
                 x = opts[int(st.rng.random() * len(opts))]
             else:
                 p = by(st, env) if by is not None else env[0]
-                x = opts[(yield Decision(p, opts, prompt, str, span))]
+                x = opts[st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, str, span))]
                 if st.log is not None:
                     st.log.append((f"P{p + 1} chooses {x} ({prompt})", None, {"type": "choice", "player": p, "prompt": prompt, "choice": x}))
             env[k] = x
@@ -1008,7 +1039,8 @@ class _Compiler:
                 x = opts[int(st.rng.random() * len(opts))]
             else:
                 p = by(st, env) if by is not None else env[0]
-                x = opts[(yield Decision(p, opts, prompt, "list:" + (t or "any"), span, st))]
+                x = opts[st.agent(p, opts) if st.agent is not None else
+                         (yield Decision(p, opts, prompt, "list:" + (t or "any"), span, st))]
                 if st.log is not None:
                     st.log.append((f"P{p + 1} chooses {g.label(x, st, 'list:' + (t or 'any'))} ({prompt})", None,
                                    {"type": "choice", "player": p, "prompt": prompt}))
@@ -1066,7 +1098,7 @@ class _Compiler:
                         opts.append(x)
                 if not opts:
                     continue
-                i = yield Decision(p, opts, prompt, t, span, st)
+                i = st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, t, span, st))
                 chosen.append((p, opts[i]))
             if st.log is not None:
                 st.log.append(("all choose at once: " + "; ".join(f"P{p + 1} {g.label(x, st, t)}" for p, x in chosen), None,

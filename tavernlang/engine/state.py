@@ -17,7 +17,7 @@ class GameOver(Exception):
 class State:
     __slots__ = ("n", "players", "counters", "vars", "zones", "loc", "facedown", "seen", "cvars",
                  "opt", "current", "next_player", "round", "rng", "log", "decisions", "attrs",
-                 "zbase", "zowner", "zfamily", "zhidden", "cap", "all_cards", "fired", "game")
+                 "zbase", "zowner", "zfamily", "zhidden", "cap", "all_cards", "fired", "game", "agent")
 
     def __init__(self, game, n: int, seed: int):
         self.game = game
@@ -30,6 +30,9 @@ class State:
         self.decisions = 0
         self.log: list | None = None
         self.fired: dict | None = None
+        # who decides without suspending the game: (player, options) -> index, or None
+        # to hand every decision out as a Decision (interactive play, scenarios)
+        self.agent = None
         # filled by the compiled game's init
         self.counters: list[list[int]] = []
         self.vars: list[list[Any]] = []
