@@ -2,7 +2,7 @@
 
 Public API::
 
-    game = tavernlang.compile_file("games/little_tavern.tav")   # parse, check, compile
+    game = tavernlang.compile_file("games/my_game.tav")       # parse, check, compile
     match = tavernlang.Match(game, players=3, seed=1)            # one game in progress
     match.legal(); match.apply(0); match.view(0); match.save(...)
 """

@@ -558,40 +558,38 @@ class _Compiler:
             return lambda st, env: list(st.zones[f(st, env)])
         return lambda st, env: list(f(st, env))
 
-    def s_Move(self, s: A.Move):
-        if self.m.types.get(s.what) == CARD:
-            single = self.expr(s.what)
-            dest1 = self.expr(s.dest)
-            top1 = s.position != "bottom"
-            face1 = s.face
-            span1 = s.span
-            g1 = self.g
+    @staticmethod
+    def _log_move(st, g, c, old, z, face, me) -> None:
+        src = g._zone_label(old, st.n) if old >= 0 else "(out of play)"
+        to = g._zone_label(z, st.n)
+        mask = st.vis_mask(c) | ((1 << me) if face == "facedown" and me is not None else 0)
+        st.log.append((f"{g.card_name[c]}: {src} -> {to}", (mask, f"a card: {src} -> {to}"),
+                       {"type": "move", "card": g.card_name[c], "from": src, "to": to}))
 
-            def move1(st, env):
-                c = single(st, env)
-                if c is None:
-                    return
-                z = dest1(st, env)
-                if z is None:
-                    raise GameError("move to nowhere (the destination is none)", span1)
-                if st.log is None:
-                    st.move(c, z, top1, face1, env[0])
-                    return
-                old = st.loc[c]
-                st.move(c, z, top1, face1, env[0])
-                src = g1._zone_label(old, st.n) if old >= 0 else "(out of play)"
-                to = g1._zone_label(z, st.n)
-                mask = st.vis_mask(c) | ((1 << env[0]) if face1 == "facedown" and env[0] is not None else 0)
-                st.log.append((f"{g1.card_name[c]}: {src} -> {to}", (mask, f"a card: {src} -> {to}"),
-                               {"type": "move", "card": g1.card_name[c], "from": src, "to": to}))
-            return False, move1
-        what = self.cards_of(s.what)
-        everything = self.m.refs.get(s.what) == ("builtin", "cards")
+    def s_Move(self, s: A.Move):
         dest = self.expr(s.dest)
         top = s.position != "bottom"
         face = s.face
         g = self.g
         span = s.span
+        log_move = self._log_move
+        if self.m.types.get(s.what) == CARD:  # one card: the common case
+            single = self.expr(s.what)
+
+            def move1(st, env):
+                c = single(st, env)
+                if c is None:
+                    return
+                z = dest(st, env)
+                if z is None:
+                    raise GameError("move to nowhere (the destination is none)", span)
+                old = st.loc[c]
+                st.move(c, z, top, face, env[0])
+                if st.log is not None:
+                    log_move(st, g, c, old, z, face, env[0])
+            return False, move1
+        what = self.cards_of(s.what)
+        everything = self.m.refs.get(s.what) == ("builtin", "cards")
 
         def move(st, env):
             z = dest(st, env)
@@ -599,32 +597,20 @@ class _Compiler:
                 raise GameError("move to nowhere (the destination is none)", span)
             log = st.log
             cards = what(st, env)
-            if log is None:
-                if everything and top:
-                    st.move_everything(z, face, env[0])
-                    return
-                for c in cards:
-                    if c is not None:
-                        st.move(c, z, top, face, env[0])
-                return
-            many = len(cards) > 3
             if everything and top:
                 st.move_everything(z, face, env[0])
-                log.append((f"{len(cards)} cards -> {g._zone_label(z, st.n)}", None,
-                            {"type": "move_all", "count": len(cards), "to": g._zone_label(z, st.n)}))
-                return
-            for c in cards:
-                if c is None:
-                    continue
-                old = st.loc[c]
-                st.move(c, z, top, face, env[0])
-                if not many:
-                    src = g._zone_label(old, st.n) if old >= 0 else "(out of play)"
-                    to = g._zone_label(z, st.n)
-                    mask = st.vis_mask(c) | ((1 << env[0]) if face == "facedown" and env[0] is not None else 0)
-                    log.append((f"{g.card_name[c]}: {src} -> {to}", (mask, f"a card: {src} -> {to}"),
-                                {"type": "move", "card": g.card_name[c], "from": src, "to": to}))
-            if many:
+            else:
+                many = len(cards) > 3
+                for c in cards:
+                    if c is None:
+                        continue
+                    old = st.loc[c]
+                    st.move(c, z, top, face, env[0])
+                    if log is not None and not many:
+                        log_move(st, g, c, old, z, face, env[0])
+                if log is None or not many:
+                    return
+            if log is not None:
                 to = g._zone_label(z, st.n)
                 log.append((f"{len(cards)} cards -> {to}", None, {"type": "move_all", "count": len(cards), "to": to}))
         return False, move
