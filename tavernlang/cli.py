@@ -311,6 +311,56 @@ def sim(file, players, seed, options, n_games, as_json) -> None:
         click.echo(f"  P{p + 1:<3}  {wins[p] / n_games:8.3f}  {score_sum[p] / n_games:10.2f}")
 
 
+@main.command()
+@click.argument("base", type=click.Path(dir_okay=False))
+@click.argument("variant", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@guarded
+def diff(base, variant, as_json) -> None:
+    """What VARIANT changes in BASE, definition by definition."""
+    from .diff import diff_games, render
+    from .loader import load
+
+    changes = diff_games(load(base), load(variant))
+    if as_json:
+        click.echo(json.dumps({"base": base, "variant": variant, "changes": changes}, indent=2))
+    else:
+        click.echo(render(changes))
+
+
+@main.command()
+@click.argument("base", type=click.Path(dir_okay=False))
+@click.argument("variant", type=click.Path(dir_okay=False))
+@click.option("--players", "-p", type=int, required=True, help="Number of players.")
+@click.option("--games", "-g", "n_games", type=click.IntRange(2), default=200, show_default=True, help="Games per side.")
+@click.option("--seed", type=int, default=1, show_default=True, help="First seed; both sides play the same seeds.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@guarded
+def compare(base, variant, players, n_games, seed, as_json) -> None:
+    """Play BASE and VARIANT on the same seeds and compare balance and length."""
+    from .compare import differences, render, summarize
+    from .engine.runner import playout
+
+    games = {}
+    for label, path in (("base", base), ("variant", variant)):
+        g = _compile(path)
+        _check_players(g, players)
+        games[label] = g
+    results = {"base": [], "variant": []}
+    seeds = range(seed, seed + n_games)
+    show_bar = sys.stderr.isatty() and not as_json
+    with click.progressbar(seeds, label="comparing", file=sys.stderr) if show_bar else _nullbar(seeds) as bar:
+        for s in bar:
+            for label in ("base", "variant"):
+                results[label].append(playout(games[label], players, s))
+    report = {
+        "base_file": base, "variant_file": variant, "players": players, "games": n_games, "seed": seed,
+        "base": summarize(results["base"], players), "variant": summarize(results["variant"], players),
+        "difference": differences(results["base"], results["variant"], players),
+    }
+    click.echo(json.dumps(report) if as_json else render(report))
+
+
 class _nullbar:
     def __init__(self, it):
         self.it = it

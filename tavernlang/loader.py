@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from .check.checker import check
+from .check.variants import apply_changes, retarget
 from .check.model import GameModel
 from .errors import Diagnostic, Note, SourceCache, Span, TavError
 from .syntax import ast as A
@@ -32,8 +33,12 @@ def _display(path: Path) -> str:
     return rel if not rel.startswith("..") else str(path)
 
 
-def read_decls(path: str | Path, sources: SourceCache) -> list[A.Decl]:
-    """The file's declarations with its includes spliced in, in order."""
+def read_decls(path: str | Path, sources: SourceCache, _depth: int = 0) -> list[A.Decl]:
+    """The file's declarations with its includes spliced in, in order.
+
+    A file that starts with `extends "BASE"` is a variant: its declarations are the
+    base game's, changed by the variant's own (see check/variants.py). The changes
+    are left on the returned list's `changes` attribute."""
     decls: list[A.Decl] = []
     errors: list[Diagnostic] = []
     stack: list[Path] = []
@@ -77,7 +82,40 @@ def read_decls(path: str | Path, sources: SourceCache) -> list[A.Decl]:
         errors.append(Diagnostic(Span(_display(Path(path)), 1, 1), "the rules are nested too deeply to read"))
     if errors:
         raise TavError(errors, sources)
-    return decls
+    ext = [d for d in decls if isinstance(d, A.Extends)]
+    if not ext:
+        return _Decls(decls)
+    first = ext[0]
+    own_file = first.span.file
+    if decls[0] is not first or len(ext) > 1:
+        bad = ext[1] if decls[0] is first else first
+        raise TavError([Diagnostic(bad.span, "'extends' must be the first declaration of a file, and only once")], sources)
+    if _depth > 20:
+        raise TavError([Diagnostic(first.span, "variants extend each other too deeply (a cycle?)")], sources)
+    base_path = resolve_include(Path(path).resolve().parent, first.path)
+    if not base_path.is_file():
+        raise TavError([Diagnostic(first.span, f"cannot extend '{first.path}': no such file")], sources)
+    if base_path.resolve() == Path(path).resolve():
+        raise TavError([Diagnostic(first.span, "a game cannot extend itself")], sources)
+    base = read_decls(base_path, sources, _depth + 1)
+    merged, changes, errs = apply_changes(list(base), decls[1:], own_file)
+    if errs:
+        raise TavError(errs, sources)
+    out = _Decls(merged)
+    out.changes = list(getattr(base, "changes", [])) + changes
+    out.extends = first
+    out.base_path = base_path
+    out.variant_file = own_file
+    return out
+
+
+class _Decls(list):
+    """A list of declarations, with what a variant changed (if it is one)."""
+
+    changes: list = []
+    extends = None
+    base_path = None
+    variant_file = None
 
 
 def resolve_include(base: Path, inc: str) -> Path:
@@ -93,10 +131,20 @@ def load(path: str | Path) -> GameModel:
     sources = SourceCache()
     decls = read_decls(path, sources)
     model = GameModel(path=str(path), sources=sources)
+    model.changes = list(decls.changes)
+    model.decls = list(decls)
+    model.base_path = str(decls.base_path) if decls.base_path else None
     try:
         errors = check(decls, model)
     except RecursionError:
         errors = [Diagnostic(Span(_display(Path(path)), 1, 1), "the rules are nested too deeply to check")]
+    if errors and decls.extends is not None:
+        load(decls.base_path)  # the base's own errors are reported as they are
+        def text_at(span):
+            line = sources.line(span.file, span.line) or ""
+            end = span.end_col if span.end_line == span.line and span.end_col > span.col else len(line) + 1
+            return line[span.col - 1:end - 1]
+        errors = retarget(errors, decls.changes, decls.variant_file, decls.extends.span, text_at)
     if errors:
         errors.sort(key=lambda d: (d.span.file, d.span.line, d.span.col))
         raise TavError(errors, sources)

@@ -16,6 +16,7 @@ from .model import (ANY, BOOL, CARD, EFFECT, INT, NONE, PLAYER, STR, ZONE, Calla
 BUILTIN_NAMES = {
     "me": PLAYER, "players": list_of(PLAYER), "others": list_of(PLAYER), "cards": list_of(CARD),
     "current": PLAYER, "next_player": PLAYER, "round": INT, "player_count": INT,
+    "game_ends": BOOL,  # the `end when` conditions hold now
 }
 # Builtin functions: name -> (parameter types, result type). "T" is generic.
 BUILTIN_FUNCS = {
@@ -301,6 +302,8 @@ class Checker:
         if m.setup is not None:
             self.callable_body(m.setup, m.setup.decl.body)
         if m.rounds is not None:
+            if not m.rounds.phases:
+                self.err(m.rounds.span, "rounds need at least one phase: rounds [N] { phase ... }")
             if m.rounds.count is not None:
                 self.expect(m.rounds.count, INT, self.expr(m.rounds.count, None), "number of rounds")
             names = {}

@@ -146,3 +146,6 @@ class GameModel:
     sources: SourceCache = attrs.field(factory=SourceCache)
     path: str = ""
     max_frame: int = 2  # the largest frame any body needs
+    changes: list = attrs.field(factory=list)  # a variant's changes (check/variants.py Change records)
+    base_path: str | None = None  # the game a variant extends
+    decls: list = attrs.field(factory=list)  # every declaration, includes spliced, variant changes applied

@@ -1330,6 +1330,9 @@ class _Compiler:
                 return lambda st, env: st.round
             if n == "player_count":
                 return lambda st, env: st.n
+            if n == "game_ends":
+                g = self.g
+                return lambda st, env: g.ended(st)
         if kind == "option":
             k = ref[1]
             return lambda st, env: st.opt[k]

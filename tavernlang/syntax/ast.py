@@ -511,6 +511,38 @@ class ScenarioDecl(Decl):
 
 
 @frozen
+class Extends(Decl):
+    path: str
+
+
+@frozen
+class Replace(Decl):
+    decl: Any  # a declaration, or a Phase
+
+
+@frozen
+class Remove(Decl):
+    kind: str  # "effect", "card", ... or "end" (every end condition)
+    name: str | None
+    name_span: Span | None
+
+
+@frozen
+class SetOption(Decl):
+    name: str
+    name_span: Span
+    value: Expr
+
+
+@frozen
+class AddPhase(Decl):
+    phase: Phase
+    where: str | None  # "before" | "after" | None (at the end)
+    anchor: str | None
+    anchor_span: Span | None
+
+
+@frozen
 class File(Node):
     decls: tuple[Decl, ...]
     source: str

@@ -66,6 +66,10 @@ def parse(text: str | bytes, file: str) -> A.File:
     return f
 
 
+_STATEMENT_WORDS = {"'move'", "'shuffle'", "'reveal'", "'look'", "'gain'", "'lose'", "'give'", "'take'",
+                    "'swap'", "'next'", "'choose'", "'for'", "'simultaneously'", "'if'", "'do'",
+                    "'let'", "'emit'", "'require'", "'log'"}
+
 # Tokens the user should see first when several are expected.
 _FIRST = ("'}'", "')'", "']'", "'{'", "'('", "':'", "'='", "','")
 
@@ -93,6 +97,11 @@ def _syntax_diag(e: UnexpectedInput, text: str, file: str) -> Diagnostic:
         else:
             msg = f"unexpected {str(tok)!r}"
         exp = {_describe(x) for x in e.expected if not x.startswith("_")}
+        if {"'action'", "'effect'", "'game'", "'players'"} <= exp:  # at the top level of a file
+            msg += "; expected a declaration ('action', 'effect', 'def', 'card', 'zone', 'counter', 'option', ...)"
+            if tok.type != "$END" and f"'{tok}'" in _STATEMENT_WORDS:
+                msg += f": a statement like '{tok}' belongs inside a block"
+            return Diagnostic(Span(file, line, col), msg)
         first = [x for x in _FIRST if x in exp]
         rest = sorted(exp - set(first))
         shown = first + rest
@@ -284,13 +293,27 @@ class _Builder(Transformer_NonRecursive):
                     can_pass=bool(ps), pass_cond=ps[0][1] if ps else None)
     def phase_steps(self, m, c): return A.Phase(self.sp(m), str(c[0]), _s(c[1]), c[2])
     def phase_turns(self, m, c): return A.Phase(self.sp(m), str(c[0]), _s(c[1]), None, **c[2])
-    def rounds_decl(self, m, c): return A.RoundsDecl(self.sp(m), c[0], tuple(c[1:]))
+    def rounds_decl(self, m, c): return A.RoundsDecl(self.sp(m), c[0], tuple(x for x in c[1:] if x is not None))
     def end_decl(self, m, c): return A.EndDecl(self.sp(m), c[0])
     def winner_highest(self, m, c): return A.WinnerDecl(self.sp(m), tuple(c), None)
     def winner_everyone(self, m, c): return A.WinnerDecl(self.sp(m), (), c[0])
     def reach_decl(self, m, c):
         return A.ReachDecl(self.sp(m), str(c[0]), _tspan(self.f, c[0]), str(c[1]), c[2], c[3])
     def on_decl(self, m, c): return A.OnDecl(self.sp(m), str(c[0]), c[1] or (), c[2])
+    def extends_decl(self, m, c): return A.Extends(self.sp(m), _s(c[0]))
+    def replace_decl(self, m, c): return A.Replace(self.sp(m), c[0])
+    def remove_kind(self, m, c): return str(c[0])
+    def remove_decl(self, m, c):
+        tok = c[1]
+        name = _s(tok) if tok.type == "STRING" else str(tok)
+        return A.Remove(self.sp(m), c[0], name, _tspan(self.f, tok))
+    def remove_end(self, m, c): return A.Remove(self.sp(m), "end", None, None)
+    def set_option_decl(self, m, c): return A.SetOption(self.sp(m), str(c[0]), _tspan(self.f, c[0]), c[1])
+    def add_where(self, m, c): return str(c[0])
+    def add_phase_decl(self, m, c):
+        return A.AddPhase(self.sp(m), c[0], c[1], str(c[2]) if c[2] is not None else None,
+                          _tspan(self.f, c[2]) if c[2] is not None else None)
+
     def scen_option(self, m, c): return ("option", (str(c[0]), c[1], self.sp(m)))
     def scen_given(self, m, c): return ("given", c[0])
     def scen_answers(self, m, c): return ("answers", tuple(_s(x) for x in c))
