@@ -40,8 +40,7 @@ def guarded(fn):
             if d.span.file == "<builtin>":
                 click.echo(f"error: {e}", err=True)
             else:
-                from .errors import SourceCache
-                click.echo(d.render(getattr(e, "sources", None)), err=True)
+                click.echo(d.render(_SOURCES.get("current")), err=True)
             sys.exit(1)
         except RecursionError:
             click.echo("error: the rules nest too deeply to run", err=True)
@@ -67,11 +66,15 @@ def guarded(fn):
     return wrapper
 
 
+_SOURCES: dict = {}  # the sources of the last game compiled, to show rules text under run-time errors
+
+
 def _compile(path: str):
     from .engine.compile import CompiledGame
     from .loader import load
 
     game = CompiledGame(load(path))
+    _SOURCES["current"] = game.model.sources
     return game
 
 

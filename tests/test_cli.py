@@ -131,3 +131,14 @@ def test_python_dash_m_and_no_traceback_on_garbage(tmp_path):
     assert p.returncode == 1
     assert "Traceback" not in p.stderr
     assert f"{f}:1:1: error:" in p.stderr
+
+
+def test_a_run_time_fault_in_the_rules_is_placed(tmp_path):
+    f = tmp_path / "bad.tav"
+    f.write_text('game "Bad"\nplayers 2..2\ncounter coins per player = 0\nvar who: player\n'
+                 'rounds 1 {\n  phase a { gain 1 coins to who }\n}\nwinner: highest coins\n')
+    for cmd in (["run", str(f), "-p", "2"], ["sim", str(f), "-p", "2", "-g", "2"]):
+        r = tav(*cmd)
+        assert r.exit_code == 1
+        assert f"{f}:6:13: error: a value here is none" in r.output
+        assert "Traceback" not in r.output

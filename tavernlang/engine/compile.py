@@ -567,16 +567,16 @@ class _Compiler:
                        {"type": "move", "card": g.card_name[c], "from": src, "to": to}))
 
     def s_Move(self, s: A.Move):
+        span = s.span
         dest = self.expr(s.dest)
         top = s.position != "bottom"
         face = s.face
         g = self.g
-        span = s.span
         log_move = self._log_move
         if self.m.types.get(s.what) == CARD:  # one card: the common case
             single = self.expr(s.what)
 
-            def move1(st, env):
+            def move1(st, env, span=span):
                 c = single(st, env)
                 if c is None:
                     return
@@ -591,7 +591,7 @@ class _Compiler:
         what = self.cards_of(s.what)
         everything = self.m.refs.get(s.what) == ("builtin", "cards")
 
-        def move(st, env):
+        def move(st, env, span=span):
             z = dest(st, env)
             if z is None:
                 raise GameError("move to nowhere (the destination is none)", span)
@@ -616,9 +616,10 @@ class _Compiler:
         return False, move
 
     def s_Shuffle(self, s: A.Shuffle):
+        span = s.span
         z = self.expr(s.zone)
 
-        def shuffle(st, env):
+        def shuffle(st, env, span=span):
             cards = st.zones[z(st, env)]
             rnd = st.rng.random
             for i in range(len(cards) - 1, 0, -1):  # Fisher-Yates
@@ -632,10 +633,11 @@ class _Compiler:
         return False, shuffle
 
     def s_Reveal(self, s: A.Reveal):
+        span = s.span
         g = self.g
         k = self.local_slot(s.what)
         if k is not None and self.m.types.get(s.what) == CARD:
-            def reveal1(st, env):
+            def reveal1(st, env, span=span):
                 c = env[k]
                 if c is None:
                     return
@@ -651,7 +653,7 @@ class _Compiler:
             return False, reveal1
         what = self.cards_of(s.what)
 
-        def reveal(st, env):
+        def reveal(st, env, span=span):
             allp = (1 << st.n) - 1
             for c in what(st, env):
                 if c is None:
@@ -668,10 +670,11 @@ class _Compiler:
         return False, reveal
 
     def s_Look(self, s: A.Look):
+        span = s.span
         what = self.cards_of(s.what)
         g = self.g
 
-        def look(st, env):
+        def look(st, env, span=span):
             me = env[0]
             for c in what(st, env):
                 if c is None or me is None:
@@ -733,6 +736,7 @@ class _Compiler:
         return apply, fire
 
     def s_Gain(self, s: A.Gain):
+        span = s.span
         ci = self.m.counters.get(s.counter)
         slot = ci.slot
         per = ci.decl.per_player
@@ -742,12 +746,12 @@ class _Compiler:
         op = s.op
         name = s.counter
 
-        def who(st, env):
+        def who(st, env, span=span):
             if not per:
                 return 0
             return other(st, env) if other is not None and op in ("gain", "lose") else env[0]
 
-        def do(st, env):
+        def do(st, env, span=span):
             p = who(st, env)
             a = amount(st, env)
             if op == "gain":
@@ -774,35 +778,36 @@ class _Compiler:
         if fire is None:
             return False, do
 
-        def gen(st, env):
+        def gen(st, env, span=span):
             for p, old, new, a in do(st, env):
                 yield from fire(st, p, old, new, a)
         return True, gen
 
     def s_Set(self, s: A.Set):
+        span = s.span
         ref = self.m.refs[s.target]
         val = self.expr(s.value)
         kind = ref[0]
         slot = ref[1]
         if kind == "var":
-            def setv(st, env):
+            def setv(st, env, span=span):
                 st.vars[slot][0] = val(st, env)
         elif kind == "counter":
-            def setv(st, env):
+            def setv(st, env, span=span):
                 st.counters[slot][0] = val(st, env)
         elif kind in ("pvar", "pcounter", "cvar"):
             obj = self.expr(s.target.obj)
             if kind == "pvar":
-                def setv(st, env):
+                def setv(st, env, span=span):
                     st.vars[slot][obj(st, env)] = val(st, env)
             elif kind == "pcounter":
-                def setv(st, env):
+                def setv(st, env, span=span):
                     st.counters[slot][obj(st, env)] = val(st, env)
             else:
                 g = self.g
                 aname = s.target.name
 
-                def setv(st, env):
+                def setv(st, env, span=span):
                     c = obj(st, env)
                     v = val(st, env)
                     st.cvars[slot][c] = v
@@ -814,10 +819,11 @@ class _Compiler:
         return False, setv
 
     def s_Swap(self, s: A.Swap):
+        span = s.span
         a, b = self.expr(s.a), self.expr(s.b)
         g = self.g
 
-        def swap(st, env):
+        def swap(st, env, span=span):
             x, y = a(st, env), b(st, env)
             if x is None or y is None:
                 return
@@ -828,9 +834,10 @@ class _Compiler:
         return False, swap
 
     def s_NextTurn(self, s: A.NextTurn):
+        span = s.span
         p = self.expr(s.player)
 
-        def nxt(st, env):
+        def nxt(st, env, span=span):
             st.next_player = p(st, env)
         return False, nxt
 
@@ -854,6 +861,7 @@ class _Compiler:
         return False, self.expr(ch.player)
 
     def s_Choose(self, s: A.Choose):
+        span = s.span
         coll = self.expr(s.coll)
         ctype = self.m.types.get(s.coll)
         is_zone = ctype == ZONE
@@ -864,21 +872,20 @@ class _Compiler:
         body_gen, body = self.block(s.body)
         prompt = s.prompt or f"choose {s.var}"
         g = self.g
-        span = s.span
 
         src_of = self.coll(s.coll)
 
-        def options(st, env):
+        def options(st, env, span=span):
             return filt(st, env, src_of(st, env))
         self.option_fns[s] = options
 
         mask, rest = self._kind_split(s.cond, k)
         if s.cond is None:
-            def pick(st, env):
+            def pick(st, env, span=span):
                 src = src_of(st, env)
                 return src[int(st.rng.random() * len(src))] if src else None
         elif mask is not None and rest is None:
-            def pick(st, env):
+            def pick(st, env, span=span):
                 # rejection sampling: uniform over the matching cards, without listing them
                 src = src_of(st, env)
                 n = len(src)
@@ -891,11 +898,11 @@ class _Compiler:
                 opts = [y for y in src if mask[y]]
                 return opts[int(st.rng.random() * len(opts))] if opts else None
         else:
-            def pick(st, env):
+            def pick(st, env, span=span):
                 opts = filt(st, env, src_of(st, env))
                 return opts[int(st.rng.random() * len(opts))] if opts else None
 
-        def gen(st, env):
+        def gen(st, env, span=span):
             if is_random:
                 x = pick(st, env)
                 if x is None:
@@ -930,16 +937,16 @@ class _Compiler:
         return True, gen
 
     def s_ChooseOne(self, s: A.ChooseOne):
+        span = s.span
         is_random, by = self.chooser(s.chooser)
         opts_c = [(o.label, self.expr(o.cond) if o.cond is not None else None, self.gen_block(o.body)) for o in s.options]
         prompt = s.prompt or "choose one"
-        span = s.span
 
-        def options(st, env):
+        def options(st, env, span=span):
             return [o for o in opts_c if o[1] is None or o[1](st, env)]
         self.option_fns[s] = options
 
-        def gen(st, env):
+        def gen(st, env, span=span):
             opts = [o for o in opts_c if o[1] is None or o[1](st, env)]
             if not opts:
                 return
@@ -956,14 +963,14 @@ class _Compiler:
         return True, gen
 
     def s_ChooseNumber(self, s: A.ChooseNumber):
+        span = s.span
         lo, hi = self.expr(s.low), self.expr(s.high)
         k = self.m.slots[s]
         is_random, by = self.chooser(s.chooser)
         body = self.gen_block(s.body)
         prompt = s.prompt or f"choose {s.var}"
-        span = s.span
 
-        def gen(st, env):
+        def gen(st, env, span=span):
             opts = list(range(lo(st, env), hi(st, env) + 1))
             if not opts:
                 return
@@ -979,6 +986,7 @@ class _Compiler:
         return True, gen
 
     def s_ChooseSubset(self, s: A.ChooseSubset):
+        span = s.span
         coll = self.cards_of(s.coll) if self.m.types.get(s.coll) in (ZONE,) else self.expr(s.coll)
         t = elem(self.m.types.get(s.coll) or "any")
         lo = self.expr(s.low) if s.low is not None else _const(0)
@@ -991,9 +999,8 @@ class _Compiler:
         body = self.gen_block(s.body)
         prompt = s.prompt or f"choose {s.var}"
         g = self.g
-        span = s.span
 
-        def options(st, env):
+        def options(st, env, span=span):
             items = list(coll(st, env))
             if cond is not None:
                 keep = []
@@ -1017,7 +1024,7 @@ class _Compiler:
             return opts
         self.option_fns[s] = options
 
-        def gen(st, env):
+        def gen(st, env, span=span):
             opts = options(st, env)
             if not opts:
                 return
@@ -1035,13 +1042,14 @@ class _Compiler:
         return True, gen
 
     def s_For(self, s: A.For):
+        span = s.span
         coll = self.expr(s.coll)
         is_zone = self.m.types.get(s.coll) == ZONE
         k = self.m.slots[s]
         cond = self.expr(s.cond) if s.cond is not None else None
         body_gen, body = self.block(s.body)
         if not body_gen:
-            def loop(st, env):
+            def loop(st, env, span=span):
                 src = coll(st, env)
                 for x in list(st.zones[src] if is_zone else src):
                     env[k] = x
@@ -1049,7 +1057,7 @@ class _Compiler:
                         body(st, env)
             return False, loop
 
-        def gen(st, env):
+        def gen(st, env, span=span):
             src = coll(st, env)
             for x in list(st.zones[src] if is_zone else src):
                 env[k] = x
@@ -1058,6 +1066,7 @@ class _Compiler:
         return True, gen
 
     def s_Simultaneous(self, s: A.Simultaneous):
+        span = s.span
         players = self.expr(s.players)
         coll = self.expr(s.coll)
         ctype = self.m.types.get(s.coll)
@@ -1068,9 +1077,8 @@ class _Compiler:
         body = self.gen_block(s.body)
         prompt = s.prompt or f"choose {s.var}"
         g = self.g
-        span = s.span
 
-        def gen(st, env):
+        def gen(st, env, span=span):
             chosen = []
             for p in list(players(st, env)):
                 env[ps] = p
@@ -1096,16 +1104,17 @@ class _Compiler:
         return True, gen
 
     def s_If(self, s: A.If):
+        span = s.span
         test = self.expr(s.test)
         tg, then = self.block(s.then)
         eg, orelse = self.block(s.orelse) if s.orelse is not None else (False, None)
         if not tg and not eg:
             if orelse is None:
-                def if_(st, env):
+                def if_(st, env, span=span):
                     if test(st, env):
                         then(st, env)
             else:
-                def if_(st, env):
+                def if_(st, env, span=span):
                     if test(st, env):
                         then(st, env)
                     else:
@@ -1114,7 +1123,7 @@ class _Compiler:
         then_g = self.gen_block(s.then)
         else_g = self.gen_block(s.orelse) if s.orelse is not None else None
 
-        def gen(st, env):
+        def gen(st, env, span=span):
             if test(st, env):
                 yield from then_g(st, env)
             elif else_g is not None:
@@ -1122,11 +1131,11 @@ class _Compiler:
         return True, gen
 
     def s_Do(self, s: A.Do):
+        span = s.span
         e = s.effect
         ref = self.m.refs.get(e)
         as_p = self.expr(s.as_player) if s.as_player is not None else None
         g = self.g
-        span = s.span
         if ref is not None and ref[0] == "effect" and isinstance(e, (A.Name, A.Call)):
             cell = g.effect_cells[ref[1]]
             args = [self.expr(a) for a in e.args] if isinstance(e, A.Call) else []
@@ -1134,7 +1143,7 @@ class _Compiler:
             name = ref[1]
             titled = self.m.effects[name].decl.title is not None
 
-            def gen(st, env):
+            def gen(st, env, span=span):
                 req, body, frame, _ = cell[0]
                 me = as_p(st, env) if as_p is not None else env[0]
                 env2 = [me] + [a(st, env) for a in args]
@@ -1150,7 +1159,7 @@ class _Compiler:
         if ref is not None and ref[0] == "phase":
             pname = ref[1]
 
-            def run_phase(st, env):
+            def run_phase(st, env, span=span):
                 ph = next(x for x in g.phases if x.name == pname)
                 if st.log is not None:
                     st.log.append((f"-- phase: {ph.title} --", None, {"type": "phase", "phase": pname}))
@@ -1159,7 +1168,7 @@ class _Compiler:
         if ref is not None and ref[0] == "action":
             name = ref[1]
 
-            def run_action(st, env):
+            def run_action(st, env, span=span):
                 act = g.actions[name]
                 me = as_p(st, env) if as_p is not None else env[0]
                 env2 = [me] + [None] * act.frame
@@ -1173,7 +1182,7 @@ class _Compiler:
             return True, run_action
         val = self.expr(e)
 
-        def dyn(st, env):
+        def dyn(st, env, span=span):
             name = val(st, env)
             if name is None:
                 return
@@ -1192,19 +1201,21 @@ class _Compiler:
         return True, dyn
 
     def s_Let(self, s: A.Let):
+        span = s.span
         v = self.expr(s.value)
         k = self.m.slots[s]
 
-        def let(st, env):
+        def let(st, env, span=span):
             env[k] = v(st, env)
         return False, let
 
     def s_Emit(self, s: A.Emit):
+        span = s.span
         args = [self.expr(a) for a in s.args]
         hs = self.handlers.get(s.event, [])
         name = s.event
 
-        def gen(st, env):
+        def gen(st, env, span=span):
             vals = [a(st, env) for a in args]
             if st.log is not None:
                 st.log.append((f"event: {name}", None, {"type": "emit", "event": name}))
@@ -1215,18 +1226,21 @@ class _Compiler:
         return True, gen
 
     def s_EndGame(self, s: A.EndGame):
-        def end(st, env):
+        span = s.span
+        def end(st, env, span=span):
             raise GameOver
         return False, end
 
     def s_Require(self, s: A.Require):
+        span = s.span
         # a leading require is compiled as the precondition; nothing to run
         return False, lambda st, env: None
 
     def s_Log(self, s: A.Log):
+        span = s.span
         text = s.text
 
-        def log(st, env):
+        def log(st, env, span=span):
             if st.log is not None:
                 st.log.append((text, None, {"type": "log", "text": text}))
         return False, log

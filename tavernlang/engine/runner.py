@@ -13,13 +13,33 @@ import json
 import random
 from typing import Any
 
-from ..errors import GameError
+from ..errors import GameError, Span
 from .compile import CompiledGame, Decision
 from .state import State
 
 SAVE_FORMAT = "tavernlang-save/1"
 MAX_DECISIONS = 200_000
 BOT_SALT = 0x5EED
+
+
+_RULE_FAULTS = (TypeError, IndexError, KeyError, AttributeError, ValueError, ZeroDivisionError)
+
+
+def located(exc: BaseException) -> GameError:
+    """A Python error raised while running rules, as a GameError at the nearest rules text.
+
+    The compiled closures of statements keep their source span in a variable named
+    `span`; the innermost frame that has one tells where in the rules the error arose."""
+    tb = exc.__traceback__
+    where = None
+    while tb is not None:
+        sp = tb.tb_frame.f_locals.get("span")
+        if isinstance(sp, Span):
+            where = sp
+        tb = tb.tb_next
+    if "NoneType" in str(exc) or "None" in str(exc):
+        return GameError("a value here is none: no player, card or zone was given where one is needed", where)
+    return GameError(f"the rules did something impossible here ({type(exc).__name__}: {exc})", where)
 
 
 def bot_rng(seed: int) -> random.Random:
@@ -52,6 +72,8 @@ class Match:
     def _step(self, send: int | None) -> None:
         try:
             self.pending = next(self._gen) if send is None else self._gen.send(send)
+        except _RULE_FAULTS as e:
+            raise located(e) from None
         except StopIteration:
             self.pending = None
             self.result = self.game.result(self.st)
@@ -164,8 +186,11 @@ def playout(game: CompiledGame, players: int, seed: int, options: dict[str, Any]
         return int(rnd() * len(opts))
 
     st.agent = agent  # bots decide inline: the game never suspends
-    for _ in game.flow(st):  # pragma: no cover - nothing is yielded with an agent
-        raise AssertionError("a decision escaped the agent")
+    try:
+        for _ in game.flow(st):  # pragma: no cover - nothing is yielded with an agent
+            raise AssertionError("a decision escaped the agent")
+    except _RULE_FAULTS as e:
+        raise located(e) from None
     decisions = count[0]
     r = game.result(st)
     r["decisions"] = decisions
