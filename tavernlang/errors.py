@@ -62,6 +62,10 @@ class SourceCache:
     def add(self, file: str, text: str) -> None:
         self._texts[file] = text
 
+    def all_text(self) -> bytes:
+        """Every source, in a fixed order: what a save's rules hash covers (includes too)."""
+        return b"".join(f.encode() + b"\0" + t.encode() + b"\0" for f, t in sorted(self._texts.items()))
+
     def line(self, file: str, line: int) -> str | None:
         text = self._texts.get(file)
         if text is None:

@@ -45,14 +45,14 @@ def _show_view(match: Match, seat: int) -> None:
 
 def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: int,
                   load_path: str | None, save_to: str | None) -> None:
-    rules_bytes = Path(file).read_bytes()
+    rules_bytes = game.model.sources.all_text()  # the rules file and everything it includes
     bot = bot_rng(seed)
     if load_path:
         try:
             data = json.loads(Path(load_path).read_text("utf-8"))
         except (OSError, ValueError) as e:
             raise GameError(f"cannot read the save '{load_path}': {e}")
-        match = Match.load(game, data)
+        match = Match.load(game, data, rules_text=rules_bytes)
         seat = int(data.get("seat", seat + 1)) - 1
         if "bot_rng" in data:
             _rng_from_json(bot, data["bot_rng"])

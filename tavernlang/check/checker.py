@@ -226,6 +226,20 @@ class Checker:
         for c in m.defs.values():
             c.type = self.type_of(c.decl.type) if c.decl.type else ANY
 
+    def is_constant(self, e) -> bool:
+        if isinstance(e, A.Lit):
+            return True
+        if isinstance(e, A.Name):
+            m = self.m
+            known = (e.name in BUILTIN_NAMES or e.name in m.options or e.name in m.counters or e.name in m.vars
+                     or e.name in m.zones or e.name in m.defs or e.name in m.effects or e.name in m.actions)
+            return e.name in m.enum_of or not known  # an unknown name gets its own error
+        if isinstance(e, A.Neg):
+            return self.is_constant(e.operand)
+        if isinstance(e, A.BinOp) and e.op in ("+", "-", "*", "/", "%"):
+            return self.is_constant(e.left) and self.is_constant(e.right)
+        return False
+
     def type_of(self, t: A.TypeRef) -> str:
         n = t.name
         if n in TYPE_NAMES:
@@ -242,6 +256,9 @@ class Checker:
         m = self.m
         for o in m.options.values():
             d = o.decl
+            for e in (d.default, d.low, d.high):
+                if e is not None and not self.is_constant(e):
+                    self.err(e.span, f"option '{o.name}' needs a constant here: a number, a string, true/false or an enum value")
             t = self.expr(d.default, None)
             self.expect(d.default, o.type, t, "option default")
             for b in (d.low, d.high):
@@ -306,6 +323,11 @@ class Checker:
                 self.err(m.rounds.span, "rounds need at least one phase: rounds [N] { phase ... }")
             if m.rounds.count is not None:
                 self.expect(m.rounds.count, INT, self.expr(m.rounds.count, None), "number of rounds")
+                c = m.rounds.count
+                v = -c.operand.value if isinstance(c, A.Neg) and isinstance(c.operand, A.Lit) else \
+                    c.value if isinstance(c, A.Lit) else None
+                if isinstance(v, int) and not isinstance(v, bool) and v < 1:
+                    self.err(c.span, f"a game needs at least 1 round, not {v}")
             names = {}
             for ph in m.rounds.phases:
                 if ph.name in names:

@@ -178,14 +178,25 @@ class CompiledGame:
                 v = fn(st, env)
                 st.attrs[slot][c] = v
                 st.cvars[slot][c] = v
-        st.counters = []
+        # every counter and variable exists (0 / none) before any initial value is worked out, so
+        # an initial value may read another; a per-player one is worked out for each player (`me`)
+        st.counters = [[0] * (n if ci.decl.per_player else 1) for ci in m.counters.values()]
+        st.vars = [[self.var_default[vi.slot]] * (n if vi.decl.per_player else 1) for vi in m.vars.values()]
         for ci in m.counters.values():
-            v = self.counter_init[ci.slot](st, env)
-            st.counters.append([v] * (n if ci.decl.per_player else 1))
-        st.vars = []
+            fn = self.counter_init[ci.slot]
+            row = st.counters[ci.slot]
+            for p in range(len(row)):
+                env[0] = p if ci.decl.per_player else None
+                row[p] = fn(st, env)
         for vi in m.vars.values():
-            v = self.var_init[vi.slot](st, env)
-            st.vars.append([v] * (n if vi.decl.per_player else 1))
+            fn = self.var_init[vi.slot]
+            if fn is None:
+                continue
+            row = st.vars[vi.slot]
+            for p in range(len(row)):
+                env[0] = p if vi.decl.per_player else None
+                row[p] = fn(st, env)
+        env[0] = None
         st.cap = [None] * nz
         for z in range(nz):
             fn = self.zone_cap[st.zfamily[z]]
@@ -198,6 +209,8 @@ class CompiledGame:
             if self.setup is not None:
                 yield from self.setup(st, [0] + [None] * self.setup_frame)  # `me` in setup is P1
             limit = self.rounds_count(st, [None] + self._pad) if self.rounds_count else None
+            if limit is not None and limit < 1:
+                raise GameError(f"the game has {limit} rounds: it needs at least 1", self.model.rounds.count.span)
             while True:
                 st.round += 1
                 if st.round > 10_000:
@@ -280,13 +293,15 @@ class _Compiler:
             g.card_fields.append(cache[id(cd)])
         g.counter_init = [self.expr(c.decl.initial) if c.decl.initial else _const(0) for c in m.counters.values()]
         g.counter_info = [c for c in m.counters.values()]
-        g.var_init = [self.expr(v.decl.initial) if v.decl.initial else _const(None) for v in m.vars.values()]
+        g.var_init = [self.expr(v.decl.initial) if v.decl.initial else None for v in m.vars.values()]
+        defaults = {"int": 0, "bool": False, "str": ""}
+        g.var_default = [defaults.get(v.type) for v in m.vars.values()]
         g.zone_cap = [self.expr(z.decl.capacity) if z.decl.capacity else None for z in m.zones.values()]
         # triggers on counters
         self.reach: dict[int, list] = {}
         for d, frame in m.reach:
             ci = m.counters[d.counter]
-            self.reach.setdefault(ci.slot, []).append((self.expr(d.value), self.gen_block(d.body), frame, m.slots[d]))
+            self.reach.setdefault(ci.slot, []).append((self.expr(d.value), self.gen_block(d.body), frame, m.slots[d], d))
         self.handlers = {ev: [(self.gen_block(d.body), frame, len(d.params)) for d, frame in hs]
                          for ev, hs in m.handlers.items()}
         for name, d in m.defs.items():
@@ -355,6 +370,8 @@ class _Compiler:
             body = self.gen_block(ph.body)
 
             def run_steps(st):
+                if st.fired is not None:
+                    st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
                 env = [st.current] + [None] * frame
                 yield from body(st, env)
             return _Phase(ph.name, title, run_steps)
@@ -377,6 +394,8 @@ class _Compiler:
         reqs = [(a, a.req, a.frame) for a in acts]
         if not multi:
             def run_turns(st):
+                if st.fired is not None:
+                    st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
                 env = [st.current] + [None] * frame
                 cur = start(st, env)
                 n = st.n
@@ -409,6 +428,8 @@ class _Compiler:
                         cur = st.next_player if not once_each else (cur + 1) % n
                     else:
                         # a player who can do nothing is skipped; if nobody can, the phase is over
+                        if st.fired is not None:
+                            st.fired[("idle", ph)] = st.fired.get(("idle", ph), 0) + 1
                         idle += 1
                         if idle >= n:
                             return
@@ -418,6 +439,8 @@ class _Compiler:
             return _Phase(ph.name, title, run_turns)
 
         def run_turns(st):
+            if st.fired is not None:
+                st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
             env = [st.current] + [None] * frame
             cur = start(st, env)
             n = st.n
@@ -449,6 +472,8 @@ class _Compiler:
                     if multi and can_pass and (pass_cond is None or pass_cond(st, env)):
                         legal.append(None)
                     if not legal:
+                        if not acted and st.fired is not None:
+                            st.fired[("idle", ph)] = st.fired.get(("idle", ph), 0) + 1
                         break
                     i = st.agent(cur, legal) if st.agent is not None else \
                         (yield Decision(cur, legal, "your turn: choose an action", action_label))
@@ -730,22 +755,32 @@ class _Compiler:
             return apply, None
 
         def fire(st, p, old, new, delta):
+            """Run the triggers of the spaces passed, in the order the marker passes them
+            (on a wrap-around track, a space is passed once per lap)."""
             if delta <= 0:
                 return
-            for value, body, frame, pslot in trig:
+            hits = []
+            for value, body, frame, pslot, decl in trig:
                 env = [p] + [None] * frame
                 env[pslot] = p
                 t = value(st, env)
                 if wrap:
-                    low = lo(st, env)
-                    size = hi(st, env) - low + 1
-                    hit = any(low + (old - low + i) % size == t for i in range(1, min(delta, size) + 1))
-                else:
-                    hit = old < t <= new
-                if hit:
-                    if st.log is not None:
-                        st.log.append((f"P{p + 1}'s {name} reaches {t}", None, {"type": "reach", "player": p, "counter": name, "space": t}))
-                    yield from body(st, env)
+                    low, high = lo(st, env), hi(st, env)
+                    if not low <= t <= high:
+                        continue  # a space off the track is never reached
+                    size = high - low + 1
+                    steps = min(delta, 100 * size)
+                    first = (t - old) % size or size  # the first step that lands on t
+                    hits.extend((i, t, body, env, decl) for i in range(first, steps + 1, size))
+                elif old < t <= new:
+                    hits.append((t - old, t, body, env, decl))
+            hits.sort(key=lambda h: h[0])
+            for _, t, body, env, decl in hits:
+                if st.fired is not None:
+                    st.fired[("when", decl)] = st.fired.get(("when", decl), 0) + 1
+                if st.log is not None:
+                    st.log.append((f"P{p + 1}'s {name} reaches {t}", None, {"type": "reach", "player": p, "counter": name, "space": t}))
+                yield from body(st, env)
         return apply, fire
 
     def s_Gain(self, s: A.Gain):
@@ -780,8 +815,9 @@ class _Compiler:
                 giver, getter = (p, q) if op == "give" else (q, p)
                 have = st.counters[slot][giver]
                 a = max(0, min(a, have))
-                apply(st, giver, -a)
                 old, new = apply(st, getter, a)
+                a = new - old  # only what the receiver can hold moves
+                apply(st, giver, -a)
                 changes = [(getter, old, new, a)]
                 text = f"P{giver + 1} gives {a} {name} to P{getter + 1}"
             if st.log is not None:
@@ -937,7 +973,7 @@ class _Compiler:
                 if st.log is not None:
                     hidden = None
                     if t == "card":
-                        mask = st.vis_mask(x) | (1 << p)
+                        mask = st.vis_mask(x)
                         if mask != (1 << st.n) - 1:
                             hidden = (mask, f"P{p + 1} chooses a face-down card ({prompt})")
                     st.log.append((f"P{p + 1} chooses {g.label(x, st, t)} ({prompt})", hidden,
@@ -972,6 +1008,8 @@ class _Compiler:
                 if st.log is not None:
                     st.log.append((f"P{p + 1} chooses '{o[0]}' ({prompt})", None,
                                    {"type": "choice", "player": p, "prompt": prompt, "choice": o[0]}))
+            if st.fired is not None:
+                st.fired[("option", s, o[0])] = st.fired.get(("option", s, o[0]), 0) + 1
             yield from o[2](st, env)
         return True, gen
 
@@ -1048,7 +1086,14 @@ class _Compiler:
                 x = opts[st.agent(p, opts) if st.agent is not None else
                          (yield Decision(p, opts, prompt, "list:" + (t or "any"), span, st))]
                 if st.log is not None:
-                    st.log.append((f"P{p + 1} chooses {g.label(x, st, 'list:' + (t or 'any'))} ({prompt})", None,
+                    hidden = None
+                    if t == "card":
+                        mask = (1 << st.n) - 1
+                        for c in x:
+                            mask &= st.vis_mask(c)
+                        if mask != (1 << st.n) - 1:
+                            hidden = (mask, f"P{p + 1} chooses {len(x)} card(s) ({prompt})")
+                    st.log.append((f"P{p + 1} chooses {g.label(x, st, 'list:' + (t or 'any'))} ({prompt})", hidden,
                                    {"type": "choice", "player": p, "prompt": prompt}))
             env[k] = x
             yield from body(st, env)
@@ -1107,13 +1152,23 @@ class _Compiler:
                     continue
                 i = st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, t, span, st))
                 chosen.append((p, opts[i]))
-            if st.log is not None:
-                st.log.append(("all choose at once: " + "; ".join(f"P{p + 1} {g.label(x, st, t)}" for p, x in chosen), None,
-                               {"type": "simultaneous", "prompt": prompt}))
+            if st.log is not None and chosen:
+                st.log.append((f"all choose at once ({prompt}):", None, {"type": "simultaneous", "prompt": prompt}))
+                for p, x in chosen:
+                    hidden = None
+                    if t == "card":
+                        mask = st.vis_mask(x)
+                        if mask != (1 << st.n) - 1:
+                            hidden = (mask, f"  P{p + 1} chose a card they may not show")
+                    st.log.append((f"  P{p + 1} chose {g.label(x, st, t)}", hidden,
+                                   {"type": "choice", "player": p, "prompt": prompt, "choice": g.label(x, st, t)}))
+            me = env[0]
             for p, x in chosen:
                 env[ps] = p
                 env[cs] = x
+                env[0] = p  # each player acts for themself
                 yield from body(st, env)
+            env[0] = me
         return True, gen
 
     def s_If(self, s: A.If):
@@ -1191,6 +1246,8 @@ class _Compiler:
                     return
                 if st.log is not None:
                     st.log.append((f"P{me + 1}: {act.title}", None, {"type": "action", "player": me, "action": name}))
+                if st.fired is not None:
+                    st.fired[name] = st.fired.get(name, 0) + 1
                 yield from act.body(st, env2)
             return True, run_action
         val = self.expr(e)
@@ -1232,6 +1289,8 @@ class _Compiler:
             vals = [a(st, env) for a in args]
             if st.log is not None:
                 st.log.append((f"event: {name}", None, {"type": "emit", "event": name}))
+            if st.fired is not None:
+                st.fired[("on", name)] = st.fired.get(("on", name), 0) + 1
             for body, frame, np in hs:
                 env2 = [env[0]] + vals[:np]
                 env2 += [None] * (frame - len(env2))
@@ -1591,12 +1650,16 @@ class _Compiler:
         val = self.expr(e.value)
         op = e.op
 
+        skip_none = op != "distinct"
+
         def values(st, env):
             out = []
             for x in coll(st, env):
                 env[k] = x
                 if cond is None or cond(st, env):
-                    out.append(val(st, env))
+                    v = val(st, env)
+                    if v is not None or not skip_none:  # none adds nothing to a sum, min or max
+                        out.append(v)
             return out
         if op == "sum":
             return lambda st, env: sum(values(st, env))
@@ -1795,7 +1858,7 @@ class _Compiler:
         if n == "first":
             a = args[0]
             c = self.coll(e.args[1])
-            return lambda st, env: list(c(st, env))[: a(st, env)]
+            return lambda st, env: list(c(st, env))[: max(0, a(st, env))]
         if n == "allowed":
             a = args[0]
             g = self.g

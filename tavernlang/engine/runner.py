@@ -158,10 +158,21 @@ class Match:
         }
 
     @classmethod
-    def load(cls, game: CompiledGame, data: dict, log: bool = True) -> "Match":
-        if data.get("format") != SAVE_FORMAT:
+    def load(cls, game: CompiledGame, data: dict, log: bool = True, rules_text: bytes | None = None) -> "Match":
+        """Resume a saved game: replay its choices under the same rules (refused if they changed)."""
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise GameError("not a tavernlang save file")
-        m = cls(game, int(data["players"]), int(data["seed"]), data.get("options") or {}, log=log)
+        try:
+            players, seed = int(data["players"]), int(data["seed"])
+            choices = [int(i) for i in data["choices"]]
+        except (KeyError, TypeError, ValueError):
+            raise GameError("the save file is incomplete or damaged") from None
+        want = data.get("rules_sha256")
+        if rules_text is not None and want and hashlib.sha256(rules_text).hexdigest() != want:
+            raise GameError("the rules file has changed since this game was saved; "
+                            "load it with the rules it was played with")
+        m = cls(game, players, seed, data.get("options") or {}, log=log)
+        data = dict(data, choices=choices)
         for i in data["choices"]:
             if m.pending is None or not 0 <= i < len(m.pending.options):
                 raise GameError("the save does not replay with these rules (were they changed?)")

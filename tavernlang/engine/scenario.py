@@ -11,6 +11,7 @@ import attrs
 
 from ..errors import GameError, Span
 from .compile import CompiledGame
+from .runner import located
 from .state import GameOver
 
 
@@ -88,6 +89,9 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
         st.log.append(("the game ends", None, {"type": "end"}))
     except GameError as e:
         failures.append((e.span, str(e)))
+    except (TypeError, IndexError, KeyError, AttributeError, ValueError, ZeroDivisionError, RecursionError) as e:
+        err = located(e)
+        failures.append((err.span if err.span.file != "<builtin>" else d.span, str(err)))
     if answers and not failures:
         failures.append((d.span, f"{len(answers)} answer(s) were not used: {', '.join(answers)}"))
     for text, _, _ in st.log:
@@ -98,6 +102,9 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
                 ok = fn(st, env)
             except GameError as err:
                 failures.append((err.span, str(err)))
+                continue
+            except (TypeError, IndexError, KeyError, AttributeError, ValueError, ZeroDivisionError) as exc:
+                failures.append((e.span, located(exc).args[0]))
                 continue
             text = _source(game, e.span)
             if ok:
