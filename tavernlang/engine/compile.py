@@ -153,6 +153,7 @@ class CompiledGame:
                 st.zfamily.append(f)
                 st.zowner.append(p if per else None)
         st.zhidden = [self.zone_vis[f] == "hidden" for f in st.zfamily]
+        st.zprivate = [self.zone_vis[f] == "private" and st.zowner[z] is not None for z, f in enumerate(st.zfamily)]
         st.loc = [-1] * self.ncards
         st.facedown = [False] * self.ncards
         st.seen = [0] * self.ncards
@@ -207,7 +208,7 @@ class CompiledGame:
         """The whole game as a generator of Decisions."""
         try:
             if self.setup is not None:
-                yield from self.setup(st, [0] + [None] * self.setup_frame)  # `me` in setup is P1
+                yield from self.setup(st, [None] * (self.setup_frame + 1))  # no one acts in setup: `me` is none
             limit = self.rounds_count(st, [None] + self._pad) if self.rounds_count else None
             if limit is not None and limit < 1:
                 raise GameError(f"the game has {limit} rounds: it needs at least 1", self.model.rounds.count.span)

@@ -60,7 +60,7 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
 
     def script():
         if game.setup is not None:
-            yield from game.setup(st, [0] + [None] * game.setup_frame)
+            yield from game.setup(st, [None] * (game.setup_frame + 1))
         st.log.append(("-- given --", None, {"type": "given"}))
         if sc["given"] is not None:
             yield from sc["given"](st, env)

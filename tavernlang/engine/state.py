@@ -17,7 +17,7 @@ class GameOver(Exception):
 class State:
     __slots__ = ("n", "players", "counters", "vars", "zones", "loc", "facedown", "seen", "cvars",
                  "opt", "current", "next_player", "round", "rng", "log", "decisions", "attrs",
-                 "zbase", "zowner", "zfamily", "zhidden", "cap", "all_cards", "fired", "game", "agent")
+                 "zbase", "zowner", "zfamily", "zhidden", "zprivate", "cap", "all_cards", "fired", "game", "agent")
 
     def __init__(self, game, n: int, seed: int):
         self.game = game
@@ -47,6 +47,7 @@ class State:
         self.zowner: list[int | None] = []
         self.zfamily: list[int] = []
         self.zhidden: list[bool] = []
+        self.zprivate: list[bool] = []
         self.cap: list[int | None] = []
         self.all_cards: list[int] = []
 
@@ -67,6 +68,8 @@ class State:
                 self.seen[c] = 0
             elif old < 0 or hid[old]:
                 self.facedown[c] = False
+            elif self.zprivate[z]:  # a face-down card taken into a hand: its owner looks at it
+                self.seen[c] |= 1 << self.zowner[z]
         elif face == "facedown":
             self.facedown[c] = True
             self.seen[c] = (1 << me) if me is not None else 0
