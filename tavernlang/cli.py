@@ -177,6 +177,7 @@ def info(file, as_json) -> None:
     for o in m.options.values():
         d = o.decl
         entry = {"type": o.type.replace("enum:", ""), "default": st.opt[o.slot]}
+        shown = {True: "true", False: "false"}
         if d.low is not None:
             entry["min"] = game.compiler_expr_value(d.low, st)
             entry["max"] = game.compiler_expr_value(d.high, st)
@@ -205,7 +206,10 @@ def info(file, as_json) -> None:
     for name, o in opts.items():
         rng = f" in {o['min']}..{o['max']}" if "min" in o else ""
         vals = f" one of {', '.join(map(str, o['values']))}" if "values" in o else ""
-        click.echo(f"option {name} = {o['default']}{rng}{vals}" + (f"  ({o['doc']})" if "doc" in o else ""))
+        def lit(v):
+            return "true" if v is True else "false" if v is False else str(v)
+        vals = f" one of {', '.join(lit(v) for v in o['values'])}" if "values" in o else ""
+        click.echo(f"option {name} = {lit(o['default'])}{rng}{vals}" + (f"  ({o['doc']})" if "doc" in o else ""))
 
 
 def _game_options(f):

@@ -135,6 +135,10 @@ def diff_games(base: GameModel, variant: GameModel) -> list[dict]:
         else:
             if isinstance(b, A.RoundsDecl) or isinstance(v, A.RoundsDecl):
                 same = _decl_text(base, b) == _decl_text(variant, v)
+            elif isinstance(b, A.OptionDecl) and isinstance(v, A.OptionDecl):  # `set` keeps all but the default
+                parts = lambda m, d: (d.type.name, _text(m, d.default.span), d.doc,  # noqa: E731
+                                      d.low and _text(m, d.low.span), d.high and _text(m, d.high.span))
+                same = parts(base, b) == parts(variant, v)
             else:
                 same = _decl_text(base, b) == _decl_text(variant, v) and _span_of(b).file == _span_of(v).file
                 if not same and re.sub(r"\s", "", _decl_text(base, b)) == re.sub(r"\s", "", _decl_text(variant, v)):

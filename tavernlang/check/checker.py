@@ -200,8 +200,13 @@ class Checker:
                     m.attrs_by_name[ad.name] = info
                 info.kinds.append(k.name)
                 k.attrs[ad.name] = info
+        card_names: dict = {}
         for d in self.decls:
             if isinstance(d, A.CardDecl):
+                if d.name in card_names:
+                    self.err(d.span, f'card "{d.name}" is already defined; give its copies as x{card_names[d.name].copies + d.copies}',
+                             [Note(card_names[d.name].span, "first defined here")])
+                card_names.setdefault(d.name, d)
                 if d.kind not in m.kinds:
                     self.err(d.kind_span, f"unknown kind '{d.kind}'" + did_you_mean(d.kind, m.kinds))
                 m.cards.append(d)
@@ -225,6 +230,15 @@ class Checker:
                     self.err(c.decl.params[i].span, f"parameter '{pn}' appears twice")
         for c in m.defs.values():
             c.type = self.type_of(c.decl.type) if c.decl.type else ANY
+
+    def int_value(self, e):
+        """The value of a literal integer expression (None if it is not one)."""
+        if isinstance(e, A.Lit) and isinstance(e.value, int) and not isinstance(e.value, bool):
+            return e.value
+        if isinstance(e, A.Neg):
+            v = self.int_value(e.operand)
+            return -v if v is not None else None
+        return None
 
     def is_constant(self, e) -> bool:
         if isinstance(e, A.Lit):
@@ -295,12 +309,20 @@ class Checker:
             for e in (c.decl.initial, c.decl.low, c.decl.high):
                 if e is not None:
                     self.expect(e, INT, self.expr(e, None), "counter value")
+            lo, hi, init = (self.int_value(x) for x in (c.decl.low, c.decl.high, c.decl.initial))
+            if lo is not None and hi is not None and lo > hi:
+                self.err(c.decl.low.span, f"the range {lo}..{hi} of '{c.name}' is empty")
+            elif init is not None and ((lo is not None and init < lo) or (hi is not None and init > hi)):
+                self.err(c.decl.initial.span, f"'{c.name}' starts at {init}, outside its range {lo}..{hi}")
         for v in m.vars.values():
             if v.decl.initial is not None:
                 self.expect(v.decl.initial, v.type, self.expr(v.decl.initial, None), "initial value")
         for z in m.zones.values():
             if z.decl.capacity is not None:
                 self.expect(z.decl.capacity, INT, self.expr(z.decl.capacity, None), "capacity")
+                cap = self.int_value(z.decl.capacity)
+                if cap is not None and cap < 0:
+                    self.err(z.decl.capacity.span, f"a zone cannot hold {cap} cards")
         for d in m.defs.values():
             fr = _Frame()
             sc = _Scope(fr)

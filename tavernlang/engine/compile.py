@@ -432,10 +432,10 @@ class _Compiler:
                         if st.fired is not None:
                             st.fired[("idle", ph)] = st.fired.get(("idle", ph), 0) + 1
                         idle += 1
-                        if idle >= n:
-                            return
                         if log is not None:
                             log.append((f"P{cur + 1} can do nothing", None, {"type": "skip", "player": cur}))
+                        if idle >= n:
+                            return
                         cur = (cur + 1) % n
             return _Phase(ph.name, title, run_turns)
 

@@ -201,7 +201,10 @@ def playout(game: CompiledGame, players: int, seed: int, options: dict[str, Any]
         for _ in game.flow(st):  # pragma: no cover - nothing is yielded with an agent
             raise AssertionError("a decision escaped the agent")
     except _RULE_FAULTS as e:
-        raise located(e) from None
+        err = located(e)
+        raise GameError(f"{err} (seed {seed}, {players} players)", err.span) from None
+    except GameError as e:
+        raise GameError(f"{e} (seed {seed}, {players} players)", e.span) from None
     decisions = count[0]
     r = game.result(st)
     r["decisions"] = decisions

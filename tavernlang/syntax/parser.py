@@ -7,7 +7,7 @@ from importlib import resources
 from lark import Lark, Token, Transformer_NonRecursive, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
-from ..errors import Diagnostic, Span, TavError
+from ..errors import Diagnostic, Span, TavError, did_you_mean
 from . import ast as A
 
 MAX_DEPTH = 200  # deeper syntax trees than this are refused with a located error
@@ -97,6 +97,13 @@ def _syntax_diag(e: UnexpectedInput, text: str, file: str) -> Diagnostic:
         else:
             msg = f"unexpected {str(tok)!r}"
         exp = {_describe(x) for x in e.expected if not x.startswith("_")}
+        if tok.type == "NAME":
+            words = [w.strip("'") for w in exp if w.startswith("'") and w[1:-1].isalpha()]
+            hint = did_you_mean(str(tok), words)
+            if hint:
+                return Diagnostic(Span(file, line, col), msg + hint)
+        if str(tok) == "=" and "'='" not in exp and ("'{'" in exp or any(x.startswith("a comparison") for x in exp)):
+            return Diagnostic(Span(file, line, col), msg + "; to compare two values write '=='")
         if {"'action'", "'effect'", "'game'", "'players'"} <= exp:  # at the top level of a file
             msg += "; expected a declaration ('action', 'effect', 'def', 'card', 'zone', 'counter', 'option', ...)"
             if tok.type != "$END" and f"'{tok}'" in _STATEMENT_WORDS:
