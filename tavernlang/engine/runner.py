@@ -22,7 +22,7 @@ MAX_DECISIONS = 200_000
 BOT_SALT = 0x5EED
 
 
-_RULE_FAULTS = (TypeError, IndexError, KeyError, AttributeError, ValueError, ZeroDivisionError)
+_RULE_FAULTS = (TypeError, IndexError, KeyError, AttributeError, ValueError, ZeroDivisionError, RecursionError)
 
 
 def located(exc: BaseException) -> GameError:
@@ -37,6 +37,8 @@ def located(exc: BaseException) -> GameError:
         if isinstance(sp, Span):
             where = sp
         tb = tb.tb_next
+    if isinstance(exc, RecursionError):
+        return GameError("a definition or effect calls itself without end", where)
     if "NoneType" in str(exc) or "None" in str(exc):
         return GameError("a value here is none: no player, card or zone was given where one is needed", where)
     return GameError(f"the rules did something impossible here ({type(exc).__name__}: {exc})", where)
@@ -118,7 +120,15 @@ class Match:
         return out
 
     def events(self) -> list[dict]:
-        return [data for _, _, data in self.st.log or []]
+        """The log as structured data; players are given by seat number (1 = P1), as in results."""
+        out = []
+        for _, _, data in self.st.log or []:
+            if isinstance(data.get("player"), int):
+                data = dict(data, player=data["player"] + 1)
+            if "winners" in data:
+                data = dict(data, winners=[p + 1 for p in data["winners"]])
+            out.append(data)
+        return out
 
     def view(self, p: int | None) -> dict:
         """What player p may see (p None: everything)."""
