@@ -417,5 +417,9 @@ def test(paths, verbose) -> None:
         sys.exit(1)
 
 
+from .lint.command import lint  # noqa: E402  (the `tav lint` command lives with the linter)
+
+main.add_command(lint)
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,147 @@
+"""The `tav lint` command (a click command object, added to the `tav` group by the CLI).
+
+    tav lint FILE... [--format text|json] [--select CODES] [--ignore CODES]
+                     [--simulate N [--seed S] [--players P] [-o NAME=VALUE]... [--max-steps K]]
+    tav lint --list-rules
+
+Findings print as ``FILE:LINE:COL: CODE message`` (notes indented below). Exit
+code 0 when clean, 1 when there is a finding (or a file does not load), 2 for a
+wrong command line. Also runnable as ``python -m tavernlang.lint.command FILE...``.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+
+import click
+
+from ..errors import GameError, TavError
+
+
+def _guarded(fn):
+    @functools.wraps(fn)
+    def wrapper(*a, **kw):
+        try:
+            return fn(*a, **kw)
+        except TavError as e:
+            click.echo(e.render(), err=True)
+            sys.exit(1)
+        except GameError as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(1)
+        except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
+            raise
+        except BrokenPipeError:
+            sys.stderr.close()
+            sys.exit(0)
+        except Exception as e:  # a linter bug: say so briefly
+            if os.environ.get("TAV_DEBUG"):
+                raise
+            click.echo(f"internal error: {type(e).__name__}: {e} (set TAV_DEBUG=1 for details)", err=True)
+            sys.exit(1)
+    return wrapper
+
+
+def _options(game, pairs):
+    if not pairs:
+        return {}
+    from ..cli import _parse_options  # the same conversions as `tav run -o`
+
+    return _parse_options(game, tuple(pairs))
+
+
+@click.command("lint")
+@click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="How to print the findings.")
+@click.option("--select", multiple=True, metavar="CODES",
+              help="Only these codes (comma-separated; a prefix such as TAV1 selects a family).")
+@click.option("--ignore", multiple=True, metavar="CODES", help="Leave out these codes (comma-separated, or prefixes).")
+@click.option("--simulate", type=click.IntRange(1), default=None, metavar="N",
+              help="Also play N seeded bot games and report what never fired and the well-formedness checks.")
+@click.option("--seed", type=int, default=1, show_default=True, help="The seed of the first simulated game.")
+@click.option("--players", "-p", type=int, default=None,
+              help="Simulate this player count only (default: each count of the game in turn).")
+@click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE", help="A game option for --simulate.")
+@click.option("--max-steps", type=click.IntRange(1), default=None, metavar="K",
+              help="Stop a simulated game after K decisions and report it as not ending [default: 20000].")
+@click.option("--list-rules", is_flag=True, help="List every rule with its code and exit.")
+@_guarded
+def lint(files, fmt, select, ignore, simulate, seed, players, options, max_steps, list_rules):
+    """Find rules that can never take effect, statically (and by simulation with --simulate)."""
+    from . import all_rules, lint_path, make_context, parse_codes
+    from .coverage import DEFAULT_MAX_STEPS
+
+    if list_rules:
+        for r in all_rules():
+            click.echo(f"{r.code}  {r.name:<28} {r.summary}")
+        return
+    if not files:
+        raise click.UsageError("give at least one rules file (or --list-rules)")
+    sel, ign = parse_codes(select), parse_codes(ignore)
+    known = {r.code for r in all_rules()} | {"TAV000"}
+    for c in sel + ign:
+        if not any(k.startswith(c) for k in known):
+            raise click.BadParameter(f"no rule has a code starting with '{c}'; see tav lint --list-rules",
+                                     param_hint="--select/--ignore")
+    if players is not None and simulate is None:
+        raise click.BadParameter("--players is for --simulate", param_hint="--players")
+    all_findings = []
+    coverage = {}
+
+    def simulated(path):
+        def run(model):
+            """The simulation's findings for a loaded file (None: nothing to simulate)."""
+            if model.rounds is None:
+                click.echo(f"{path}: no 'rounds' block, nothing to simulate", err=True)
+                return None
+            from ..engine.compile import CompiledGame
+            from .coverage import findings as dyn_findings, simulate as run_sim
+
+            game = CompiledGame(model)
+            if players is not None and not game.min_players <= players <= game.max_players:
+                raise click.BadParameter(f"{game.title} is for {game.min_players} to {game.max_players} "
+                                         f"players, not {players}", param_hint="--players")
+            ctx = make_context(model, sel, ign)
+            cov = run_sim(ctx, game, simulate, seed, players, _options(game, options), max_steps or DEFAULT_MAX_STEPS)
+            coverage[path] = cov
+            fired = sum(1 for it in cov.items if it.fired)
+            click.echo(f"{path}: simulated {simulate} game{'s' if simulate != 1 else ''} "
+                       f"(seeds {seed}..{seed + simulate - 1}, {cov.decisions} decisions): {fired} of "
+                       f"{len(cov.items)} phases, actions, effects, triggers, handlers and options fired", err=True)
+            return dyn_findings(ctx, cov)
+        return run
+
+    for path in files:
+        found, _ = lint_path(path, sel, ign, extra=simulated(path) if simulate is not None else None)
+        all_findings.extend(found)
+    if fmt == "json":
+        data = {
+            "files": list(files),
+            "findings": [f.to_json() for f in all_findings],
+            "summary": _summary(all_findings),
+        }
+        if simulate is not None:
+            data["coverage"] = {p: c.to_json() for p, c in coverage.items()}
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        for f in all_findings:
+            click.echo(f.render())
+        if all_findings:
+            n = len(all_findings)
+            click.echo(f"{n} finding{'s' if n != 1 else ''}", err=True)
+    if all_findings:
+        sys.exit(1)
+
+
+def _summary(findings) -> dict:
+    by_code: dict[str, int] = {}
+    for f in findings:
+        by_code[f.code] = by_code.get(f.code, 0) + 1
+    return {"findings": len(findings), "by_code": dict(sorted(by_code.items()))}
+
+
+if __name__ == "__main__":  # pragma: no cover
+    lint(prog_name="tav lint")
