@@ -177,7 +177,6 @@ def info(file, as_json) -> None:
     for o in m.options.values():
         d = o.decl
         entry = {"type": o.type.replace("enum:", ""), "default": st.opt[o.slot]}
-        shown = {True: "true", False: "false"}
         if d.low is not None:
             entry["min"] = game.compiler_expr_value(d.low, st)
             entry["max"] = game.compiler_expr_value(d.high, st)

@@ -12,7 +12,7 @@ from pathlib import Path
 from .check.checker import check
 from .check.variants import apply_changes, retarget
 from .check.model import GameModel
-from .errors import Diagnostic, Note, SourceCache, Span, TavError
+from .errors import Diagnostic, SourceCache, Span, TavError
 from .syntax import ast as A
 from .syntax.parser import parse
 

@@ -33,7 +33,7 @@ def _ends_game(ctx, units) -> list:
 @rule("TAV601", "game-never-ends",
       "a game that can never end: its rounds have no count, no rule runs 'end game', and no 'end when' can hold")
 def game_never_ends(ctx):
-    f, m, v = ctx.facts, ctx.model, ctx.values
+    f, m = ctx.facts, ctx.model
     if m.rounds is None or m.rounds.count is not None:
         return
     reached = [u for u in f.units if u in f.reached and u.kind != "scenario"]

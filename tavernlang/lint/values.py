@@ -121,7 +121,6 @@ class Values:
         return out
 
     def _eval(self, e) -> Iv:
-        m = self.m
         if isinstance(e, A.Lit):
             v = e.value
             return const(v) if isinstance(v, int) and not isinstance(v, bool) else TOP

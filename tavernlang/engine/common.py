@@ -1,0 +1,40 @@
+"""What the compiled closures share: the Decision a choice hands out, constants."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .state import State
+
+Fn = Callable[[State, list], Any]
+MAX_SUBSETS = 4096
+
+
+class Decision:
+    """A pending choice: who decides, among which options."""
+
+    __slots__ = ("player", "options", "prompt", "labeler", "span", "st")
+
+    def __init__(self, player, options, prompt, labeler, span=None, st=None):
+        self.player = player
+        self.options = options
+        self.prompt = prompt
+        self.labeler = labeler  # a function, or the options' type name (labelled by the game)
+        self.span = span
+        self.st = st
+
+    def labels(self) -> list[str]:
+        lab = self.labeler
+        if lab is None or isinstance(lab, str):
+            st = self.st
+            p, g = self.player, st.game
+            if lab == "card":  # the chooser sees only what they may see
+                return [g.card_label(o, st) if st.visible(o, p) else "face-down card" for o in self.options]
+            if lab == "list:card":
+                return ["{" + ", ".join(g.card_label(c, st) if st.visible(c, p) else "face-down card" for c in o) + "}"
+                        for o in self.options]
+            return [st.game.label(o, st, lab) for o in self.options]
+        return [lab(o) for o in self.options]
+
+
+def _const(v):
+    return lambda st, env: v

@@ -1,0 +1,579 @@
+"""Compiling expressions: each becomes ``f(st, env) -> value``, with fast paths for
+the shapes rules use most (local names, kind tests, zone tests, attribute compares).
+(A mixin of the compiler in compile.py.)"""
+from __future__ import annotations
+
+from ..check.model import CARD, ZONE
+from ..errors import GameError
+from ..syntax import ast as A
+from .common import Fn, _const
+
+
+class ExpressionCompiler:
+    # ================================================================ filters
+    def _kind_split(self, cond: A.Expr | None, k: int):
+        """(mask, rest): `x is K [and rest]` on the bound slot k becomes a static mask."""
+        if cond is None:
+            return None, None
+        if isinstance(cond, A.IsKind) and isinstance(cond.obj, A.Name) and self.m.refs.get(cond.obj) == ("local", k):
+            return self.g.kind_mask.get(cond.kind), None
+        if isinstance(cond, A.BinOp) and cond.op == "and":
+            mask, rest = self._kind_split(cond.left, k)
+            if mask is not None and rest is None:
+                return mask, cond.right
+        return None, cond
+
+    def filter(self, cond: A.Expr | None, k: int):
+        """A function (st, env, src) -> list of the items of src meeting cond (bound at slot k)."""
+        neg = isinstance(cond, A.Not)
+        call = cond.operand if neg else cond
+        if isinstance(call, A.Call) and call.name in ("full", "empty") and len(call.args) == 1 \
+                and self.local_slot(call.args[0]) == k and self.m.refs.get(call) == ("builtin", call.name):
+            # zones that are (not) full / (not) empty: one comprehension, no calls
+            if call.name == "full" and neg:
+                return lambda st, env, src: [z for z in src if st.cap[z] is None or len(st.zones[z]) < st.cap[z]]
+            if call.name == "full":
+                return lambda st, env, src: [z for z in src if st.cap[z] is not None and len(st.zones[z]) >= st.cap[z]]
+            if neg:
+                return lambda st, env, src: [z for z in src if st.zones[z]]
+            return lambda st, env, src: [z for z in src if not st.zones[z]]
+        mask, rest = self._kind_split(cond, k)
+        restf = self.expr(rest) if rest is not None else None
+        if mask is None and restf is None:
+            return lambda st, env, src: list(src)
+        if restf is None:
+            return lambda st, env, src: [x for x in src if mask[x]]
+
+        def filt(st, env, src):
+            out = []
+            for x in src:
+                if mask is not None and not mask[x]:
+                    continue
+                env[k] = x
+                if restf(st, env):
+                    out.append(x)
+            return out
+        return filt
+
+    # ================================================================ expressions
+    def expr(self, e: A.Expr) -> Fn:
+        return getattr(self, "e_" + type(e).__name__)(e)
+
+    def coll(self, e: A.Expr) -> Fn:
+        """An expression as a collection: a zone gives its (live) list of cards."""
+        if self.m.types.get(e) == ZONE:
+            ref = self.m.refs.get(e)
+            if ref is not None and ref[0] == "zone":
+                fam = ref[1]
+                return lambda st, env: st.zones[st.zbase[fam]]
+            k = self.local_slot(e)
+            if k is not None:
+                return lambda st, env: st.zones[env[k]]
+            if ref is not None and ref[0] == "pzone":
+                k = self.local_slot(e.obj)
+                if k is not None:
+                    fam = ref[1]
+                    return lambda st, env: st.zones[st.zbase[fam] + env[k]]
+            f = self.expr(e)
+            return lambda st, env: st.zones[f(st, env)]
+        return self.expr(e)
+
+    def e_Lit(self, e):
+        return _const(e.value)
+
+    def e_ListLit(self, e):
+        items = [self.expr(x) for x in e.items]
+        return lambda st, env: [f(st, env) for f in items]
+
+    def e_Name(self, e):
+        ref = self.m.refs[e]
+        kind = ref[0]
+        if kind == "local":
+            k = ref[1]
+            return lambda st, env: env[k]
+        if kind == "builtin":
+            n = ref[1]
+            if n == "me":
+                return lambda st, env: env[0]
+            if n == "players":
+                return lambda st, env: st.players
+            if n == "others":
+                return lambda st, env: [p for p in st.players if p != env[0]]
+            if n == "cards":
+                return lambda st, env: st.all_cards
+            if n == "current":
+                return lambda st, env: st.current
+            if n == "next_player":
+                return lambda st, env: st.next_player
+            if n == "round":
+                return lambda st, env: st.round
+            if n == "player_count":
+                return lambda st, env: st.n
+            if n == "game_ends":
+                g = self.g
+                return lambda st, env: g.ended(st)
+        if kind == "option":
+            k = ref[1]
+            return lambda st, env: st.opt[k]
+        if kind == "counter":
+            k = ref[1]
+            return lambda st, env: st.counters[k][0]
+        if kind == "mecounter":
+            k = ref[1]
+            return lambda st, env: st.counters[k][env[0]]
+        if kind == "var":
+            k = ref[1]
+            return lambda st, env: st.vars[k][0]
+        if kind == "zone":
+            f = ref[1]
+            return lambda st, env: st.zbase[f]
+        if kind == "const":
+            return _const(ref[1])
+        if kind == "def":
+            cell = self.g.def_cells[ref[1]]
+            frame = self.m.defs[ref[1]].frame
+            return lambda st, env: cell[0](st, [env[0]] + [None] * frame)
+        if kind in ("effect", "action", "phase"):
+            return _const(ref[1])
+        raise AssertionError(ref)  # pragma: no cover
+
+    def local_slot(self, e) -> int | None:
+        """The env slot an expression reads, if it is just a local name (or `me`)."""
+        if isinstance(e, A.Name):
+            ref = self.m.refs.get(e)
+            if ref == ("builtin", "me"):
+                return 0
+            if ref is not None and ref[0] == "local":
+                return ref[1]
+        return None
+
+    def const_value(self, e):
+        """(True, value) when an expression is a constant of the rules text."""
+        if isinstance(e, A.Lit):
+            return True, e.value
+        if isinstance(e, A.Name):
+            ref = self.m.refs.get(e)
+            if ref is not None and ref[0] in ("const", "effect", "action"):
+                return True, ref[1]
+        return False, None
+
+    def _prop(self, e, obj_e):
+        ref = self.m.refs[e]
+        kind, slot = ref[0], ref[1]
+        g = self.g
+        k = self.local_slot(obj_e)
+        if k is not None:  # the common case, `x.attr` on a local: one closure, not two
+            if kind == "pcounter":
+                return lambda st, env: st.counters[slot][env[k]]
+            if kind == "pzone":
+                return lambda st, env: st.zbase[slot] + env[k]
+            if kind == "cattr":
+                def cattr_local(st, env):
+                    c = env[k]
+                    return None if c is None else st.attrs[slot][c]
+                return cattr_local
+            if kind == "prop" and ref[1] == CARD and ref[2] == "zone":
+                def zone_local(st, env):
+                    z = st.loc[env[k]]
+                    return None if z < 0 else z
+                return zone_local
+            if kind == "prop" and ref[1] == CARD and ref[2] == "facedown":
+                return lambda st, env: st.facedown[env[k]]
+            if kind == "prop" and ref[1] == ZONE and ref[2] == "owner":
+                def zowner_local(st, env):
+                    z = env[k]
+                    return None if z is None else st.zowner[z]
+                return zowner_local
+        obj = self.expr(obj_e)
+        if kind == "pcounter":
+            return lambda st, env: st.counters[slot][obj(st, env)]
+        if kind == "pvar":
+            return lambda st, env: st.vars[slot][obj(st, env)]
+        if kind == "pzone":
+            return lambda st, env: st.zbase[slot] + obj(st, env)
+        if kind == "cattr":
+            def cattr(st, env):
+                c = obj(st, env)
+                return None if c is None else st.attrs[slot][c]
+            return cattr
+        if kind == "cvar":
+            def cvar(st, env):
+                c = obj(st, env)
+                return None if c is None else st.cvars[slot][c]
+            return cvar
+        if kind == "prop":
+            t, name = ref[1], ref[2]
+            if t == "player":
+                if name == "left":
+                    return lambda st, env: (obj(st, env) + 1) % st.n
+                if name == "right":
+                    return lambda st, env: (obj(st, env) - 1) % st.n
+                if name == "seat":
+                    return lambda st, env: obj(st, env) + 1
+            if t == CARD:
+                if name == "name":
+                    return lambda st, env: g.card_name[obj(st, env)]
+                if name == "kind":
+                    return lambda st, env: g.card_kind[obj(st, env)]
+                if name == "facedown":
+                    return lambda st, env: st.facedown[obj(st, env)]
+                if name == "zone":
+                    def zone_of(st, env):
+                        z = st.loc[obj(st, env)]
+                        return None if z < 0 else z
+                    return zone_of
+                if name == "owner":
+                    def owner(st, env):
+                        z = st.loc[obj(st, env)]
+                        return None if z < 0 else st.zowner[z]
+                    return owner
+            if t == ZONE:
+                if name == "owner":
+                    def zowner(st, env):
+                        z = obj(st, env)
+                        return None if z is None else st.zowner[z]
+                    return zowner
+                if name == "size":
+                    return lambda st, env: len(st.zones[obj(st, env)])
+                if name == "capacity":
+                    return lambda st, env: st.cap[obj(st, env)]
+        raise AssertionError(ref)  # pragma: no cover
+
+    def e_Attr(self, e):
+        return self._prop(e, e.obj)
+
+    def e_Of(self, e):
+        return self._prop(e, e.obj)
+
+    def e_AllZone(self, e):
+        f = self.m.refs[e][1]
+
+        def allz(st, env):
+            b = st.zbase[f]
+            zs = st.zones
+            out = []
+            for z in range(b, b + st.n):
+                out += zs[z]
+            return out
+        return allz
+
+    def e_EveryZone(self, e):
+        f = self.m.refs[e][1]
+        return lambda st, env: list(range(st.zbase[f], st.zbase[f] + st.n))
+
+    def e_Quant(self, e):
+        coll = self.coll(e.coll)
+        k = self.m.slots[e]
+        cond = self.expr(e.cond) if e.cond is not None else None
+        op = e.op
+        if cond is None:
+            if op == "count":
+                return lambda st, env: len(coll(st, env))
+            if op == "any":
+                return lambda st, env: len(coll(st, env)) > 0
+            return lambda st, env: True
+        if isinstance(e.coll, A.EveryZone) and op in ("every", "any") and isinstance(e.cond, (A.Call, A.Not)):
+            # every(t in every Z where full/empty/not full/not empty(t)): one loop, no calls
+            neg = isinstance(e.cond, A.Not)
+            call = e.cond.operand if neg else e.cond
+            if isinstance(call, A.Call) and call.name in ("full", "empty") and len(call.args) == 1 \
+                    and self.local_slot(call.args[0]) == k and self.m.refs.get(call) == ("builtin", call.name):
+                fam = self.m.refs[e.coll][1]
+                want_full = call.name == "full"
+                is_every = op == "every"
+
+                def zones_test(st, env):
+                    b = st.zbase[fam]
+                    zs, caps = st.zones, st.cap
+                    for z in range(b, b + st.n):
+                        cap = caps[z]
+                        hit = (cap is not None and len(zs[z]) >= cap) if want_full else not zs[z]
+                        if neg:
+                            hit = not hit
+                        if is_every and not hit:
+                            return False
+                        if not is_every and hit:
+                            return True
+                    return is_every
+                return zones_test
+        if op == "filter":
+            filt = self.filter(e.cond, k)
+            return lambda st, env: filt(st, env, coll(st, env))
+        mask, rest = self._kind_split(e.cond, k)
+        if mask is not None and rest is None:
+            if op == "count":
+                return lambda st, env: sum(1 for x in coll(st, env) if mask[x])
+            if op == "any":
+                def any_mask(st, env):
+                    for x in coll(st, env):
+                        if mask[x]:
+                            return True
+                    return False
+                return any_mask
+        if op == "count":
+            def count(st, env):
+                n = 0
+                for x in coll(st, env):
+                    env[k] = x
+                    if cond(st, env):
+                        n += 1
+                return n
+            return count
+        if op == "any":
+            def any_(st, env):
+                for x in coll(st, env):
+                    env[k] = x
+                    if cond(st, env):
+                        return True
+                return False
+            return any_
+
+        def every(st, env):
+            for x in coll(st, env):
+                env[k] = x
+                if not cond(st, env):
+                    return False
+            return True
+        return every
+
+    def e_Aggregate(self, e):
+        coll = self.coll(e.coll)
+        k = self.m.slots[e]
+        cond = self.expr(e.cond) if e.cond is not None else None
+        val = self.expr(e.value)
+        op = e.op
+
+        skip_none = op != "distinct"
+
+        def values(st, env):
+            out = []
+            for x in coll(st, env):
+                env[k] = x
+                if cond is None or cond(st, env):
+                    v = val(st, env)
+                    if v is not None or not skip_none:  # none adds nothing to a sum, min or max
+                        out.append(v)
+            return out
+        if op == "sum":
+            return lambda st, env: sum(values(st, env))
+        if op == "min":
+            return lambda st, env: min(values(st, env), default=0)
+        if op == "max":
+            return lambda st, env: max(values(st, env), default=0)
+
+        def distinct(st, env):
+            out = []
+            for v in values(st, env):
+                if v not in out:
+                    out.append(v)
+            return out
+        return distinct
+
+    def e_BinOp(self, e):
+        op = e.op
+        span = e.span
+        is_const, c = self.const_value(e.right)
+        if is_const and op in ("==", "!=") and isinstance(e.left, (A.Attr, A.Of)):
+            ref = self.m.refs.get(e.left)
+            k = self.local_slot(e.left.obj)
+            if ref is not None and ref[0] == "cattr" and k is not None:
+                slot = ref[1]
+                if op == "==":
+                    def attr_eq(st, env):
+                        x = env[k]
+                        return x is not None and st.attrs[slot][x] == c
+                    return attr_eq
+
+                def attr_ne(st, env):
+                    x = env[k]
+                    return x is None or st.attrs[slot][x] != c
+                return attr_ne
+        if is_const and op in ("==", "!=", ">=", "<=", ">", "<"):
+            a = self.expr(e.left)
+            if op == "==":
+                return lambda st, env: a(st, env) == c
+            if op == "!=":
+                return lambda st, env: a(st, env) != c
+            if op == ">=":
+                return lambda st, env: a(st, env) >= c
+            if op == "<=":
+                return lambda st, env: a(st, env) <= c
+            if op == ">":
+                return lambda st, env: a(st, env) > c
+            return lambda st, env: a(st, env) < c
+        ka, kb = self.local_slot(e.left), self.local_slot(e.right)
+        if ka is not None and kb is not None and op in ("==", "!="):
+            if op == "==":
+                return lambda st, env: env[ka] == env[kb]
+            return lambda st, env: env[ka] != env[kb]
+        a, b = self.expr(e.left), self.expr(e.right)
+        if op == "and":
+            return lambda st, env: a(st, env) and b(st, env)
+        if op == "or":
+            return lambda st, env: a(st, env) or b(st, env)
+        if op == "==":
+            return lambda st, env: a(st, env) == b(st, env)
+        if op == "!=":
+            return lambda st, env: a(st, env) != b(st, env)
+        if op == "<":
+            return lambda st, env: a(st, env) < b(st, env)
+        if op == "<=":
+            return lambda st, env: a(st, env) <= b(st, env)
+        if op == ">":
+            return lambda st, env: a(st, env) > b(st, env)
+        if op == ">=":
+            return lambda st, env: a(st, env) >= b(st, env)
+        if op == "+":
+            return lambda st, env: a(st, env) + b(st, env)
+        if op == "-":
+            return lambda st, env: a(st, env) - b(st, env)
+        if op == "*":
+            return lambda st, env: a(st, env) * b(st, env)
+
+        def div(st, env):
+            x, y = a(st, env), b(st, env)
+            if y == 0:
+                raise GameError("division by zero", span)
+            return x // y if op == "/" else x % y
+        return div
+
+    def e_Not(self, e):
+        a = self.expr(e.operand)
+        return lambda st, env: not a(st, env)
+
+    def e_Neg(self, e):
+        a = self.expr(e.operand)
+        return lambda st, env: -a(st, env)
+
+    def e_IsKind(self, e):
+        obj = self.expr(e.obj)
+        mask = self.g.kind_mask.get(e.kind, [])
+
+        def is_(st, env):
+            c = obj(st, env)
+            return c is not None and mask[c]
+        return is_
+
+    def e_Cond(self, e):
+        t, a, b = self.expr(e.test), self.expr(e.then), self.expr(e.orelse)
+        return lambda st, env: a(st, env) if t(st, env) else b(st, env)
+
+    def e_Match(self, e):
+        subj = self.expr(e.subject)
+        table = {}
+        default = _const(None)
+        for case in e.cases:
+            f = self.expr(case.value)
+            if not case.patterns:
+                default = f
+            for _, v in case.patterns:
+                table.setdefault(v, f)
+        get = table.get
+        return lambda st, env: get(subj(st, env), default)(st, env)
+
+    def e_Call(self, e):
+        ref = self.m.refs[e]
+        args = [self.expr(a) for a in e.args]
+        if ref[0] == "def":
+            cell = self.g.def_cells[ref[1]]
+            frame = self.m.defs[ref[1]].frame
+            pad = [None] * max(0, frame - 1 - len(args))
+            if len(args) == 1:
+                a0 = args[0]
+                return lambda st, env: cell[0](st, [env[0], a0(st, env)] + pad)
+            return lambda st, env: cell[0](st, [env[0]] + [a(st, env) for a in args] + pad)
+        if ref[0] == "effect":
+            return _const(ref[1])
+        n = ref[1]
+        span = e.span
+        if n in ("full", "empty", "free", "top"):
+            z = args[0]
+            k = self.local_slot(e.args[0])
+            if n == "full" and k is not None:
+                def full_local(st, env):
+                    zz = env[k]
+                    cap = st.cap[zz]
+                    return cap is not None and len(st.zones[zz]) >= cap
+                return full_local
+            if n == "empty" and k is not None:
+                return lambda st, env: not st.zones[env[k]]
+            if n == "full":
+                def full(st, env):
+                    zz = z(st, env)
+                    cap = st.cap[zz]
+                    return cap is not None and len(st.zones[zz]) >= cap
+                return full
+            if n == "empty":
+                return lambda st, env: not st.zones[z(st, env)]
+            if n == "free":
+                def free(st, env):
+                    zz = z(st, env)
+                    cap = st.cap[zz]
+                    return 1_000_000 if cap is None else max(0, cap - len(st.zones[zz]))
+                return free
+
+            def top(st, env):
+                cs = st.zones[z(st, env)]
+                return cs[-1] if cs else None
+            return top
+        if n == "size":
+            c = self.coll(e.args[0])
+            return lambda st, env: len(c(st, env))
+        if n == "player":
+            a = args[0]
+
+            def player(st, env):
+                v = a(st, env)
+                if not 1 <= v <= st.n:
+                    raise GameError(f"there is no player {v} in a {st.n}-player game", span)
+                return v - 1
+            return player
+        if n == "neighbour":
+            a, b = args
+            return lambda st, env: (a(st, env) + b(st, env)) % st.n
+        if n == "lesser":
+            a, b = args
+            return lambda st, env: min(a(st, env), b(st, env))
+        if n == "greater":
+            a, b = args
+            return lambda st, env: max(a(st, env), b(st, env))
+        if n == "abs":
+            a = args[0]
+            return lambda st, env: abs(a(st, env))
+        if n == "random":
+            a, b = args
+            return lambda st, env: st.rng.randint(a(st, env), b(st, env))
+        if n == "named":
+            a = args[0]
+            names = self.g.card_name
+            return lambda st, env: [c for c in st.all_cards if names[c] == a(st, env)]
+        if n == "first":
+            a = args[0]
+            c = self.coll(e.args[1])
+            return lambda st, env: list(c(st, env))[: max(0, a(st, env))]
+        if n == "allowed":
+            a = args[0]
+            g = self.g
+
+            def allowed(st, env):
+                name = a(st, env)
+                if name in g.actions:
+                    act = g.actions[name]
+                    req, frame = act.req, act.frame
+                elif name not in g.effect_cells:
+                    return True  # a phase can always be run
+                else:
+                    req, _, frame, _ = g.effect_cells[name][0]
+                return req is None or bool(req(st, [env[0]] + [None] * frame))
+            return allowed
+        if n == "range":
+            a, b = args
+            return lambda st, env: list(range(a(st, env), b(st, env) + 1))
+        if n == "order_from":
+            a = args[0]
+
+            def order(st, env):
+                p = a(st, env)
+                return [(p + i) % st.n for i in range(st.n)]
+            return order
+        raise AssertionError(n)  # pragma: no cover

@@ -1,0 +1,743 @@
+"""Compiling statements: each becomes a plain function ``f(st, env)`` or, when it
+can ask a player something, a generator function yielding Decisions.
+(A mixin of the compiler in compile.py.)"""
+from __future__ import annotations
+
+import itertools
+
+from ..check.model import CARD, ZONE, elem
+from ..errors import GameError
+from ..syntax import ast as A
+from .common import MAX_SUBSETS, Decision, Fn, _const  # noqa: F401
+from .state import GameOver
+
+
+class StatementCompiler:
+    def cards_of(self, e: A.Expr) -> Fn:
+        """An expression giving a card, a list of cards or a zone -> list of cards (a copy)."""
+        f = self.expr(e)
+        t = self.m.types.get(e)
+        if t == CARD:
+            return lambda st, env: [f(st, env)]
+        if t == ZONE:
+            return lambda st, env: list(st.zones[f(st, env)])
+        return lambda st, env: list(f(st, env))
+
+    @staticmethod
+    def _log_move(st, g, c, old, z, face, me) -> None:
+        src = g._zone_label(old, st.n) if old >= 0 else "(out of play)"
+        to = g._zone_label(z, st.n)
+        mask = st.vis_mask(c) | ((1 << me) if face == "facedown" and me is not None else 0)
+        st.log.append((f"{g.card_name[c]}: {src} -> {to}", (mask, f"a card: {src} -> {to}"),
+                       {"type": "move", "card": g.card_name[c], "from": src, "to": to}))
+
+    def s_Move(self, s: A.Move):
+        span = s.span
+        dest = self.expr(s.dest)
+        top = s.position != "bottom"
+        face = s.face
+        g = self.g
+        log_move = self._log_move
+        if self.m.types.get(s.what) == CARD:  # one card: the common case
+            kc, kz = self.local_slot(s.what), self.local_slot(s.dest)
+            if kc is not None and kz is not None:  # `move c to t`, both local names
+                def move_locals(st, env, span=span):
+                    c, z = env[kc], env[kz]
+                    if c is None:
+                        return
+                    if z is None:
+                        raise GameError("move to nowhere (the destination is none)", span)
+                    old = st.loc[c]
+                    st.move(c, z, top, face, env[0])
+                    if st.log is not None:
+                        log_move(st, g, c, old, z, face, env[0])
+                return False, move_locals
+            single = self.expr(s.what)
+
+            def move1(st, env, span=span):
+                c = single(st, env)
+                if c is None:
+                    return
+                z = dest(st, env)
+                if z is None:
+                    raise GameError("move to nowhere (the destination is none)", span)
+                old = st.loc[c]
+                st.move(c, z, top, face, env[0])
+                if st.log is not None:
+                    log_move(st, g, c, old, z, face, env[0])
+            return False, move1
+        what = self.cards_of(s.what)
+        everything = self.m.refs.get(s.what) == ("builtin", "cards")
+
+        def move(st, env, span=span):
+            z = dest(st, env)
+            if z is None:
+                raise GameError("move to nowhere (the destination is none)", span)
+            log = st.log
+            cards = what(st, env)
+            if everything and top:
+                st.move_everything(z, face, env[0])
+            else:
+                many = len(cards) > 3
+                for c in cards:
+                    if c is None:
+                        continue
+                    old = st.loc[c]
+                    st.move(c, z, top, face, env[0])
+                    if log is not None and not many:
+                        log_move(st, g, c, old, z, face, env[0])
+                if log is None or not many:
+                    return
+            if log is not None:
+                to = g._zone_label(z, st.n)
+                log.append((f"{len(cards)} cards -> {to}", None, {"type": "move_all", "count": len(cards), "to": to}))
+        return False, move
+
+    def s_Shuffle(self, s: A.Shuffle):
+        span = s.span
+        z = self.expr(s.zone)
+
+        def shuffle(st, env, span=span):
+            cards = st.zones[z(st, env)]
+            rnd = st.rng.random
+            for i in range(len(cards) - 1, 0, -1):  # Fisher-Yates
+                j = int(rnd() * (i + 1))
+                cards[i], cards[j] = cards[j], cards[i]
+            for c in cards:
+                if st.facedown[c]:
+                    st.seen[c] = 0
+            if st.log is not None:
+                st.log.append((f"shuffle {self.g._zone_label(z(st, env), st.n)}", None, {"type": "shuffle"}))
+        return False, shuffle
+
+    def s_Reveal(self, s: A.Reveal):
+        span = s.span
+        g = self.g
+        k = self.local_slot(s.what)
+        if k is not None and self.m.types.get(s.what) == CARD:
+            def reveal1(st, env, span=span):
+                c = env[k]
+                if c is None:
+                    return
+                st.seen[c] = (1 << st.n) - 1
+                z = st.loc[c]
+                if z < 0 or not st.zhidden[z]:
+                    was = st.facedown[c]
+                    st.facedown[c] = False
+                    if st.log is not None and was:
+                        st.log.append((f"reveal {g.card_name[c]}", None, {"type": "reveal", "card": g.card_name[c]}))
+                elif st.log is not None:
+                    st.log.append((f"reveal {g.card_name[c]}", None, {"type": "reveal", "card": g.card_name[c]}))
+            return False, reveal1
+        what = self.cards_of(s.what)
+
+        def reveal(st, env, span=span):
+            allp = (1 << st.n) - 1
+            for c in what(st, env):
+                if c is None:
+                    continue
+                st.seen[c] = allp
+                z = st.loc[c]
+                if z < 0 or g.zone_vis[st.zfamily[z]] != "hidden":
+                    was = st.facedown[c]
+                    st.facedown[c] = False
+                    if st.log is not None and was:
+                        st.log.append((f"reveal {g.card_name[c]}", None, {"type": "reveal", "card": g.card_name[c]}))
+                elif st.log is not None:
+                    st.log.append((f"reveal {g.card_name[c]}", None, {"type": "reveal", "card": g.card_name[c]}))
+        return False, reveal
+
+    def s_Look(self, s: A.Look):
+        span = s.span
+        what = self.cards_of(s.what)
+        g = self.g
+
+        def look(st, env, span=span):
+            me = env[0]
+            for c in what(st, env):
+                if c is None or me is None:
+                    continue
+                st.seen[c] |= 1 << me
+                if st.log is not None:
+                    st.log.append((f"P{me + 1} looks at {g.card_name[c]}", (1 << me, f"P{me + 1} looks at a card"),
+                                   {"type": "look", "player": me, "card": g.card_name[c]}))
+        return False, look
+
+    def counter_change(self, slot: int):
+        """A function applying a counter delta with bounds, plus its trigger generator (or None)."""
+        ci = self.g.counter_info[slot]
+        d = ci.decl
+        lo = self.expr(d.low) if d.low is not None else None
+        hi = self.expr(d.high) if d.high is not None else None
+        wrap = d.wrap
+        name = ci.name
+
+        def apply(st, p, delta):
+            row = st.counters[slot]
+            old = row[p]
+            v = old + delta
+            if lo is not None or hi is not None:
+                env = [p]
+                low = lo(st, env) if lo else None
+                high = hi(st, env) if hi else None
+                if wrap and low is not None and high is not None:
+                    v = low + (v - low) % (high - low + 1)
+                else:
+                    if low is not None and v < low:
+                        v = low
+                    if high is not None and v > high:
+                        v = high
+            row[p] = v
+            return old, v
+
+        trig = self.reach.get(slot)
+        if not trig:
+            return apply, None
+
+        def fire(st, p, old, new, delta):
+            """Run the triggers of the spaces passed, in the order the marker passes them
+            (on a wrap-around track, a space is passed once per lap)."""
+            if delta <= 0:
+                return
+            hits = []
+            for value, body, frame, pslot, decl in trig:
+                env = [p] + [None] * frame
+                env[pslot] = p
+                t = value(st, env)
+                if wrap:
+                    low, high = lo(st, env), hi(st, env)
+                    if not low <= t <= high:
+                        continue  # a space off the track is never reached
+                    size = high - low + 1
+                    steps = min(delta, 100 * size)
+                    first = (t - old) % size or size  # the first step that lands on t
+                    hits.extend((i, t, body, env, decl) for i in range(first, steps + 1, size))
+                elif old < t <= new:
+                    hits.append((t - old, t, body, env, decl))
+            hits.sort(key=lambda h: h[0])
+            for _, t, body, env, decl in hits:
+                if st.fired is not None:
+                    st.fired[("when", decl)] = st.fired.get(("when", decl), 0) + 1
+                if st.log is not None:
+                    st.log.append((f"P{p + 1}'s {name} reaches {t}", None, {"type": "reach", "player": p, "counter": name, "space": t}))
+                yield from body(st, env)
+        return apply, fire
+
+    def s_Gain(self, s: A.Gain):
+        span = s.span
+        ci = self.m.counters.get(s.counter)
+        slot = ci.slot
+        per = ci.decl.per_player
+        amount = self.expr(s.amount)
+        other = self.expr(s.other) if s.other is not None else None
+        apply, fire = self.counter_change(slot)
+        op = s.op
+        name = s.counter
+
+        def who(st, env, span=span):
+            if not per:
+                return 0
+            return other(st, env) if other is not None and op in ("gain", "lose") else env[0]
+
+        def do(st, env, span=span):
+            p = who(st, env)
+            a = amount(st, env)
+            if op == "gain":
+                old, new = apply(st, p, a)
+                changes = [(p, old, new, a)]
+                text = f"P{p + 1} gains {a} {name}" if per else f"{name} +{a}"
+            elif op == "lose":
+                old, new = apply(st, p, -a)
+                changes = []
+                text = f"P{p + 1} loses {a} {name}" if per else f"{name} -{a}"
+            else:
+                q = other(st, env)
+                giver, getter = (p, q) if op == "give" else (q, p)
+                have = st.counters[slot][giver]
+                a = max(0, min(a, have))
+                old, new = apply(st, getter, a)
+                a = new - old  # only what the receiver can hold moves
+                apply(st, giver, -a)
+                changes = [(getter, old, new, a)]
+                text = f"P{giver + 1} gives {a} {name} to P{getter + 1}"
+            if st.log is not None:
+                st.log.append((text + f" (now {new})", None, {"type": op, "counter": name, "amount": a, "player": p, "now": new}))
+            return changes
+
+        if fire is None:
+            return False, do
+
+        def gen(st, env, span=span):
+            for p, old, new, a in do(st, env):
+                yield from fire(st, p, old, new, a)
+        return True, gen
+
+    def s_Set(self, s: A.Set):
+        span = s.span
+        ref = self.m.refs[s.target]
+        val = self.expr(s.value)
+        kind = ref[0]
+        slot = ref[1]
+        if kind == "var":
+            def setv(st, env, span=span):
+                st.vars[slot][0] = val(st, env)
+        elif kind == "counter":
+            def setv(st, env, span=span):
+                st.counters[slot][0] = val(st, env)
+        elif kind in ("pvar", "pcounter", "cvar"):
+            obj = self.expr(s.target.obj)
+            if kind == "pvar":
+                def setv(st, env, span=span):
+                    st.vars[slot][obj(st, env)] = val(st, env)
+            elif kind == "pcounter":
+                def setv(st, env, span=span):
+                    st.counters[slot][obj(st, env)] = val(st, env)
+            else:
+                g = self.g
+                aname = s.target.name
+
+                def setv(st, env, span=span):
+                    c = obj(st, env)
+                    v = val(st, env)
+                    st.cvars[slot][c] = v
+                    if st.log is not None:
+                        st.log.append((f"{g.card_name[c]}: {aname} = {v}", (st.vis_mask(c), f"a card: {aname} changed"),
+                                       {"type": "set", "card": g.card_name[c], "attr": aname, "value": v}))
+        else:  # pragma: no cover - the checker refuses the rest
+            raise GameError("cannot set this", s.span)
+        return False, setv
+
+    def s_Swap(self, s: A.Swap):
+        span = s.span
+        a, b = self.expr(s.a), self.expr(s.b)
+        g = self.g
+
+        def swap(st, env, span=span):
+            x, y = a(st, env), b(st, env)
+            if x is None or y is None:
+                return
+            st.swap(x, y)
+            if st.log is not None:
+                st.log.append((f"swap {g.card_name[x]} and {g.card_name[y]}", (st.vis_mask(x) & st.vis_mask(y), "swap two cards"),
+                               {"type": "swap", "a": g.card_name[x], "b": g.card_name[y]}))
+        return False, swap
+
+    def s_NextTurn(self, s: A.NextTurn):
+        span = s.span
+        p = self.expr(s.player)
+
+        def nxt(st, env, span=span):
+            st.next_player = p(st, env)
+        return False, nxt
+
+    def chooser(self, ch: A.Chooser | None):
+        if ch is None:
+            return False, None
+        if ch.random:
+            return True, None
+        return False, self.expr(ch.player)
+
+    def s_Choose(self, s: A.Choose):
+        span = s.span
+        ctype = self.m.types.get(s.coll)
+        t = elem(ctype) if ctype else None
+        k = self.m.slots[s]
+        filt = self.filter(s.cond, k)
+        is_random, by = self.chooser(s.chooser)
+        body_gen, body = self.block(s.body)
+        prompt = s.prompt or f"choose {s.var}"
+        g = self.g
+
+        src_of = self.coll(s.coll)
+
+        def options(st, env, span=span):
+            return filt(st, env, src_of(st, env))
+        self.option_fns[s] = options
+
+        mask, rest = self._kind_split(s.cond, k)
+        if s.cond is None:
+            def pick(st, env, span=span):
+                src = src_of(st, env)
+                return src[int(st.rng.random() * len(src))] if src else None
+        elif mask is not None and rest is None:
+            def pick(st, env, span=span):
+                # rejection sampling: uniform over the matching cards, without listing them
+                src = src_of(st, env)
+                n = len(src)
+                if n:
+                    rnd = st.rng.random
+                    for _ in range(12):
+                        y = src[int(rnd() * n)]
+                        if mask[y]:
+                            return y
+                opts = [y for y in src if mask[y]]
+                return opts[int(st.rng.random() * len(opts))] if opts else None
+        else:
+            def pick(st, env, span=span):
+                opts = filt(st, env, src_of(st, env))
+                return opts[int(st.rng.random() * len(opts))] if opts else None
+
+        def gen(st, env, span=span):
+            if is_random:
+                x = pick(st, env)
+                if x is None:
+                    return
+                if st.log is not None:
+                    if t == "card":
+                        st.log.append((f"at random: {g.card_label(x, st)} ({prompt})", (st.vis_mask(x), f"at random: a card ({prompt})"),
+                                       {"type": "random", "prompt": prompt, "choice": g.card_name[x]}))
+                    else:
+                        st.log.append((f"at random: {g.label(x, st, t)} ({prompt})", None,
+                                       {"type": "random", "prompt": prompt, "choice": g.label(x, st, t)}))
+            else:
+                opts = filt(st, env, src_of(st, env))
+                if not opts:
+                    return
+                p = by(st, env) if by is not None else env[0]
+                i = st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, t, span, st))
+                x = opts[i]
+                if st.log is not None:
+                    hidden = None
+                    if t == "card":
+                        mask = st.vis_mask(x)
+                        if mask != (1 << st.n) - 1:
+                            hidden = (mask, f"P{p + 1} chooses a face-down card ({prompt})")
+                    st.log.append((f"P{p + 1} chooses {g.label(x, st, t)} ({prompt})", hidden,
+                                   {"type": "choice", "player": p, "prompt": prompt, "choice": g.label(x, st, t)}))
+            env[k] = x
+            if body_gen:
+                yield from body(st, env)
+            else:
+                body(st, env)
+        return True, gen
+
+    def s_ChooseOne(self, s: A.ChooseOne):
+        span = s.span
+        is_random, by = self.chooser(s.chooser)
+        opts_c = [(o.label, self.expr(o.cond) if o.cond is not None else None, self.gen_block(o.body)) for o in s.options]
+        prompt = s.prompt or "choose one"
+
+        def options(st, env, span=span):
+            return [o for o in opts_c if o[1] is None or o[1](st, env)]
+        self.option_fns[s] = options
+
+        def gen(st, env, span=span):
+            opts = [o for o in opts_c if o[1] is None or o[1](st, env)]
+            if not opts:
+                return
+            if is_random:
+                o = opts[int(st.rng.random() * len(opts))]
+            else:
+                p = by(st, env) if by is not None else env[0]
+                i = st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, lambda v: v[0], span))
+                o = opts[i]
+                if st.log is not None:
+                    st.log.append((f"P{p + 1} chooses '{o[0]}' ({prompt})", None,
+                                   {"type": "choice", "player": p, "prompt": prompt, "choice": o[0]}))
+            if st.fired is not None:
+                st.fired[("option", s, o[0])] = st.fired.get(("option", s, o[0]), 0) + 1
+            yield from o[2](st, env)
+        return True, gen
+
+    def s_ChooseNumber(self, s: A.ChooseNumber):
+        span = s.span
+        lo, hi = self.expr(s.low), self.expr(s.high)
+        k = self.m.slots[s]
+        is_random, by = self.chooser(s.chooser)
+        body = self.gen_block(s.body)
+        prompt = s.prompt or f"choose {s.var}"
+
+        def gen(st, env, span=span):
+            opts = list(range(lo(st, env), hi(st, env) + 1))
+            if not opts:
+                return
+            if is_random:
+                x = opts[int(st.rng.random() * len(opts))]
+            else:
+                p = by(st, env) if by is not None else env[0]
+                x = opts[st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, str, span))]
+                if st.log is not None:
+                    st.log.append((f"P{p + 1} chooses {x} ({prompt})", None, {"type": "choice", "player": p, "prompt": prompt, "choice": x}))
+            env[k] = x
+            yield from body(st, env)
+        return True, gen
+
+    def s_ChooseSubset(self, s: A.ChooseSubset):
+        span = s.span
+        coll = self.cards_of(s.coll) if self.m.types.get(s.coll) in (ZONE,) else self.expr(s.coll)
+        t = elem(self.m.types.get(s.coll) or "any")
+        lo = self.expr(s.low) if s.low is not None else _const(0)
+        hi = self.expr(s.high) if s.high is not None else None
+        cond = self.expr(s.cond) if s.cond is not None else None
+        ck = self.m.slots.get(s.cond) if s.cond is not None else None
+        k = self.m.slots[s]
+        test = self.expr(s.test) if s.test is not None else None
+        is_random, by = self.chooser(s.chooser)
+        body = self.gen_block(s.body)
+        prompt = s.prompt or f"choose {s.var}"
+        g = self.g
+
+        def options(st, env, span=span):
+            items = list(coll(st, env))
+            if cond is not None:
+                keep = []
+                for x in items:
+                    env[ck] = x
+                    if cond(st, env):
+                        keep.append(x)
+                items = keep
+            a = max(0, lo(st, env))
+            b = min(len(items), hi(st, env)) if hi is not None else len(items)
+            opts = []
+            for size in range(a, b + 1):
+                for combo in itertools.combinations(items, size):
+                    if test is not None:
+                        env[k] = list(combo)
+                        if not test(st, env):
+                            continue
+                    opts.append(list(combo))
+                    if len(opts) > MAX_SUBSETS:
+                        raise GameError(f"more than {MAX_SUBSETS} subsets to choose from", span)
+            return opts
+        self.option_fns[s] = options
+
+        def gen(st, env, span=span):
+            opts = options(st, env)
+            if not opts:
+                return
+            if is_random:
+                x = opts[int(st.rng.random() * len(opts))]
+            else:
+                p = by(st, env) if by is not None else env[0]
+                x = opts[st.agent(p, opts) if st.agent is not None else
+                         (yield Decision(p, opts, prompt, "list:" + (t or "any"), span, st))]
+                if st.log is not None:
+                    hidden = None
+                    if t == "card":
+                        mask = (1 << st.n) - 1
+                        for c in x:
+                            mask &= st.vis_mask(c)
+                        if mask != (1 << st.n) - 1:
+                            hidden = (mask, f"P{p + 1} chooses {len(x)} card(s) ({prompt})")
+                    st.log.append((f"P{p + 1} chooses {g.label(x, st, 'list:' + (t or 'any'))} ({prompt})", hidden,
+                                   {"type": "choice", "player": p, "prompt": prompt}))
+            env[k] = x
+            yield from body(st, env)
+        return True, gen
+
+    def s_For(self, s: A.For):
+        span = s.span
+        coll = self.expr(s.coll)
+        is_zone = self.m.types.get(s.coll) == ZONE
+        k = self.m.slots[s]
+        cond = self.expr(s.cond) if s.cond is not None else None
+        body_gen, body = self.block(s.body)
+        if not body_gen:
+            def loop(st, env, span=span):
+                src = coll(st, env)
+                for x in list(st.zones[src] if is_zone else src):
+                    env[k] = x
+                    if cond is None or cond(st, env):
+                        body(st, env)
+            return False, loop
+
+        def gen(st, env, span=span):
+            src = coll(st, env)
+            for x in list(st.zones[src] if is_zone else src):
+                env[k] = x
+                if cond is None or cond(st, env):
+                    yield from body(st, env)
+        return True, gen
+
+    def s_Simultaneous(self, s: A.Simultaneous):
+        span = s.span
+        players = self.expr(s.players)
+        coll = self.expr(s.coll)
+        ctype = self.m.types.get(s.coll)
+        is_zone = ctype == ZONE
+        t = elem(ctype) if ctype else None
+        ps, cs = self.m.slots[s]
+        cond = self.expr(s.cond) if s.cond is not None else None
+        body = self.gen_block(s.body)
+        prompt = s.prompt or f"choose {s.var}"
+        g = self.g
+
+        def gen(st, env, span=span):
+            chosen = []
+            for p in list(players(st, env)):
+                env[ps] = p
+                src = coll(st, env)
+                if is_zone:
+                    src = st.zones[src]
+                opts = []
+                for x in src:
+                    env[cs] = x
+                    if cond is None or cond(st, env):
+                        opts.append(x)
+                if not opts:
+                    continue
+                i = st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, t, span, st))
+                chosen.append((p, opts[i]))
+            if st.log is not None and chosen:
+                st.log.append((f"all choose at once ({prompt}):", None, {"type": "simultaneous", "prompt": prompt}))
+                for p, x in chosen:
+                    hidden = None
+                    if t == "card":
+                        mask = st.vis_mask(x)
+                        if mask != (1 << st.n) - 1:
+                            hidden = (mask, f"  P{p + 1} chose a card they may not show")
+                    st.log.append((f"  P{p + 1} chose {g.label(x, st, t)}", hidden,
+                                   {"type": "choice", "player": p, "prompt": prompt, "choice": g.label(x, st, t)}))
+            me = env[0]
+            for p, x in chosen:
+                env[ps] = p
+                env[cs] = x
+                env[0] = p  # each player acts for themself
+                yield from body(st, env)
+            env[0] = me
+        return True, gen
+
+    def s_If(self, s: A.If):
+        span = s.span
+        test = self.expr(s.test)
+        tg, then = self.block(s.then)
+        eg, orelse = self.block(s.orelse) if s.orelse is not None else (False, None)
+        if not tg and not eg:
+            if orelse is None:
+                def if_(st, env, span=span):
+                    if test(st, env):
+                        then(st, env)
+            else:
+                def if_(st, env, span=span):
+                    if test(st, env):
+                        then(st, env)
+                    else:
+                        orelse(st, env)
+            return False, if_
+        then_g = self.gen_block(s.then)
+        else_g = self.gen_block(s.orelse) if s.orelse is not None else None
+
+        def gen(st, env, span=span):
+            if test(st, env):
+                yield from then_g(st, env)
+            elif else_g is not None:
+                yield from else_g(st, env)
+        return True, gen
+
+    def s_Do(self, s: A.Do):
+        span = s.span
+        e = s.effect
+        ref = self.m.refs.get(e)
+        as_p = self.expr(s.as_player) if s.as_player is not None else None
+        g = self.g
+        if ref is not None and ref[0] == "effect" and isinstance(e, (A.Name, A.Call)):
+            cell = g.effect_cells[ref[1]]
+            args = [self.expr(a) for a in e.args] if isinstance(e, A.Call) else []
+            title = g.effect_titles[ref[1]]
+            name = ref[1]
+            titled = self.m.effects[name].decl.title is not None
+
+            def gen(st, env, span=span):
+                req, body, frame, _ = cell[0]
+                me = as_p(st, env) if as_p is not None else env[0]
+                env2 = [me] + [a(st, env) for a in args]
+                env2 += [None] * (frame - len(env2))
+                if req is not None and not req(st, env2):
+                    return
+                if st.log is not None and titled:
+                    st.log.append((f"effect: {title}", None, {"type": "effect", "effect": name}))
+                if st.fired is not None:
+                    st.fired[name] = st.fired.get(name, 0) + 1
+                yield from body(st, env2)
+            return True, gen
+        if ref is not None and ref[0] == "phase":
+            pname = ref[1]
+
+            def run_phase(st, env, span=span):
+                ph = next(x for x in g.phases if x.name == pname)
+                if st.log is not None:
+                    st.log.append((f"-- phase: {ph.title} --", None, {"type": "phase", "phase": pname}))
+                yield from ph.run(st)
+            return True, run_phase
+        if ref is not None and ref[0] == "action":
+            name = ref[1]
+
+            def run_action(st, env, span=span):
+                act = g.actions[name]
+                me = as_p(st, env) if as_p is not None else env[0]
+                env2 = [me] + [None] * act.frame
+                if act.req is not None and not act.req(st, env2):
+                    if st.log is not None:
+                        st.log.append((f"P{me + 1} may not {act.title}", None, {"type": "refused", "action": name}))
+                    return
+                if st.log is not None:
+                    st.log.append((f"P{me + 1}: {act.title}", None, {"type": "action", "player": me, "action": name}))
+                if st.fired is not None:
+                    st.fired[name] = st.fired.get(name, 0) + 1
+                yield from act.body(st, env2)
+            return True, run_action
+        val = self.expr(e)
+
+        def dyn(st, env, span=span):
+            name = val(st, env)
+            if name is None:
+                return
+            if name not in g.effect_cells:
+                raise GameError(f"'{name}' is not an effect", span)
+            req, body, frame, _ = g.effect_cells[name][0]
+            me = as_p(st, env) if as_p is not None else env[0]
+            env2 = [me] + [None] * frame
+            if req is not None and not req(st, env2):
+                return
+            if st.log is not None and self.m.effects[name].decl.title is not None:
+                st.log.append((f"effect: {g.effect_titles[name]}", None, {"type": "effect", "effect": name}))
+            if st.fired is not None:
+                st.fired[name] = st.fired.get(name, 0) + 1
+            yield from body(st, env2)
+        return True, dyn
+
+    def s_Let(self, s: A.Let):
+        span = s.span
+        v = self.expr(s.value)
+        k = self.m.slots[s]
+
+        def let(st, env, span=span):
+            env[k] = v(st, env)
+        return False, let
+
+    def s_Emit(self, s: A.Emit):
+        span = s.span
+        args = [self.expr(a) for a in s.args]
+        hs = self.handlers.get(s.event, [])
+        name = s.event
+
+        def gen(st, env, span=span):
+            vals = [a(st, env) for a in args]
+            if st.log is not None:
+                st.log.append((f"event: {name}", None, {"type": "emit", "event": name}))
+            if st.fired is not None:
+                st.fired[("on", name)] = st.fired.get(("on", name), 0) + 1
+            for body, frame, np in hs:
+                env2 = [env[0]] + vals[:np]
+                env2 += [None] * (frame - len(env2))
+                yield from body(st, env2)
+        return True, gen
+
+    def s_EndGame(self, s: A.EndGame):
+        span = s.span
+        def end(st, env, span=span):
+            raise GameOver
+        return False, end
+
+    def s_Require(self, s: A.Require):
+        # a leading require is compiled as the precondition; nothing to run
+        return False, lambda st, env: None
+
+    def s_Log(self, s: A.Log):
+        span = s.span
+        text = s.text
+
+        def log(st, env, span=span):
+            if st.log is not None:
+                st.log.append((text, None, {"type": "log", "text": text}))
+        return False, log
