@@ -37,8 +37,12 @@ def _show_view(match: Match, seat: int) -> None:
     for z, cards in v["zones"].items():
         if not cards:
             continue
-        if all(c == "?" for c in cards):
-            click.echo(f"  {z}: {len(cards)} face-down card(s)")
+        hidden = cards.count("?")
+        shown = [c for c in cards if c != "?"]
+        if not shown:
+            click.echo(f"  {z}: {hidden} face-down card(s)")
+        elif hidden > 3:
+            click.echo(f"  {z}: " + ", ".join(shown) + f", and {hidden} face-down cards")
         else:
             click.echo(f"  {z}: " + ", ".join("(face down)" if c == "?" else c for c in cards))
 
