@@ -375,9 +375,6 @@ class Checker:
                         seen.add(ref.name)
                 info.frame = fr.next
                 m.phases.append(info)
-        elif any(isinstance(d, (A.ActionDecl,)) for d in self.decls) or m.setup is not None:
-            if not m.scenarios or m.setup is not None:
-                pass
         for e in m.end_conds:
             self.expect(e.cond, BOOL, self.expr(e.cond, _Scope(_Frame())), "end condition")
         if m.winner is not None:
@@ -859,6 +856,4 @@ def check(decls: list[A.Decl], model: GameModel) -> list[Diagnostic]:
     c.check_all()
     model.max_frame = max([f.next for f in _Frame.made] + [2])
     _Frame.made = []
-    if model.rounds is None and not model.scenarios:
-        pass
     return c.errors
