@@ -38,11 +38,8 @@ TYPE_NAMES = {"int": INT, "bool": BOOL, "str": STR, "player": PLAYER, "card": CA
 
 
 class _Frame:
-    made: list["_Frame"] = []
-
     def __init__(self):
         self.next = 1  # slot 0 is `me`
-        _Frame.made.append(self)
 
 
 class _Scope:
@@ -90,7 +87,13 @@ class Checker:
         self.m = model
         self.errors: list[Diagnostic] = []
         self.implicit_me = False  # in `winner:` keys, `coins` means `me.coins`
+        self.frames: list[_Frame] = []  # every frame made, for the largest one
         self.leading_requires: set = set()
+
+    def _frame(self) -> _Frame:
+        f = _Frame()
+        self.frames.append(f)
+        return f
 
     # ------------------------------------------------------------ reporting
     def err(self, span: Span, msg: str, notes=()) -> None:
@@ -324,7 +327,7 @@ class Checker:
                 if cap is not None and cap < 0:
                     self.err(z.decl.capacity.span, f"a zone cannot hold {cap} cards")
         for d in m.defs.values():
-            fr = _Frame()
+            fr = self._frame()
             sc = _Scope(fr)
             for pn, pt in d.params:
                 sc.bind(pn, pt)
@@ -356,7 +359,7 @@ class Checker:
                     self.err(ph.span, f"phase '{ph.name}' is already defined", [Note(names[ph.name].span, "first defined here")])
                 names[ph.name] = ph
                 info = PhaseInfo(ph.name, ph)
-                fr = _Frame()
+                fr = self._frame()
                 sc = _Scope(fr)
                 if ph.body is not None:
                     self.block(ph.body, sc)
@@ -376,9 +379,9 @@ class Checker:
                 info.frame = fr.next
                 m.phases.append(info)
         for e in m.end_conds:
-            self.expect(e.cond, BOOL, self.expr(e.cond, _Scope(_Frame())), "end condition")
+            self.expect(e.cond, BOOL, self.expr(e.cond, _Scope(self._frame())), "end condition")
         if m.winner is not None:
-            fr = _Frame()
+            fr = self._frame()
             sc = _Scope(fr)
             self.implicit_me = True  # `me` is the player being ranked
             for k in m.winner.keys:
@@ -388,7 +391,7 @@ class Checker:
                 self.expect(m.winner.everyone_if, BOOL, self.expr(m.winner.everyone_if, sc), "winning condition")
         for d in self.decls:
             if isinstance(d, A.ReachDecl):
-                fr = _Frame()
+                fr = self._frame()
                 sc = _Scope(fr)
                 slot = sc.bind(d.pvar, PLAYER)
                 self.m.slots[d] = slot
@@ -396,7 +399,7 @@ class Checker:
                 self.block(d.body, sc)
                 m.reach.append((d, fr.next))
             elif isinstance(d, A.OnDecl):
-                fr = _Frame()
+                fr = self._frame()
                 sc = _Scope(fr)
                 for p in d.params:
                     sc.bind(p.name, self.type_of(p.type))
@@ -416,7 +419,7 @@ class Checker:
                 self.err(sp, f"unknown option '{name}'" + did_you_mean(name, m.options))
                 continue
             self.expect(e, o.type, self.expr(e, None), f"option '{name}'")
-        fr = _Frame()
+        fr = self._frame()
         sc = _Scope(fr)
         if d.given is not None:
             self.block(d.given, sc)
@@ -427,7 +430,7 @@ class Checker:
         s.frame = fr.next
 
     def callable_body(self, c: Callable, body: A.Block, allow_requires=False) -> None:
-        fr = _Frame()
+        fr = self._frame()
         sc = _Scope(fr)
         for pn, pt in c.params:
             sc.bind(pn, pt)
@@ -706,7 +709,7 @@ class Checker:
 
     def _binder(self, e, var: str, coll: A.Expr, sc, what: str):
         el = self.coll(coll, sc, what)
-        inner = (sc or _Scope(_Frame())).child()
+        inner = (sc or _Scope(self._frame())).child()
         self.m.slots[e] = inner.bind(var, el)
         return inner, el
 
@@ -851,9 +854,7 @@ class Checker:
 
 def check(decls: list[A.Decl], model: GameModel) -> list[Diagnostic]:
     c = Checker(decls, model)
-    _Frame.made = []
     c.collect()
     c.check_all()
-    model.max_frame = max([f.next for f in _Frame.made] + [2])
-    _Frame.made = []
+    model.max_frame = max([f.next for f in c.frames] + [2])
     return c.errors
