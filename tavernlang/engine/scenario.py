@@ -77,6 +77,9 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
                 failures.append((dec.span or d.span, f"no answer left for P{dec.player + 1}'s decision '{dec.prompt}'; "
                                                     f"options: {', '.join(labels)}"))
                 break
+            # the options offered are part of the transcript, so a snapshot pins them too
+            st.log.append((f"P{dec.player + 1} is asked '{dec.prompt}': " + " | ".join(labels), None,
+                           {"type": "asked", "player": dec.player, "prompt": dec.prompt, "options": labels}))
             want = answers.pop(0)
             if want not in labels:
                 failures.append((d.span, f"answer '{want}' is not an option of '{dec.prompt}'; options: {', '.join(labels)}"))
