@@ -550,6 +550,8 @@ class ExpressionCompiler:
         if n == "first":
             a = args[0]
             c = self.coll(e.args[1])
+            if self.m.types.get(e.args[1]) == ZONE:  # of a zone: its top cards, the top one first
+                return lambda st, env: list(reversed(c(st, env)))[: max(0, a(st, env))]
             return lambda st, env: list(c(st, env))[: max(0, a(st, env))]
         if n == "allowed":
             a = args[0]
