@@ -45,7 +45,7 @@ class CompiledGame:
         self.card_vars = []
         for ck in self.card_kind:
             kinfo = model.kinds.get(ck)
-            self.card_vars.append([(a.name, a.slot) for a in kinfo.attrs.values() if a.mutable] if kinfo else [])
+            self.card_vars.append([(a.name, a.slot, a.type) for a in kinfo.attrs.values() if a.mutable] if kinfo else [])
         self.effect_cells: dict[str, list] = {n: [None] for n in model.effects}
         self.def_cells: dict[str, list] = {n: [None] for n in model.defs}
         self.effect_titles = {n: (e.decl.title or n) for n, e in model.effects.items()}
@@ -89,7 +89,18 @@ class CompiledGame:
         slots = self.card_vars[c]
         if not slots:
             return self.card_name[c]
-        return f"{self.card_name[c]} (" + ", ".join(f"{n} {st.cvars[i][c]}" for n, i in slots) + ")"
+        return f"{self.card_name[c]} (" + ", ".join(f"{n} {self.value_text(st.cvars[i][c], st, t)}"
+                                                  for n, i, t in slots) + ")"
+
+    def value_text(self, v, st: State, t: str | None = None) -> str:
+        """A value as the rules write it: true/false, none, P2, a card's name."""
+        if v is None:
+            return "none"
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if t == "card":
+            return self.card_name[v]
+        return self.label(v, st, t)
 
     def label(self, v, st: State, t: str | None = None) -> str:
         if isinstance(v, bool):

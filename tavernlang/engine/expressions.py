@@ -271,7 +271,9 @@ class ExpressionCompiler:
                 return lambda st, env: len(coll(st, env))
             if op == "any":
                 return lambda st, env: len(coll(st, env)) > 0
-            return lambda st, env: True
+            if op == "filter":
+                return lambda st, env: list(coll(st, env))
+            return lambda st, env: True  # every(x in C): nothing to fail
         if isinstance(e.coll, A.EveryZone) and op in ("every", "any") and isinstance(e.cond, (A.Call, A.Not)):
             # every(t in every Z where full/empty/not full/not empty(t)): one loop, no calls
             neg = isinstance(e.cond, A.Not)

@@ -302,7 +302,7 @@ class StatementCompiler:
                     v = val(st, env)
                     st.cvars[slot][c] = v
                     if st.log is not None:
-                        st.log.append((f"{g.card_name[c]}: {aname} = {g.label(v, st, vtype)}", (st.vis_mask(c), f"a card: {aname} changed"),
+                        st.log.append((f"{g.card_name[c]}: {aname} = {g.value_text(v, st, vtype)}", (st.vis_mask(c), f"a card: {aname} changed"),
                                        {"type": "set", "card": g.card_name[c], "attr": aname, "value": v}))
         else:  # pragma: no cover - the checker refuses the rest
             raise GameError("cannot set this", s.span)
