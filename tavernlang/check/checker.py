@@ -17,6 +17,7 @@ BUILTIN_NAMES = {
     "me": PLAYER, "players": list_of(PLAYER), "others": list_of(PLAYER), "cards": list_of(CARD),
     "current": PLAYER, "next_player": PLAYER, "round": INT, "player_count": INT,
     "game_ends": BOOL,  # the `end when` conditions hold now
+    "winners": list_of(PLAYER),  # who would win if the game ended now (by the `winner:` rule)
 }
 # Builtin functions: name -> (parameter types, result type). "T" is generic.
 BUILTIN_FUNCS = {
@@ -829,6 +830,8 @@ class Checker:
             return EFFECT if is_eff else c.type
         if n in BUILTIN_FUNCS:
             ps, rt = BUILTIN_FUNCS[n]
+            if n == "allowed" and len(e.args) == 2:  # allowed(ACTION, PLAYER): may that player take it?
+                ps = (EFFECT, PLAYER)
             if len(e.args) != len(ps):
                 self.err(e.span, f"'{n}' takes {len(ps)} argument(s), not {len(e.args)}")
             ts = [self.expr(a, sc) for a in e.args]

@@ -112,6 +112,9 @@ class ExpressionCompiler:
             if n == "game_ends":
                 g = self.g
                 return lambda st, env: g.ended(st)
+            if n == "winners":
+                g = self.g
+                return lambda st, env: g.result(st)["winners"]
         if kind == "option":
             k = ref[1]
             return lambda st, env: st.opt[k]
@@ -557,6 +560,7 @@ class ExpressionCompiler:
             return lambda st, env: list(c(st, env))[: max(0, a(st, env))]
         if n == "allowed":
             a = args[0]
+            who = args[1] if len(args) == 2 else (lambda st, env: env[0])
             g = self.g
 
             def allowed(st, env):
@@ -568,7 +572,7 @@ class ExpressionCompiler:
                     return True  # a phase can always be run
                 else:
                     req, _, frame, _ = g.effect_cells[name][0]
-                return req is None or bool(req(st, [env[0]] + [None] * frame))
+                return req is None or bool(req(st, [who(st, env)] + [None] * frame))
             return allowed
         if n == "range":
             a, b = args
