@@ -142,3 +142,15 @@ def test_a_run_time_fault_in_the_rules_is_placed(tmp_path):
         assert r.exit_code == 1
         assert f"{f}:6:13: error: a value here is none" in r.output
         assert "Traceback" not in r.output
+
+
+def test_final_scoring_runs_once_when_the_game_ends(tmp_path):
+    f = tmp_path / "final.tav"
+    f.write_text('game "Final"\nplayers 2..2\ncounter points per player = 0\ncounter gems per player = 0\n'
+                 'action dig "dig a gem" { gain 1 gems }\n'
+                 'rounds 3 { phase play "Play" turns from player(1) once_each { actions dig } }\n'
+                 'at game end { for p in players { gain 2 * p.gems points to p } }\n'
+                 'winner: highest points\n')
+    data = json.loads(tav("run", str(f), "-p", "2", "--json").output)
+    assert data["scores"] == [6, 6], "3 gems each, worth 2 points each, counted once"
+    assert sum(1 for e in data["log"] if e.get("phase") == "game end") == 1

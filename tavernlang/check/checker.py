@@ -165,6 +165,11 @@ class Checker:
             elif isinstance(d, A.ActionDecl):
                 if define(d.name, d, "action"):
                     m.actions[d.name] = Callable(d.name, d, [])
+            elif isinstance(d, A.GameEndDecl):
+                if m.game_end is not None:
+                    self.err(d.span, "a game has one 'at game end' block", [Note(m.game_end.decl.span, "the first one is here")])
+                else:
+                    m.game_end = Callable("game end", d, [])
             elif isinstance(d, A.SetupDecl):
                 if m.setup is not None:
                     self.err(d.span, "a game has one setup block", [Note(m.setup.decl.span, "the first one is here")])
@@ -344,6 +349,8 @@ class Checker:
             self.callable_body(a, a.decl.body, allow_requires=True)
         if m.setup is not None:
             self.callable_body(m.setup, m.setup.decl.body)
+        if m.game_end is not None:
+            self.callable_body(m.game_end, m.game_end.decl.body)
         if m.rounds is not None:
             if not m.rounds.phases:
                 self.err(m.rounds.span, "rounds need at least one phase: rounds [N] { phase ... }")

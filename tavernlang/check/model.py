@@ -131,6 +131,7 @@ class GameModel:
     effects: dict[str, Callable] = attrs.field(factory=dict)
     actions: dict[str, Callable] = attrs.field(factory=dict)
     setup: Callable | None = None
+    game_end: Callable | None = None  # `at game end { ... }`
     rounds: A.RoundsDecl | None = None
     phases: list[PhaseInfo] = attrs.field(factory=list)
     end_conds: list[A.EndDecl] = attrs.field(factory=list)

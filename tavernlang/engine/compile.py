@@ -204,7 +204,14 @@ class CompiledGame:
                 if limit is not None and st.round >= limit:
                     raise GameOver
         except GameOver:
-            return
+            pass
+        if self.game_end is not None:  # final scoring, once, however the game ended
+            if st.log is not None:
+                st.log.append(("-- game end --", None, {"type": "phase", "phase": "game end"}))
+            try:
+                yield from self.game_end(st, [None] * (self.game_end_frame + 1))
+            except GameOver:
+                pass
 
     def ended(self, st: State) -> bool:
         for c in self.end_conds:
@@ -297,6 +304,8 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             g.actions[name] = _Action(name, a.decl.title or name, self.action_legal(a), body, a.frame)
         g.setup = self.gen_block(m.setup.decl.body) if m.setup else None
         g.setup_frame = m.setup.frame if m.setup else 1
+        g.game_end = self.gen_block(m.game_end.decl.body) if m.game_end else None
+        g.game_end_frame = m.game_end.frame if m.game_end else 1
         g.rounds_count = self.expr(m.rounds.count) if m.rounds and m.rounds.count else None
         g.phases = [self.phase(p) for p in m.phases]
         g.end_conds = [self.expr(e.cond) for e in m.end_conds]

@@ -48,7 +48,7 @@ class Unit:
             return f"'when {d.counter} of {d.pvar} reaches ...'"
         if self.kind == "on":
             return f"'on {self.name}'"
-        if self.kind in ("setup", "winner", "rounds"):
+        if self.kind in ("setup", "winner", "rounds", "game end"):
             return f"the {self.kind}"
         if self.kind == "end":
             return "an 'end when'"
@@ -127,6 +127,8 @@ class Facts:
             self._add("action", a.name, a.decl, (a.decl,))
         if m.setup is not None:
             self._add("setup", None, m.setup.decl, (m.setup.decl,))
+        if getattr(m, "game_end", None) is not None:
+            self._add("game end", None, m.game_end.decl, (m.game_end.decl,))
         if m.rounds is not None:
             self._add("rounds", None, m.rounds, (m.rounds.count,))
             for ph in m.phases:
@@ -309,7 +311,7 @@ class Facts:
 
     def _reach(self) -> None:
         roots = [u for u in self.units if u.kind in (
-            "setup", "phase", "rounds", "end", "winner", "option", "kind", "card", "counter", "var", "zone")]
+            "setup", "game end", "phase", "rounds", "end", "winner", "option", "kind", "card", "counter", "var", "zone")]
         reached = set(roots)
         work = list(roots)
         blocked = {u for u in self.units if u.node in self.blocked}

@@ -445,6 +445,13 @@ class SetupDecl(Decl):
 
 
 @frozen
+class GameEndDecl(Decl):
+    """`at game end { ... }`: final scoring, run once when the game ends, before the ranking."""
+
+    body: Block
+
+
+@frozen
 class ActionRef(Node):
     name: str
     once: bool

@@ -290,6 +290,7 @@ class _Builder(Transformer_NonRecursive):
     def effect_decl(self, m, c): return A.EffectDecl(self.sp(m), str(c[0]), c[1] or (), _s(c[2]), c[3])
     def action_decl(self, m, c): return A.ActionDecl(self.sp(m), str(c[0]), _s(c[1]), c[2])
     def setup_decl(self, m, c): return A.SetupDecl(self.sp(m), c[0])
+    def game_end_decl(self, m, c): return A.GameEndDecl(self.sp(m), c[0])
     def action_ref(self, m, c): return A.ActionRef(self.sp(m), str(c[0]), c[1] is not None)
     def pass_spec(self, m, c): return ("pass", c[0])
     def turns_spec(self, m, c):
