@@ -3,7 +3,7 @@
 Two games are compared by their declarations (includes spliced, variant changes
 applied), keyed by kind and name; each key is added, removed or changed, with
 its place in both files and, where it helps, a summary in a designer's words
-("option win_coins: default 25 -> 30", "card \\"Goblin\\": x7 -> x5").
+("option 'target': default 10 -> 12", "card \\"Ruby\\": x3 -> x2").
 """
 from __future__ import annotations
 
