@@ -756,6 +756,16 @@ class Checker:
             if e.op == "filter":
                 return list_of(el)
             return INT if e.op == "count" else BOOL
+        if isinstance(e, A.AnySubset):
+            el = self.coll(e.coll, sc, "any(subset ...)")
+            for b in (e.low, e.high):
+                if b is not None:
+                    self.expect(b, INT, self.expr(b, sc), "subset size")
+            inner = (sc or _Scope(self._frame())).child()
+            self.m.slots[e] = inner.bind(e.var, list_of(el))
+            if e.cond is not None:
+                self.expect(e.cond, BOOL, self.expr(e.cond, inner), "condition")
+            return BOOL
         if isinstance(e, A.Aggregate):
             inner, _ = self._binder(e, e.var, e.coll, sc, f"{e.op}(...)")
             if e.cond is not None:

@@ -3,6 +3,8 @@ the shapes rules use most (local names, kind tests, zone tests, attribute compar
 (A mixin of the compiler in compile.py.)"""
 from __future__ import annotations
 
+import itertools
+
 from ..check.model import CARD, ZONE
 from ..errors import GameError
 from ..syntax import ast as A
@@ -340,6 +342,32 @@ class ExpressionCompiler:
                     return False
             return True
         return every
+
+    def e_AnySubset(self, e):
+        """Some subset of the collection (of a size in low..high, 1.. by default) meets the
+        condition: tried smallest first, stopping at the first that does."""
+        coll = self.coll(e.coll)
+        k = self.m.slots[e]
+        cond = self.expr(e.cond) if e.cond is not None else None
+        lo = self.expr(e.low) if e.low is not None else None
+        hi = self.expr(e.high) if e.high is not None else None
+        span = e.span
+
+        def any_subset(st, env, span=span):
+            items = list(coll(st, env))
+            a = max(0, lo(st, env)) if lo is not None else 1
+            b = min(len(items), hi(st, env)) if hi is not None else len(items)
+            tried = 0
+            for size in range(a, b + 1):
+                for combo in itertools.combinations(items, size):
+                    tried += 1
+                    if tried > 1 << 16:
+                        raise GameError("more than 65536 subsets to try", span)
+                    env[k] = list(combo)
+                    if cond is None or cond(st, env):
+                        return True
+            return False
+        return any_subset
 
     def e_Aggregate(self, e):
         coll = self.coll(e.coll)

@@ -84,6 +84,17 @@ class Quant(Expr):
 
 
 @frozen
+class AnySubset(Expr):
+    """``any(subset s of C size a..b where cond)``: some subset of C meets cond."""
+
+    var: str
+    coll: Expr
+    low: Expr | None
+    high: Expr | None
+    cond: Expr | None
+
+
+@frozen
 class Aggregate(Expr):
     """``sum/min/max/distinct(e for x in C where cond)``."""
 

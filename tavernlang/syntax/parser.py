@@ -188,6 +188,7 @@ class _Builder(Transformer_NonRecursive):
 
     sum_agg, min_agg, max_agg, distinct_agg = _a("sum"), _a("min"), _a("max"), _a("distinct")
 
+    def any_subset(self, m, c): return A.AnySubset(self.sp(m), str(c[0]), c[1], c[2], c[3], c[4])
     def binop(self, m, c): return A.BinOp(self.sp(m), str(c[1]), c[0], c[2])
     def compare(self, m, c): return A.BinOp(self.sp(m), str(c[1]), c[0], c[2])
     def or_op(self, m, c): return A.BinOp(self.sp(m), "or", c[0], c[1])
