@@ -386,10 +386,19 @@ def test(paths, verbose) -> None:
     """Run the scenarios in rules files (or folders of them)."""
     from .engine.scenario import run_scenario
 
+    from .syntax import ast as A
+    from .syntax.parser import parse
+
+    def has_scenarios(f: Path) -> bool:
+        """In a folder, only files that declare scenarios are run (not the games they include)."""
+        try:
+            return any(isinstance(d, A.ScenarioDecl) for d in parse(f.read_bytes(), str(f)).decls)
+        except TavError:
+            return True  # let the run report the error
     files = []
     for p in paths:
         pp = Path(p)
-        files.extend(sorted(pp.rglob("*.tav")) if pp.is_dir() else [pp])
+        files.extend([f for f in sorted(pp.rglob("*.tav")) if has_scenarios(f)] if pp.is_dir() else [pp])
     passed = failed = 0
     errors = 0
     for f in files:
