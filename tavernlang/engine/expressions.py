@@ -513,8 +513,15 @@ class ExpressionCompiler:
             pad = [None] * max(0, frame - 1 - len(args))
             if len(args) == 1:
                 a0 = args[0]
-                return lambda st, env: cell[0](st, [env[0], a0(st, env)] + pad)
-            return lambda st, env: cell[0](st, [env[0]] + [a(st, env) for a in args] + pad)
+                k0 = self.local_slot(e.args[0])
+                if not pad:
+                    if k0 is not None:  # f(x) on a local, and f needs no slots of its own
+                        return lambda st, env: cell[0](st, [env[0], env[k0]])
+                    return lambda st, env: cell[0](st, [env[0], a0(st, env)])
+                if k0 is not None:
+                    return lambda st, env: cell[0](st, [env[0], env[k0], *pad])
+                return lambda st, env: cell[0](st, [env[0], a0(st, env), *pad])
+            return lambda st, env: cell[0](st, [env[0], *[a(st, env) for a in args], *pad])
         if ref[0] == "effect":
             return _const(ref[1])
         n = ref[1]
