@@ -399,7 +399,6 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                         return
                     if once_each and taken >= n:
                         return
-                    st.current = cur
                     st.next_player = (cur + 1) % n
                     legal = []
                     for a, req, fr in reqs:
@@ -444,7 +443,6 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                     return
                 if once_each and taken >= n:
                     return
-                st.current = cur
                 st.next_player = (cur + 1) % n
                 used = set()
                 acted = False

@@ -39,19 +39,6 @@ class StatementCompiler:
         g = self.g
         log_move = self._log_move
         if self.m.types.get(s.what) == CARD:  # one card: the common case
-            kc, kz = self.local_slot(s.what), self.local_slot(s.dest)
-            if kc is not None and kz is not None:  # `move c to t`, both local names
-                def move_locals(st, env, span=span):
-                    c, z = env[kc], env[kz]
-                    if c is None:
-                        return
-                    if z is None:
-                        raise GameError("move to nowhere (the destination is none)", span)
-                    old = st.loc[c]
-                    st.move(c, z, top, face, env[0])
-                    if st.log is not None:
-                        log_move(st, g, c, old, z, face, env[0])
-                return False, move_locals
             single = self.expr(s.what)
 
             def move1(st, env, span=span):
