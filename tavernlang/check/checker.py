@@ -26,7 +26,7 @@ BUILTIN_FUNCS = {
     "lesser": ((INT, INT), INT), "greater": ((INT, INT), INT), "abs": ((INT,), INT),
     "random": ((INT, INT), INT), "named": ((STR,), list_of(CARD)), "first": ((INT, "coll"), "same"),
     "top": ((ZONE,), CARD), "order_from": ((PLAYER,), list_of(PLAYER)),
-    "allowed": ((EFFECT,), BOOL), "range": ((INT, INT), list_of(INT)),
+    "allowed": ((EFFECT,), BOOL), "taken": ((EFFECT,), BOOL), "range": ((INT, INT), list_of(INT)),
 }
 # Properties every object of a type has: (type, name) -> result type.
 BUILTIN_PROPS = {
@@ -182,9 +182,11 @@ class Checker:
                     m.rounds = d
             elif isinstance(d, A.EndDecl):
                 m.end_conds.append(d)
+            elif isinstance(d, A.WinnerDecl) and d.guard is not None:
+                m.guarded_winners.append(d)
             elif isinstance(d, A.WinnerDecl):
                 if m.winner is not None:
-                    self.err(d.span, "a game has one winner rule", [Note(m.winner.span, "the first one is here")])
+                    self.err(d.span, "a game has one winner rule without 'when'", [Note(m.winner.span, "the first one is here")])
                 m.winner = d
         for v in m.enum_of:
             if v in seen and not isinstance(seen[v], A.EnumDecl):
@@ -264,6 +266,8 @@ class Checker:
         return False
 
     def type_of(self, t: A.TypeRef) -> str:
+        if t.list:
+            return list_of(self.type_of(A.TypeRef(t.span, t.name)))
         n = t.name
         if n in TYPE_NAMES:
             return TYPE_NAMES[n]
@@ -388,15 +392,19 @@ class Checker:
                 m.phases.append(info)
         for e in m.end_conds:
             self.expect(e.cond, BOOL, self.expr(e.cond, _Scope(self._frame())), "end condition")
-        if m.winner is not None:
+        for w in m.guarded_winners + ([m.winner] if m.winner is not None else []):
             fr = self._frame()
             sc = _Scope(fr)
+            if w.guard is not None:
+                self.expect(w.guard, BOOL, self.expr(w.guard, sc), "condition of the winner rule")
             self.implicit_me = True  # `me` is the player being ranked
-            for k in m.winner.keys:
+            for k in w.keys:
                 self.expect(k, INT, self.expr(k, sc), "winner key")
             self.implicit_me = False
-            if m.winner.everyone_if is not None:
-                self.expect(m.winner.everyone_if, BOOL, self.expr(m.winner.everyone_if, sc), "winning condition")
+            if w.everyone_if is not None:
+                self.expect(w.everyone_if, BOOL, self.expr(w.everyone_if, sc), "winning condition")
+        if m.guarded_winners and m.winner is None:
+            self.err(m.guarded_winners[0].span, "a game with 'winner when' rules needs one winner rule without 'when' too (the rule for every other game)")
         for d in self.decls:
             if isinstance(d, A.ReachDecl):
                 fr = self._frame()
@@ -732,6 +740,13 @@ class Checker:
             return self._prop(e, e.obj, e.name, sc, e.span)
         if isinstance(e, A.Of):
             return self._prop(e, e.obj, e.name, sc, e.name_span)
+        if isinstance(e, A.Index):
+            lt = self.expr(e.obj, sc)
+            self.expect(e.index, INT, self.expr(e.index, sc), "index")
+            if lt == ZONE or (elem(lt) is None and lt != ANY):
+                self.err(e.obj.span, f"only a list can be indexed, not {show(lt)}")
+                return ANY
+            return elem(lt) if lt != ANY else ANY
         if isinstance(e, A.ListLit):
             ts = [self.expr(x, sc) for x in e.items]
             t0 = next((t for t in ts if t not in (ANY, NONE)), ANY)
@@ -785,6 +800,14 @@ class Checker:
                 if not (compatible(lt, rt) or compatible(rt, lt)):
                     self.err(e.span, f"cannot compare {show(lt)} with {show(rt)}")
                 return BOOL
+            if e.op == "+" and (lt.startswith("list:") or rt.startswith("list:") or (lt == ZONE and rt == ZONE)):
+                # joining lists (a zone joins as the list of its cards)
+                l2 = list_of(CARD) if lt == ZONE else lt
+                r2 = list_of(CARD) if rt == ZONE else rt
+                if not (compatible(l2, r2) or compatible(r2, l2)):
+                    self.err(e.span, f"cannot join {show(lt)} and {show(rt)}")
+                m.refs[e] = ("join",)
+                return l2 if elem(l2) not in (ANY, NONE) else r2
             self.expect(e.left, INT, lt, f"left side of '{e.op}'")
             self.expect(e.right, INT, rt, f"right side of '{e.op}'")
             return BOOL if e.op in ("<", "<=", ">", ">=") else INT
@@ -845,6 +868,14 @@ class Checker:
                 self.expr(a, sc)
             m.refs[e] = ("effect" if is_eff else "def", n)
             return EFFECT if is_eff else c.type
+        if n == "values" and n not in m.defs:  # values(ENUM): the enum's values in order
+            a = e.args[0] if len(e.args) == 1 else None
+            if isinstance(a, A.Name) and a.name in m.enums:
+                m.refs[e] = ("values", a.name)
+                return list_of("enum:" + a.name)
+            self.err(a.span if a is not None else e.span, "values(...) takes the name of an enum"
+                     + (did_you_mean(a.name, m.enums) if isinstance(a, A.Name) else ""))
+            return list_of(ANY)
         if n in BUILTIN_FUNCS:
             ps, rt = BUILTIN_FUNCS[n]
             if n == "allowed" and len(e.args) == 2:  # allowed(ACTION, PLAYER): may that player take it?

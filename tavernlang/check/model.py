@@ -135,7 +135,8 @@ class GameModel:
     rounds: A.RoundsDecl | None = None
     phases: list[PhaseInfo] = attrs.field(factory=list)
     end_conds: list[A.EndDecl] = attrs.field(factory=list)
-    winner: A.WinnerDecl | None = None
+    winner: A.WinnerDecl | None = None  # the rule without `when`
+    guarded_winners: list = attrs.field(factory=list)  # `winner when C: ...`, tried first, in order
     reach: list[tuple[A.ReachDecl, int]] = attrs.field(factory=list)  # (decl, frame)
     handlers: dict[str, list[tuple[A.OnDecl, int]]] = attrs.field(factory=dict)
     scenarios: list[ScenarioInfo] = attrs.field(factory=list)

@@ -45,7 +45,9 @@ class CompiledGame:
         self.card_vars = []
         for ck in self.card_kind:
             kinfo = model.kinds.get(ck)
-            self.card_vars.append([(a.name, a.slot, a.type) for a in kinfo.attrs.values() if a.mutable] if kinfo else [])
+            quiet = {ad.name for ad in kinfo.decl.attrs if ad.unlabelled} if kinfo else set()
+            self.card_vars.append([(a.name, a.slot, a.type) for a in kinfo.attrs.values()
+                                   if a.mutable and a.name not in quiet] if kinfo else [])
         self.effect_cells: dict[str, list] = {n: [None] for n in model.effects}
         self.def_cells: dict[str, list] = {n: [None] for n in model.defs}
         self.effect_titles = {n: (e.decl.title or n) for n, e in model.effects.items()}
@@ -220,14 +222,21 @@ class CompiledGame:
         return False
 
     def result(self, st: State) -> dict:
+        winner_keys, winner_everyone = self.winner_keys, self.winner_everyone
+        for guard, ks, ev in self.guarded_winners:  # `winner when C: ...`: the first whose C holds decides
+            if guard(st, [None] * (self.model.max_frame + 1)):
+                winner_keys, winner_everyone = ks, ev
+                break
         keys = []
+        # the score shown is the first key of the deciding rule, or of the rule without `when`
+        score_keys = winner_keys or self.winner_keys[:1]
         for p in range(st.n):
             env = [p] + [None] * self.model.max_frame
-            keys.append(tuple(k(st, env) for k in self.winner_keys))
-        if self.winner_everyone is not None:
-            win = bool(self.winner_everyone(st, [None] * self.model.max_frame))
+            keys.append(tuple(k(st, env) for k in score_keys))
+        if winner_everyone is not None:
+            win = bool(winner_everyone(st, [None] * self.model.max_frame))
             winners = list(range(st.n)) if win else []
-        elif keys and keys[0]:
+        elif keys and keys[0] and winner_keys:
             best = max(keys)
             winners = [p for p in range(st.n) if keys[p] == best]
         else:
@@ -244,11 +253,12 @@ class _Phase:
 
 
 class _Action:
-    __slots__ = ("name", "title", "req", "body", "frame", "once")
+    __slots__ = ("name", "title", "req", "body", "frame", "once", "required")
 
     def __init__(self, name, title, req, body, frame):
         self.name, self.title, self.req, self.body, self.frame = name, title, req, body, frame
         self.once = False
+        self.required = False
 
 
 class _Compiler(StatementCompiler, ExpressionCompiler):
@@ -311,6 +321,9 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         g.end_conds = [self.expr(e.cond) for e in m.end_conds]
         g.winner_keys = [self.expr(k) for k in m.winner.keys] if m.winner else []
         g.winner_everyone = self.expr(m.winner.everyone_if) if m.winner and m.winner.everyone_if else None
+        g.guarded_winners = [(self.expr(w.guard), [self.expr(k) for k in w.keys],
+                              self.expr(w.everyone_if) if w.everyone_if is not None else None)
+                             for w in m.guarded_winners]
         g.scenarios = [self.scenario(sc) for sc in m.scenarios]
 
     def scenario(self, info):
@@ -373,11 +386,14 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             a = g.actions[ref.name]
             b = _Action(a.name, a.title, a.req, a.body, a.frame)
             b.once = ref.once
+            b.required = ref.required
             acts.append(b)
+        at_once = ph.until_at_once and until is not None
         can_pass = ph.can_pass
         pass_cond = self.expr(ph.pass_cond) if ph.pass_cond is not None else None
         once_each = ph.once_each
         multi = can_pass or any(a.once for a in acts)
+        required = [a for a in acts if a.required]
 
         def action_label(a):
             return "pass" if a is None else a.title
@@ -444,7 +460,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                 if once_each and taken >= n:
                     return
                 st.next_player = (cur + 1) % n
-                used = set()
+                used = st.turn_used = set()
                 acted = False
                 while True:
                     aenv_me = [cur]
@@ -458,8 +474,11 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                             e2 = aenv_me + [None] * a.frame
                             if a.req(st, e2):
                                 legal.append(a)
-                    if multi and can_pass and (pass_cond is None or pass_cond(st, env)):
-                        legal.append(None)
+                    if multi and can_pass and (pass_cond is None or pass_cond(st, env)) and \
+                            not any(a in legal and a.name not in used for a in required):
+                        legal.append(None)  # `pass` ends the turn (not while a required action waits)
+                    if legal == [None]:
+                        legal = []  # only `pass` is left: the turn ends without asking
                     if not legal:
                         if not acted and st.fired is not None:
                             st.fired[("idle", ph)] = st.fired.get(("idle", ph), 0) + 1
@@ -478,9 +497,13 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                     used.add(a.name)
                     acted = True
                     yield from a.body(st, [cur] + [None] * a.frame)
+                    if at_once and until(st, env):  # `until C at once`: the phase ends mid-turn
+                        st.turn_used = set()
+                        return
                     if not multi:
                         break
                 taken += 1
+                st.turn_used = set()
                 # the phase is over when every player in a row passed or could do nothing
                 idle = 0 if acted else idle + 1
                 if idle >= n and not once_each:

@@ -83,6 +83,14 @@ class ExpressionCompiler:
     def e_Lit(self, e):
         return _const(e.value)
 
+    def e_Index(self, e):
+        lst, ix = self.coll(e.obj), self.expr(e.index)
+
+        def index(st, env):
+            items, i = lst(st, env), ix(st, env)
+            return items[i - 1] if items is not None and 1 <= i <= len(items) else None
+        return index
+
     def e_ListLit(self, e):
         items = [self.expr(x) for x in e.items]
         return lambda st, env: [f(st, env) for f in items]
@@ -405,6 +413,9 @@ class ExpressionCompiler:
     def e_BinOp(self, e):
         op = e.op
         span = e.span
+        if self.m.refs.get(e) == ("join",):  # L + M joins two lists (or zones' cards)
+            la, lb = self.coll(e.left), self.coll(e.right)
+            return lambda st, env: [*la(st, env), *lb(st, env)]
         is_const, c = self.const_value(e.right)
         if is_const and op in ("==", "!=") and isinstance(e.left, (A.Attr, A.Of)):
             ref = self.m.refs.get(e.left)
@@ -506,6 +517,9 @@ class ExpressionCompiler:
 
     def e_Call(self, e):
         ref = self.m.refs[e]
+        if ref[0] == "values":
+            vals = list(self.m.enums[ref[1]])
+            return lambda st, env: list(vals)
         args = [self.expr(a) for a in e.args]
         if ref[0] == "def":
             cell = self.g.def_cells[ref[1]]
@@ -609,6 +623,9 @@ class ExpressionCompiler:
                     req, _, frame, _ = g.effect_cells[name][0]
                 return req is None or bool(req(st, [who(st, env)] + [None] * frame))
             return allowed
+        if n == "taken":  # did the player whose turn it is take that action this turn?
+            a = args[0]
+            return lambda st, env: a(st, env) in st.turn_used
         if n == "range":
             a, b = args
             return lambda st, env: list(range(a(st, env), b(st, env) + 1))

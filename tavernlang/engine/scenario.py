@@ -82,8 +82,13 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
                            {"type": "asked", "player": dec.player, "prompt": dec.prompt, "options": labels}))
             want = answers.pop(0)
             if want not in labels:
-                failures.append((d.span, f"answer '{want}' is not an option of '{dec.prompt}'; options: {', '.join(labels)}"))
-                break
+                # a card's bare name answers for it when every option of that name reads the same
+                named = {lb for lb in labels if lb.startswith(want + " (")}
+                if len(named) != 1:
+                    why = "names different options" if named else "is not an option of"
+                    failures.append((d.span, f"answer '{want}' {why} '{dec.prompt}'; options: {', '.join(labels)}"))
+                    break
+                want = named.pop()
             st.decisions += 1
             dec = gen.send(labels.index(want))
     except StopIteration:

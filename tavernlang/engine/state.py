@@ -17,7 +17,7 @@ class GameOver(Exception):
 class State:
     __slots__ = ("n", "players", "counters", "vars", "zones", "loc", "facedown", "seen", "cvars",
                  "opt", "current", "next_player", "round", "rng", "log", "decisions", "attrs",
-                 "zbase", "zowner", "zfamily", "zhidden", "zprivate", "cap", "all_cards", "fired", "game", "agent")
+                 "zbase", "zowner", "zfamily", "zhidden", "zprivate", "cap", "all_cards", "fired", "game", "agent", "turn_used")
 
     def __init__(self, game, n: int, seed: int):
         self.game = game
@@ -33,6 +33,7 @@ class State:
         # who decides without suspending the game: (player, options) -> index, or None
         # to hand every decision out as a Decision (interactive play, scenarios)
         self.agent = None
+        self.turn_used: set = set()  # the actions taken in the turn being played (`taken(A)`)
         # filled by the compiled game's init
         self.counters: list[list[int]] = []
         self.vars: list[list[Any]] = []

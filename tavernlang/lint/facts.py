@@ -138,6 +138,8 @@ class Facts:
             self._add("end", None, e, (e,))
         if m.winner is not None:
             self._add("winner", None, m.winner, (m.winner,))
+        for w in m.guarded_winners:
+            self._add("winner", None, w, (w,))
         for d, _ in m.reach:
             self._add("when", d.counter, d, (d,))
         for ev, hs in m.handlers.items():

@@ -47,6 +47,12 @@ class Attr(Expr):
 
 
 @frozen
+class Index(Expr):
+    obj: Expr  # a list
+    index: Expr  # 1-based; outside the list gives none
+
+
+@frozen
 class Of(Expr):
     name: str
     name_span: Span
@@ -331,6 +337,7 @@ class Decl(Node):
 @frozen
 class TypeRef(Node):
     name: str
+    list: bool = False  # `list of NAME`
 
 
 @frozen
@@ -378,6 +385,7 @@ class AttrDecl(Node):
     type: TypeRef
     default: Expr | None
     mutable: bool
+    unlabelled: bool = False  # kept out of option labels
 
 
 @frozen
@@ -466,6 +474,7 @@ class GameEndDecl(Decl):
 class ActionRef(Node):
     name: str
     once: bool
+    required: bool = False  # `pass` is not offered while it is allowed and not yet taken
 
 
 @frozen
@@ -476,6 +485,7 @@ class Phase(Node):
     start: Expr | None = None  # a phase of turns
     once_each: bool = False
     until: Expr | None = None
+    until_at_once: bool = False  # `until C at once`: also checked after every action
     actions: tuple[ActionRef, ...] = ()
     can_pass: bool = False
     pass_cond: Expr | None = None
@@ -496,6 +506,7 @@ class EndDecl(Decl):
 class WinnerDecl(Decl):
     keys: tuple[Expr, ...]  # "highest" keys, in tie-break order
     everyone_if: Expr | None
+    guard: Expr | None = None  # `winner when C: ...` decides only the games where C holds
 
 
 @frozen

@@ -168,6 +168,7 @@ class _Builder(Transformer_NonRecursive):
     def name(self, m, c): return A.Name(self.sp(m), str(c[0]))
     def list_lit(self, m, c): return A.ListLit(self.sp(m), tuple(x for x in c if x is not None))
     def attr(self, m, c): return A.Attr(self.sp(m), c[0], str(c[1]))
+    def index(self, m, c): return A.Index(self.sp(m), c[0], c[1])
     def of_expr(self, m, c): return A.Of(self.sp(m), str(c[0]), _tspan(self.f, c[0]), c[1])
     def args(self, m, c): return tuple(x for x in c if x is not None)
     def call(self, m, c): return A.Call(self.sp(m), str(c[0]), c[1])
@@ -247,6 +248,7 @@ class _Builder(Transformer_NonRecursive):
 
     # ---- declarations
     def type(self, m, c): return A.TypeRef(self.sp(m), str(c[0]))
+    def list_type(self, m, c): return A.TypeRef(self.sp(m), str(c[0]), True)
     def param(self, m, c): return A.Param(self.sp(m), str(c[0]), c[1])
     def params(self, m, c): return tuple(x for x in c if x is not None)
     def game_decl(self, m, c): return A.GameDecl(self.sp(m), _s(c[0]))
@@ -259,7 +261,7 @@ class _Builder(Transformer_NonRecursive):
     def name_list(self, m, c): return tuple(c)
     def enum_decl(self, m, c):
         return A.EnumDecl(self.sp(m), str(c[0]), tuple(str(x) for x in c[1]), tuple(_tspan(self.f, x) for x in c[1]))
-    def attr_decl(self, m, c): return A.AttrDecl(self.sp(m), str(c[1]), c[2], c[3], c[0] is not None)
+    def attr_decl(self, m, c): return A.AttrDecl(self.sp(m), str(c[1]), c[2], c[3], c[0] is not None, c[4] is not None)
     def kind_decl(self, m, c): return A.KindDecl(self.sp(m), str(c[0]), tuple(x for x in c[1:] if x is not None))
     def field(self, m, c): return A.Field(self.sp(m), str(c[0]), c[1])
     def card_decl(self, m, c):
@@ -292,20 +294,24 @@ class _Builder(Transformer_NonRecursive):
     def action_decl(self, m, c): return A.ActionDecl(self.sp(m), str(c[0]), _s(c[1]), c[2])
     def setup_decl(self, m, c): return A.SetupDecl(self.sp(m), c[0])
     def game_end_decl(self, m, c): return A.GameEndDecl(self.sp(m), c[0])
-    def action_ref(self, m, c): return A.ActionRef(self.sp(m), str(c[0]), c[1] is not None)
+    def action_ref(self, m, c): return A.ActionRef(self.sp(m), str(c[0]), c[1] is not None, c[2] is not None)
+    def at_once(self, m, c): return True
+    def until_spec(self, m, c): return (c[0], bool(c[1]))
+    def winner_guard(self, m, c): return ("guard", c[0])
     def pass_spec(self, m, c): return ("pass", c[0])
     def turns_spec(self, m, c):
         start, once, until = c[0], c[1] is not None, c[2]
+        until, at_once = until if until is not None else (None, False)
         refs = [x for x in c[3:] if isinstance(x, A.ActionRef)]
         ps = [x for x in c[3:] if isinstance(x, tuple)]
-        return dict(start=start, once_each=once, until=until, actions=tuple(refs),
+        return dict(start=start, once_each=once, until=until, until_at_once=at_once, actions=tuple(refs),
                     can_pass=bool(ps), pass_cond=ps[0][1] if ps else None)
     def phase_steps(self, m, c): return A.Phase(self.sp(m), str(c[0]), _s(c[1]), c[2])
     def phase_turns(self, m, c): return A.Phase(self.sp(m), str(c[0]), _s(c[1]), None, **c[2])
     def rounds_decl(self, m, c): return A.RoundsDecl(self.sp(m), c[0], tuple(x for x in c[1:] if x is not None))
     def end_decl(self, m, c): return A.EndDecl(self.sp(m), c[0])
-    def winner_highest(self, m, c): return A.WinnerDecl(self.sp(m), tuple(c), None)
-    def winner_everyone(self, m, c): return A.WinnerDecl(self.sp(m), (), c[0])
+    def winner_highest(self, m, c): return A.WinnerDecl(self.sp(m), tuple(c[1:]), None, c[0][1] if c[0] else None)
+    def winner_everyone(self, m, c): return A.WinnerDecl(self.sp(m), (), c[1], c[0][1] if c[0] else None)
     def reach_decl(self, m, c):
         return A.ReachDecl(self.sp(m), str(c[0]), _tspan(self.f, c[0]), str(c[1]), c[2], c[3])
     def on_decl(self, m, c): return A.OnDecl(self.sp(m), str(c[0]), c[1] or (), c[2])
