@@ -50,6 +50,7 @@ class CompiledGame:
                                    if a.mutable and a.name not in quiet] if kinfo else [])
         self.effect_cells: dict[str, list] = {n: [None] for n in model.effects}
         self.def_cells: dict[str, list] = {n: [None] for n in model.defs}
+        self.inline_ok: dict[str, bool] = {}
         self.effect_titles = {n: (e.decl.title or n) for n, e in model.effects.items()}
         self._pad = [None] * model.max_frame
         c = _Compiler(self)

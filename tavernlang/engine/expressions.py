@@ -11,7 +11,44 @@ from ..syntax import ast as A
 from .common import Fn, _const
 
 
+_BINDERS = (A.Quant, A.Aggregate, A.AnySubset)
+_CHEAP = (A.Name, A.Lit, A.Attr, A.Of, A.BinOp, A.Not, A.Neg, A.IsKind)
+
+
 class ExpressionCompiler:
+    _subst: dict | None = None  # param slot -> ("slot", caller slot) | ("fn", closure), while inlining
+    _inlining: frozenset = frozenset()
+
+    # ================================================================ def inlining
+    def _inline(self, e: A.Call, name: str) -> Fn | None:
+        """A call of a small `def` compiled into the caller: its body, with the parameters
+        read from the caller's slots or its argument closures. Only for bodies that bind no
+        names (no quantifiers) and for arguments that are cheap and pure; recursion is not
+        inlined."""
+        d = self.m.defs[name]
+        if name in self._inlining or len(e.args) != len(d.params):
+            return None
+        ok = self.g.inline_ok.get(name)
+        if ok is None:
+            ok = self.g.inline_ok[name] = not any(isinstance(n, _BINDERS) for n in A.walk(d.decl.body))
+        if not ok:
+            return None
+        mapping = {}
+        for i, a in enumerate(e.args):
+            k = self.local_slot(a)
+            if k is not None:
+                mapping[i + 1] = ("slot", k)
+            elif all(isinstance(n, _CHEAP) for n in A.walk(a)):
+                mapping[i + 1] = ("fn", self.expr(a))
+            else:
+                return None
+        saved, saved_in = self._subst, self._inlining
+        self._subst, self._inlining = mapping, saved_in | {name}
+        try:
+            return self.expr(d.decl.body)
+        finally:
+            self._subst, self._inlining = saved, saved_in
+
     # ================================================================ filters
     def _kind_split(self, cond: A.Expr | None, k: int):
         """(mask, rest): `x is K [and rest]` on the bound slot k becomes a static mask."""
@@ -100,6 +137,12 @@ class ExpressionCompiler:
         kind = ref[0]
         if kind == "local":
             k = ref[1]
+            sub = self._subst
+            if sub is not None and k in sub:  # a parameter of a def being inlined
+                how, v = sub[k]
+                if how == "slot":
+                    return lambda st, env: env[v]
+                return v
             return lambda st, env: env[k]
         if kind == "builtin":
             n = ref[1]
@@ -157,6 +200,10 @@ class ExpressionCompiler:
             if ref == ("builtin", "me"):
                 return 0
             if ref is not None and ref[0] == "local":
+                sub = self._subst
+                if sub is not None and ref[1] in sub:
+                    how, v = sub[ref[1]]
+                    return v if how == "slot" else None
                 return ref[1]
         return None
 
@@ -520,6 +567,10 @@ class ExpressionCompiler:
         if ref[0] == "values":
             vals = list(self.m.enums[ref[1]])
             return lambda st, env: list(vals)
+        if ref[0] == "def":
+            inl = self._inline(e, ref[1])
+            if inl is not None:
+                return inl
         args = [self.expr(a) for a in e.args]
         if ref[0] == "def":
             cell = self.g.def_cells[ref[1]]
