@@ -12,26 +12,33 @@ from tavernlang import Match, compile_file, playout
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "games").glob("*.tav"))
+# random games per player count, and games stepped decision by decision for conservation;
+# a long game gets fewer (its options are covered by its own test module)
+BUDGET = {"little_tavern": (200, 15), "cavern_tavern": (12, 2)}
 
 
 @pytest.fixture(scope="module", params=GAMES, ids=lambda p: p.stem)
 def game(request):
-    return compile_file(request.param)
+    g = compile_file(request.param)
+    g.test_budget = BUDGET.get(request.param.stem, (30, 3))
+    return g
 
 
 def _counts(game):
     return range(game.min_players, game.max_players + 1)
 
 
-def test_200_games_at_every_player_count_end_with_winners(game):
+def test_random_games_at_every_player_count_end_with_winners(game):
+    games = game.test_budget[0]
     for n in _counts(game):
         lengths = set()
-        for seed in range(200):
+        for seed in range(games):
             r = playout(game, n, seed)
-            assert r["winners"], f"{n} players, seed {seed}: no winner"
+            # a ranked game always has a winner; a goal (solo, cooperative) may be missed
+            assert r["winners"] or game.guarded_winners or game.winner_everyone, f"{n} players, seed {seed}: no winner"
             assert len(r["scores"]) == n
             lengths.add(r["decisions"])
-        assert len(lengths) > 10, "random games should differ"
+        assert len(lengths) > games // 2, "random games should differ"
 
 
 def _check_conservation(match: Match, total: int):
@@ -49,7 +56,7 @@ def _check_conservation(match: Match, total: int):
 def test_no_component_is_created_or_lost(game):
     total = game.ncards
     for n in _counts(game):
-        for seed in range(15):
+        for seed in range(game.test_budget[1]):
             m = Match(game, n, seed, log=False)
             rng = random.Random(seed)
             steps = 0
