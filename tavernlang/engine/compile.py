@@ -224,9 +224,10 @@ class CompiledGame:
 
     def result(self, st: State) -> dict:
         winner_keys, winner_everyone = self.winner_keys, self.winner_everyone
-        for guard, ks, ev in self.guarded_winners:  # `winner when C: ...`: the first whose C holds decides
+        rule = None  # which `winner when` rule decided (None: the rule without `when`)
+        for i, (guard, ks, ev) in enumerate(self.guarded_winners):  # the first whose C holds decides
             if guard(st, [None] * (self.model.max_frame + 1)):
-                winner_keys, winner_everyone = ks, ev
+                winner_keys, winner_everyone, rule = ks, ev, i
                 break
         keys = []
         # the score shown is the first key of the deciding rule, or of the rule without `when`
@@ -243,7 +244,10 @@ class CompiledGame:
         else:
             winners = list(range(st.n))
         scores = [k[0] if k else 0 for k in keys]
-        return {"winners": winners, "scores": scores, "keys": [list(k) for k in keys]}
+        out = {"winners": winners, "scores": scores, "keys": [list(k) for k in keys]}
+        if rule is not None:
+            out["rule"] = rule
+        return out
 
 
 class _Phase:
@@ -478,8 +482,8 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                     if multi and can_pass and (pass_cond is None or pass_cond(st, env)) and \
                             not any(a in legal and a.name not in used for a in required):
                         legal.append(None)  # `pass` ends the turn (not while a required action waits)
-                    if legal == [None]:
-                        legal = []  # only `pass` is left: the turn ends without asking
+                    if legal == [None]:  # only `pass` is left: the turn ends without asking
+                        break
                     if not legal:
                         if not acted and st.fired is not None:
                             st.fired[("idle", ph)] = st.fired.get(("idle", ph), 0) + 1

@@ -62,6 +62,7 @@ class Coverage:
     stopped: list[tuple[int, int, str]] = attrs.field(factory=list)  # (seed, players, why)
     errors: list[tuple[int, int, GameError]] = attrs.field(factory=list)
     idle: dict = attrs.field(factory=dict)  # phase node -> [count, games, first seed, players]
+    rule_at: dict = attrs.field(factory=dict)  # player count -> the `winner when` rule that decided
     decisions: int = 0
 
     def to_json(self) -> dict:
@@ -155,6 +156,8 @@ def simulate(ctx, game, n_games: int, seed: int = 1, players: int | None = None,
                 rec[0] += c
                 rec[1] += 1
         if result is not None:
+            if "rule" in result:
+                cov.rule_at[n] = result["rule"]
             for p in result["winners"]:
                 cov.wins[n][p] += 1
     return cov
@@ -209,6 +212,10 @@ def findings(ctx, cov: Coverage) -> list[Finding]:
                            data={"seed": s, "players": n, "times": count, "games": games}))
     wspan = m.winner.span if m.winner is not None else where
     for n, wins in sorted(cov.wins.items()):
+        if n in cov.rule_at:  # a `winner when` rule decided these games
+            wspan = m.guarded_winners[cov.rule_at[n]].span
+        else:
+            wspan = m.winner.span if m.winner is not None else where
         seeds = cov.games_at[n]
         played = len(seeds) - sum(1 for s, p, _ in cov.stopped + [(a, b, None) for a, b, _ in cov.errors] if p == n)
         if played < games_to_judge(n):
