@@ -432,6 +432,24 @@ class ExpressionCompiler:
         op = e.op
 
         skip_none = op != "distinct"
+        # fast path: `sum(x.ATTR for x in C)`, a card attribute of the bound name, no condition
+        v = e.value
+        ref = self.m.refs.get(v) if isinstance(v, (A.Attr, A.Of)) else None
+        if (op == "sum" and cond is None and ref is not None and ref[0] in ("cattr", "cvar")
+                and isinstance(v.obj, A.Name) and self.m.refs.get(v.obj) == ("local", k)
+                and self._subst is None):
+            aslot, table = ref[1], ("attrs" if ref[0] == "cattr" else "cvars")
+
+            def sum_attr(st, env):
+                col = getattr(st, table)[aslot]
+                total = 0
+                for x in coll(st, env):
+                    if x is not None:
+                        w = col[x]
+                        if w is not None:
+                            total += w
+                return total
+            return sum_attr
 
         def values(st, env):
             out = []
