@@ -186,6 +186,9 @@ class ExpressionCompiler:
         if kind == "const":
             return _const(ref[1])
         if kind == "def":
+            inl = self._inline(A.Call(e.span, ref[1], ()), ref[1])  # a def without parameters
+            if inl is not None:
+                return inl
             cell = self.g.def_cells[ref[1]]
             frame = self.m.defs[ref[1]].frame
             return lambda st, env: cell[0](st, [env[0]] + [None] * frame)
