@@ -1,0 +1,116 @@
+"""Cavern Tavern as whole games, under every mode: 1 to 6 players, with and without the
+Secret Chamber, solo Standard and Story. (Its rulebook examples are scenarios in
+tests/scenarios/cavern_tavern/; tests/test_games.py runs the base game's generic checks.)"""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tavernlang import Match, compile_file, playout
+from tavernlang.cli import main
+
+GAME = Path(__file__).resolve().parent.parent / "games" / "cavern_tavern.tav"
+MODES = [
+    pytest.param(n, {"secret_chamber": sc}, id=f"{n}p-{'chamber' if sc else 'base'}")
+    for n in range(2, 7) for sc in (False, True)
+] + [
+    pytest.param(1, {"secret_chamber": sc, "solo_mode": mode}, id=f"solo-{mode}-{'chamber' if sc else 'base'}")
+    for mode in ("Standard", "Story") for sc in (False, True)
+]
+
+
+@pytest.fixture(scope="module")
+def game():
+    return compile_file(GAME)
+
+
+def _total_cards(m: Match) -> int:
+    return sum(len(z) for z in m.st.zones)
+
+
+@pytest.mark.parametrize("n, options", MODES)
+def test_random_games_end_after_ten_rounds(game, n, options):
+    lengths = set()
+    for seed in range(4):
+        r = playout(game, n, seed, options)
+        assert r["rounds"] == 10, f"seed {seed}: {r['rounds']} rounds"
+        assert len(r["scores"]) == n
+        lengths.add(r["decisions"])
+        if n > 1:
+            assert r["winners"], f"seed {seed}: a ranked game has a winner"
+    assert len(lengths) > 1, "random games should differ"
+
+
+@pytest.mark.parametrize("n, options", [MODES[3], MODES[-1]])
+def test_nothing_is_created_or_lost(game, n, options):
+    m = Match(game, n, 11, options, log=False)
+    rng = random.Random(11)
+    total = game.ncards
+    while not m.over:
+        st = m.st
+        seen = [0] * total
+        for z, cards in enumerate(st.zones):
+            assert st.cap[z] is None or len(cards) <= st.cap[z], game.zone_name(z, st)
+            for c in cards:
+                seen[c] += 1
+        assert seen == [1] * total, "a card was created, lost or duplicated"
+        m.apply(rng.randrange(len(m.pending.options)))
+
+
+@pytest.mark.parametrize("n, options", [MODES[5], MODES[-2]])
+def test_same_seed_same_game_and_save_resumes(game, n, options, tmp_path):
+    from tavernlang.engine.runner import play_bots
+    bots, a, b = Match(game, n, 5, options), Match(game, n, 5, options), Match(game, n, 5, options)
+    play_bots(bots)
+    r = playout(game, n, 5, options)  # the fast path plays the same game as the decision-by-decision one
+    assert r["decisions"] == len(bots.choices) and r["scores"] == bots.result["scores"]
+    rng = random.Random(5)
+    picks = []
+    while not a.over:
+        i = rng.randrange(len(a.pending.options))
+        picks.append(i)
+        a.apply(i)
+    for i in picks[: len(picks) // 2]:
+        b.apply(i)
+    path = tmp_path / "save.json"
+    path.write_text(json.dumps(b.save(str(GAME))))
+    resumed = Match.load(game, json.loads(path.read_text()))
+    assert resumed.legal() == b.legal() and resumed.to_act() == b.to_act()
+    for i in picks[len(picks) // 2:]:
+        resumed.apply(i)
+    assert resumed.log_lines() == a.log_lines()
+    assert resumed.result == a.result
+
+
+def test_solo_goal_decides_standard_mode(game):
+    # a solo game is won exactly when the points reach the goal
+    won = 0
+    for seed in range(12):
+        r = playout(game, 1, seed, {"solo_goal": 1})
+        assert r.get("rule") == 0, "the solo rule decides"
+        assert (r["winners"] == [0]) == (r["scores"][0] >= 1), (seed, r)
+        won += r["winners"] == [0]
+        assert playout(game, 1, seed, {"solo_goal": 500})["winners"] == []
+    assert 0 < won < 12
+
+
+def test_secret_information_stays_secret(game):
+    m = Match(game, 3, 2, {"secret_chamber": True})
+    while m.st.round < 2 and not m.over:
+        m.apply(0)
+    v = m.view(0)
+    for other in (1, 2):
+        for zone in (f"secret of P{other + 1}", f"items of P{other + 1}"):
+            assert all(c == "?" for c in v["zones"].get(zone, [])), zone
+    assert all(c == "?" for c in v["zones"]["order_deck"])
+
+
+@pytest.mark.parametrize("args", [["-p", "4"], ["-p", "1", "-o", "solo_mode=Story"], ["-p", "6", "-o", "secret_chamber=true"]])
+def test_tav_run_finishes(args):
+    r = CliRunner().invoke(main, ["run", str(GAME), "--seed", "2", *args])
+    assert r.exit_code == 0, r.output
+    assert "10 rounds" in r.output
