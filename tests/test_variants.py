@@ -33,7 +33,9 @@ def test_every_example_checks_and_plays(path):
     game = compile_file(path)
     for n in (game.min_players, game.max_players):
         for seed in range(10):
-            assert playout(game, n, seed)["winners"]
+            r = playout(game, n, seed)
+            # a goal (Cavern Tavern solo) may be missed
+            assert r["winners"] or game.guarded_winners or game.winner_everyone
 
 
 def test_there_are_house_rules_for_little_tavern():
@@ -43,7 +45,8 @@ def test_there_are_house_rules_for_little_tavern():
 
 @pytest.mark.parametrize("path", VARIANTS)
 def test_diff_of_each_example(path, snapshot):
-    changes = diff_games(load(BASE), load(path))
+    base = "games/cavern_tavern.tav" if "cavern_tavern" in path else BASE
+    changes = diff_games(load(base), load(path))
     assert changes, "a house rule changes something"
     assert all(c["variant"] is None or c["variant"]["file"] == path for c in changes)
     assert render(changes) == snapshot
