@@ -42,6 +42,9 @@ def _source(game: CompiledGame, span: Span) -> str:
     return (src.line(span.file, span.line) or "").strip()
 
 
+SETUP_LINES_SHOWN = 20
+
+
 def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
     d = sc["decl"]
     failures: list[tuple[Span, str]] = []
@@ -112,8 +115,12 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
         failures.append((err.span if err.span.file != "<builtin>" else d.span, str(err)))
     if answers and not failures:
         failures.append((d.span, f"{len(answers)} answer(s) were not used: {', '.join(answers)}"))
-    for text, _, _ in st.log:
-        log.append(text)
+    texts = [text for text, _, _ in st.log]
+    # a long setup (a whole board laid out) is one line: the example is what follows it
+    given_at = texts.index("-- given --") if "-- given --" in texts else 0
+    if given_at > SETUP_LINES_SHOWN:
+        texts[:given_at] = [f"-- setup: {given_at} events, not shown --"]
+    log.extend(texts)
     if not failures:
         for fn, e, msg in sc["expects"]:
             try:
