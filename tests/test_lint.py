@@ -223,3 +223,16 @@ def test_documented_examples_lint_as_they_say(tmp_path):
             assert code in codes, f"docs/lint.md:{line}: the bad example of {code} gives {sorted(codes)}"
         else:
             assert codes == set(), f"docs/lint.md:{line}: the good example of {code} gives {sorted(codes)}"
+
+
+def test_simulation_varies_options_unless_fixed():
+    path = CORPUS / "tav701_option_varied.clean.tav"
+    r = _run(path, "--format", "json", "--simulate", "8", "--players", "2")
+    data = json.loads(r.stdout)
+    assert not data["findings"] and data["coverage"][str(path)]["options_varied"] == ["late_bar"]
+    # fixed with -o, the option is not varied, and the late bar never opens
+    r = _run(path, "--format", "json", "--simulate", "8", "--players", "2", "-o", "late_bar=false")
+    codes = {f["code"] for f in json.loads(r.stdout)["findings"]}
+    assert "TAV701" in codes
+    r = _run(path, "--format", "json", "--simulate", "8", "--players", "2", "--no-vary-options")
+    assert "TAV701" in {f["code"] for f in json.loads(r.stdout)["findings"]}

@@ -64,12 +64,15 @@ def _options(game, pairs):
 @click.option("--seed", type=int, default=1, show_default=True, help="The seed of the first simulated game.")
 @click.option("--players", "-p", type=int, default=None,
               help="Simulate this player count only (default: each count of the game in turn).")
-@click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE", help="A game option for --simulate.")
+@click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
+              help="Fix a game option for --simulate (the others that are yes/no or an enum are varied).")
+@click.option("--vary-options/--no-vary-options", default=True, show_default=True,
+              help="With --simulate, play every value of each yes/no and enum option the game declares.")
 @click.option("--max-steps", type=click.IntRange(1), default=None, metavar="K",
               help="Stop a simulated game after K decisions and report it as not ending [default: 20000].")
 @click.option("--list-rules", is_flag=True, help="List every rule with its code and exit.")
 @_guarded
-def lint(files, fmt, select, ignore, simulate, seed, players, options, max_steps, list_rules):
+def lint(files, fmt, select, ignore, simulate, seed, players, options, vary_options, max_steps, list_rules):
     """Find rules that can never take effect, statically (and by simulation with --simulate)."""
     from . import all_rules, lint_path, make_context, parse_codes
     from .coverage import DEFAULT_MAX_STEPS
@@ -105,11 +108,13 @@ def lint(files, fmt, select, ignore, simulate, seed, players, options, max_steps
                 raise click.BadParameter(f"{game.title} is for {game.min_players} to {game.max_players} "
                                          f"players, not {players}", param_hint="--players")
             ctx = make_context(model, sel, ign)
-            cov = run_sim(ctx, game, simulate, seed, players, _options(game, options), max_steps or DEFAULT_MAX_STEPS)
+            cov = run_sim(ctx, game, simulate, seed, players, _options(game, options), max_steps or DEFAULT_MAX_STEPS,
+                          vary_options)
             coverage[path] = cov
             fired = sum(1 for it in cov.items if it.fired)
+            varied = f", varying {', '.join(cov.varied)}" if cov.varied else ""
             click.echo(f"{path}: simulated {simulate} game{'s' if simulate != 1 else ''} "
-                       f"(seeds {seed}..{seed + simulate - 1}, {cov.decisions} decisions): {fired} of "
+                       f"(seeds {seed}..{seed + simulate - 1}, {cov.decisions} decisions{varied}): {fired} of "
                        f"{len(cov.items)} phases, actions, effects, triggers, handlers and options fired", err=True)
             return dyn_findings(ctx, cov)
         return run

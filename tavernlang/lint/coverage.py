@@ -63,12 +63,14 @@ class Coverage:
     errors: list[tuple[int, int, GameError]] = attrs.field(factory=list)
     idle: dict = attrs.field(factory=dict)  # phase node -> [count, games, first seed, players]
     rule_at: dict = attrs.field(factory=dict)  # player count -> the `winner when` rule that decided
+    varied: list = attrs.field(factory=list)  # the options the simulation varies
+    options_at: dict = attrs.field(factory=dict)  # seed -> the varied options' values (off their defaults)
     decisions: int = 0
 
     def to_json(self) -> dict:
         return {
             "games": self.n_games, "seed": self.seed, "players": self.players, "max_steps": self.max_steps,
-            "decisions": self.decisions,
+            "decisions": self.decisions, "options_varied": self.varied,
             "rules": [it.to_json(self.n_games) for it in self.items],
             "wins_by_seat": {str(n): w for n, w in sorted(self.wins.items())},
             "games_by_players": {str(n): len(s) for n, s in sorted(self.games_at.items())},
@@ -107,20 +109,52 @@ def items_of(ctx) -> list[Item]:
     return out
 
 
+def option_values(model, fixed) -> list[tuple[str, list]]:
+    """The yes/no and enum options a simulation plays every value of (default first), except
+    those fixed by `-o` or by a house rule's `set`."""
+    fixed = set(fixed) | {c.name for c in getattr(model, "changes", []) if c.op == "set"}
+    out = []
+    for name, o in model.options.items():
+        if name in fixed or not isinstance(o.decl.default, (A.Lit, A.Name)):
+            continue
+        d = o.decl.default
+        if o.type == "bool" and isinstance(d, A.Lit):
+            out.append((name, [d.value, not d.value]))
+        elif o.type.startswith("enum:") and isinstance(d, A.Name):
+            vals = list(model.enums.get(o.type[5:], ()))
+            if d.name in vals and len(vals) > 1:
+                out.append((name, [d.name] + [v for v in vals if v != d.name]))
+    return out
+
+
 def simulate(ctx, game, n_games: int, seed: int = 1, players: int | None = None, options: dict | None = None,
-             max_steps: int = DEFAULT_MAX_STEPS) -> Coverage:
+             max_steps: int = DEFAULT_MAX_STEPS, vary_options: bool = True) -> Coverage:
     from ..engine.runner import bot_rng
 
     counts = [players] if players else list(range(game.min_players, game.max_players + 1))
     items = items_of(ctx)
     by_key = {it.key: it for it in items}
     cov = Coverage(n_games, seed, counts, max_steps, items, {n: [0] * n for n in counts}, {n: [] for n in counts})
+    varied = option_values(ctx.model, options or {}) if vary_options else []
+    cov.varied = [name for name, _ in varied]
     for i in range(n_games):
         s = seed + i
         n = counts[i % len(counts)]
         cov.games_at[n].append(s)
         fired: dict = {}
-        st = game.new_state(n, s, options)
+        # each player count plays its first game with the defaults, then every value of each
+        # yes/no and enum option in turn (the options shift against each other)
+        k = i // len(counts)
+        opts = dict(options or {})
+        off = {}
+        if k > 0:
+            for j, (name, vals) in enumerate(varied):
+                v = vals[(k + j) % len(vals)]
+                opts[name] = v
+                if v != vals[0]:
+                    off[name] = v
+        cov.options_at[s] = off
+        st = game.new_state(n, s, opts)
         st.fired = fired
         rnd = bot_rng(s).random
         steps = [0]
@@ -191,24 +225,33 @@ def findings(ctx, cov: Coverage) -> list[Finding]:
         out.append(Finding(it.code, it.node.span, f"{label} {verb} in {runs}",
                            data={"fired": 0, "games": N, "rate": 0.0}))
     where = m.rounds.span if m.rounds is not None else (m.title_span or Span(m.path, 1, 1))
+
+    def opts_of(s):  # how to replay seed s: its options off their defaults
+        def text(v):
+            return ("true" if v else "false") if isinstance(v, bool) else str(v)
+        return "".join(f" -o {k}={text(v)}" for k, v in cov.options_at.get(s, {}).items())
+
+    def shows(s, n):
+        o = opts_of(s)
+        return f"seed {s} with {n} players" + (f" and{o}" if o else "") + " shows it"
     if cov.stopped:
         s, n, why = cov.stopped[0]
         seeds = [x for x, _, _ in cov.stopped]
         out.append(Finding("TAV711", where, f"{len(cov.stopped)} of {runs} did not end: stopped by a step limit "
-                                            f"({why}); seed {s} with {n} players shows it (tav run {where.file} --players "
-                                            f"{n} --seed {s})", data={"seeds": seeds}))
+                                            f"({why}); {shows(s, n)} (tav run {where.file} --players "
+                                            f"{n} --seed {s}{opts_of(s)})", data={"seeds": seeds}))
     groups: dict = {}
     for s, n, e in cov.errors:
         sp = e.span if e.span.file != "<builtin>" else where
         groups.setdefault((sp, str(e)), []).append((s, n))
     for (sp, msg), hits in groups.items():
         s, n = hits[0]
-        out.append(Finding("TAV714", sp, f"{len(hits)} of {runs} stopped with an error: {msg}; seed {s} with {n} "
-                                         f"players shows it", data={"seeds": [x for x, _ in hits]}))
+        out.append(Finding("TAV714", sp, f"{len(hits)} of {runs} stopped with an error: {msg}; {shows(s, n)}",
+                           data={"seeds": [x for x, _ in hits]}))
     for node, (count, games, s, n) in cov.idle.items():
         out.append(Finding("TAV712", node.span,
                            f"in phase '{node.name}' the player to act had no legal option {count} time"
-                           f"{'s' if count != 1 else ''}, in {games} of {runs}; seed {s} with {n} players shows it",
+                           f"{'s' if count != 1 else ''}, in {games} of {runs}; {shows(s, n)}",
                            data={"seed": s, "players": n, "times": count, "games": games}))
     wspan = m.winner.span if m.winner is not None else where
     for n, wins in sorted(cov.wins.items()):
