@@ -26,7 +26,7 @@ BUILTIN_FUNCS = {
     "lesser": ((INT, INT), INT), "greater": ((INT, INT), INT), "abs": ((INT,), INT),
     "random": ((INT, INT), INT), "named": ((STR,), list_of(CARD)), "first": ((INT, "coll"), "same"),
     "top": ((ZONE,), CARD), "order_from": ((PLAYER,), list_of(PLAYER)),
-    "allowed": ((EFFECT,), BOOL), "taken": ((EFFECT,), BOOL), "range": ((INT, INT), list_of(INT)),
+    "allowed": ((EFFECT,), BOOL), "taken": ((EFFECT,), BOOL), "offered": ((STR,), list_of(STR)), "range": ((INT, INT), list_of(INT)),
 }
 # Properties every object of a type has: (type, name) -> result type.
 BUILTIN_PROPS = {
@@ -88,6 +88,7 @@ class Checker:
         self.m = model
         self.errors: list[Diagnostic] = []
         self.implicit_me = False  # in `winner:` keys, `coins` means `me.coins`
+        self.in_expect = False  # checking a scenario's `expect` lines
         self.frames: list[_Frame] = []  # every frame made, for the largest one
         self.leading_requires: set = set()
 
@@ -441,8 +442,10 @@ class Checker:
             self.block(d.given, sc)
         if d.run is not None:
             self.block(d.run, sc)
+        self.in_expect = True  # offered(...) reads the decisions the scenario answered
         for e, _ in d.expects:
             self.expect(e, BOOL, self.expr(e, sc), "expectation")
+        self.in_expect = False
         s.frame = fr.next
 
     def callable_body(self, c: Callable, body: A.Block, allow_requires=False) -> None:
@@ -878,6 +881,10 @@ class Checker:
             return list_of(ANY)
         if n in BUILTIN_FUNCS:
             ps, rt = BUILTIN_FUNCS[n]
+            if n == "offered" and not self.in_expect:
+                self.err(e.span, "offered(...) is for a scenario's 'expect' lines: it reads the decisions the scenario answered")
+            if n == "offered" and len(e.args) == 2:  # offered(PROMPT, N): the N-th time it was asked
+                ps = (STR, INT)
             if n == "allowed" and len(e.args) == 2:  # allowed(ACTION, PLAYER): may that player take it?
                 ps = (EFFECT, PLAYER)
             if len(e.args) != len(ps):

@@ -695,6 +695,15 @@ class ExpressionCompiler:
                     req, _, frame, _ = g.effect_cells[name][0]
                 return req is None or bool(req(st, [who(st, env)] + [None] * frame))
             return allowed
+        if n == "offered":  # scenarios: the options offered under a prompt, the last (or N-th) time
+            a = args[0]
+            nth = args[1] if len(args) == 2 else None
+
+            def offered(st, env):
+                asked = (st.offered or {}).get(a(st, env), [])
+                i = nth(st, env) if nth is not None else len(asked)
+                return list(asked[i - 1]) if 1 <= i <= len(asked) else []
+            return offered
         if n == "taken":  # did the player whose turn it is take that action this turn?
             a = args[0]
             return lambda st, env: a(st, env) in st.turn_used

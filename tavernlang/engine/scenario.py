@@ -58,6 +58,7 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
         failures.append((e.span if e.span.file != "<builtin>" else d.span, str(e)))
         return res
     st.log = []
+    st.offered = {}
     env = [0] + [None] * max(sc["frame"], game.model.max_frame)
     answers = list(d.answers)
 
@@ -93,6 +94,7 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
             # the options offered are part of the transcript, so a snapshot pins them too
             st.log.append((f"P{dec.player + 1} is asked '{dec.prompt}': " + " | ".join(labels), None,
                            {"type": "asked", "player": dec.player, "prompt": dec.prompt, "options": labels}))
+            st.offered.setdefault(dec.prompt, []).append(list(labels))
             want = answers.pop(0)
             if want not in labels:
                 # a card's bare name answers for it when every option of that name reads the same

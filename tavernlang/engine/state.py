@@ -17,7 +17,7 @@ class GameOver(Exception):
 class State:
     __slots__ = ("n", "players", "counters", "vars", "zones", "loc", "facedown", "seen", "cvars",
                  "opt", "current", "next_player", "round", "rng", "log", "decisions", "attrs",
-                 "zbase", "zowner", "zfamily", "zhidden", "zprivate", "cap", "all_cards", "fired", "game", "agent", "turn_used")
+                 "zbase", "zowner", "zfamily", "zhidden", "zprivate", "cap", "all_cards", "fired", "game", "agent", "turn_used", "offered")
 
     def __init__(self, game, n: int, seed: int):
         self.game = game
@@ -34,6 +34,7 @@ class State:
         # to hand every decision out as a Decision (interactive play, scenarios)
         self.agent = None
         self.turn_used: set = set()  # the actions taken in the turn being played (`taken(A)`)
+        self.offered: dict | None = None  # scenarios: prompt -> the labels offered, each time it was asked
         # filled by the compiled game's init
         self.counters: list[list[int]] = []
         self.vars: list[list[Any]] = []
