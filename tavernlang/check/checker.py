@@ -21,7 +21,7 @@ BUILTIN_NAMES = {
 }
 # Builtin functions: name -> (parameter types, result type). "T" is generic.
 BUILTIN_FUNCS = {
-    "full": ((ZONE,), BOOL), "empty": ((ZONE,), BOOL), "free": ((ZONE,), INT),
+    "full": ((ZONE,), BOOL), "empty": (("coll",), BOOL), "free": ((ZONE,), INT),
     "size": (("coll",), INT), "player": ((INT,), PLAYER), "neighbour": ((PLAYER, INT), PLAYER),
     "lesser": ((INT, INT), INT), "greater": ((INT, INT), INT), "abs": ((INT,), INT),
     "random": ((INT, INT), INT), "named": ((STR,), list_of(CARD)), "first": ((INT, "coll"), "same"),
@@ -89,6 +89,7 @@ class Checker:
         self.errors: list[Diagnostic] = []
         self.implicit_me = False  # in `winner:` keys, `coins` means `me.coins`
         self.in_expect = False  # checking a scenario's `expect` lines
+        self.in_do = False  # resolving the NAME of `do NAME`
         self.frames: list[_Frame] = []  # every frame made, for the largest one
         self.leading_requires: set = set()
 
@@ -591,7 +592,9 @@ class Checker:
             if s.orelse is not None:
                 self.block(s.orelse, sc)
         elif isinstance(s, A.Do):
+            self.in_do = isinstance(s.effect, A.Name)
             t = self.expr(s.effect, sc, effect_call=True)
+            self.in_do = False
             self.expect(s.effect, EFFECT, t, "what 'do' runs")
             if s.as_player is not None:
                 self.expect(s.as_player, PLAYER, self.expr(s.as_player, sc), "the player after 'as'")
@@ -636,6 +639,13 @@ class Checker:
         if n in BUILTIN_NAMES:
             m.refs[e] = ("builtin", n)
             return BUILTIN_NAMES[n]
+        if self.in_do:  # `do NAME`: an effect, action or phase, even if a zone has that name
+            if n in m.effects or n in m.actions:
+                m.refs[e] = ("effect" if n in m.effects else "action", n)
+                return EFFECT
+            if m.rounds is not None and n in {ph.name for ph in m.rounds.phases}:
+                m.refs[e] = ("phase", n)
+                return EFFECT
         if n in m.options:
             m.refs[e] = ("option", m.options[n].slot)
             return m.options[n].type

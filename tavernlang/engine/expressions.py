@@ -612,6 +612,9 @@ class ExpressionCompiler:
             return _const(ref[1])
         n = ref[1]
         span = e.span
+        if n == "empty" and self.m.types.get(e.args[0], ZONE) != ZONE:  # empty(L) on a list
+            lst = args[0]
+            return lambda st, env: not lst(st, env)
         if n in ("full", "empty", "free", "top"):
             z = args[0]
             k = self.local_slot(e.args[0])
