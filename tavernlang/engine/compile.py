@@ -208,7 +208,11 @@ class CompiledGame:
                     raise GameOver
         except GameOver:
             pass
-        if self.game_end is not None:  # final scoring, once, however the game ended
+        yield from self.final_scoring(st)
+
+    def final_scoring(self, st: State):
+        """`at game end`: once, however the game ended (`end game` inside it changes nothing)."""
+        if self.game_end is not None:
             if st.log is not None:
                 st.log.append(("-- game end --", None, {"type": "phase", "phase": "game end"}))
             try:

@@ -74,12 +74,7 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
                 yield from sc["run"](st, env)
         except GameOver:
             # `end game` in a scenario ends it as in a game: final scoring runs, once
-            if game.game_end is not None:
-                st.log.append(("-- game end --", None, {"type": "phase", "phase": "game end"}))
-                try:
-                    yield from game.game_end(st, [None] * (game.game_end_frame + 1))
-                except GameOver:
-                    pass
+            yield from game.final_scoring(st)
             raise
 
     gen = script()
