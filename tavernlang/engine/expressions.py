@@ -401,6 +401,29 @@ class ExpressionCompiler:
             return True
         return every
 
+    def _subset_sum(self, e, k):
+        """(attribute slot, table, target) when the condition of `any(subset S ...)` is
+        `sum(x.ATTR for x in S) == V` (either way round), V not reading S; else None."""
+        c = e.cond
+        if not (isinstance(c, A.BinOp) and c.op == "=="):
+            return None
+        for agg, other in ((c.left, c.right), (c.right, c.left)):
+            if not (isinstance(agg, A.Aggregate) and agg.op == "sum" and agg.cond is None):
+                continue
+            if not (isinstance(agg.coll, A.Name) and self.m.refs.get(agg.coll) == ("local", k)):
+                continue
+            v = agg.value
+            ref = self.m.refs.get(v) if isinstance(v, (A.Attr, A.Of)) else None
+            if ref is None or ref[0] not in ("cattr", "cvar") or not isinstance(v.obj, A.Name) \
+                    or self.m.refs.get(v.obj) != ("local", self.m.slots[agg]):
+                continue
+            if any(isinstance(n, A.Name) and self.m.refs.get(n) == ("local", k) for n in A.walk(other)):
+                continue
+            if self._subst is not None:
+                continue
+            return ref[1], ("attrs" if ref[0] == "cattr" else "cvars"), self.expr(other)
+        return None
+
     def e_AnySubset(self, e):
         """Some subset of the collection (of a size in low..high, 1.. by default) meets the
         condition: tried smallest first, stopping at the first that does."""
@@ -410,7 +433,6 @@ class ExpressionCompiler:
         lo = self.expr(e.low) if e.low is not None else None
         hi = self.expr(e.high) if e.high is not None else None
         span = e.span
-
         def any_subset(st, env, span=span):
             items = list(coll(st, env))
             a = max(0, lo(st, env)) if lo is not None else 1
@@ -425,6 +447,36 @@ class ExpressionCompiler:
                     if cond is None or cond(st, env):
                         return True
             return False
+        fast = self._subset_sum(e, k)
+        if fast is not None:  # `where sum(x.A for x in S) == V`: subset sums, without trying subsets
+            aslot, table, target = fast
+
+            def any_subset_sum(st, env):
+                items = coll(st, env)
+                a = max(0, lo(st, env)) if lo is not None else 1
+                b = min(len(items), hi(st, env)) if hi is not None else len(items)
+                if a > b:
+                    return False
+                want = target(st, env)
+                if want is None or want < 0:
+                    return any_subset(st, env)
+                col = getattr(st, table)[aslot]
+                reach = [1] + [0] * b  # reach[c]: bit s is set when some c items sum to s
+                for x in items:
+                    w = col[x] if x is not None else None
+                    w = 0 if w is None else w  # none adds nothing to a sum
+                    if w < 0:
+                        return any_subset(st, env)  # negative values: try the subsets
+                    for c in range(b - 1, -1, -1):
+                        r = reach[c]
+                        if r:
+                            reach[c + 1] |= r << w
+                for c in range(a, b + 1):
+                    if (reach[c] >> want) & 1:
+                        return True
+                return False
+            return any_subset_sum
+
         return any_subset
 
     def e_Aggregate(self, e):
