@@ -90,6 +90,7 @@ class Checker:
         self.implicit_me = False  # in `winner:` keys, `coins` means `me.coins`
         self.in_expect = False  # checking a scenario's `expect` lines
         self.in_do = False  # resolving the NAME of `do NAME`
+        self.no_me = None  # where `me` is nobody (a winner rule's condition), for the error
         self.frames: list[_Frame] = []  # every frame made, for the largest one
         self.leading_requires: set = set()
 
@@ -398,13 +399,17 @@ class Checker:
             fr = self._frame()
             sc = _Scope(fr)
             if w.guard is not None:
+                self.no_me = "the condition of a 'winner when' rule"
                 self.expect(w.guard, BOOL, self.expr(w.guard, sc), "condition of the winner rule")
+                self.no_me = None
             self.implicit_me = True  # `me` is the player being ranked
             for k in w.keys:
                 self.expect(k, INT, self.expr(k, sc), "winner key")
             self.implicit_me = False
             if w.everyone_if is not None:
+                self.no_me = "'everyone if'"
                 self.expect(w.everyone_if, BOOL, self.expr(w.everyone_if, sc), "winning condition")
+                self.no_me = None
         if m.guarded_winners and m.winner is None:
             self.err(m.guarded_winners[0].span, "a game with 'winner when' rules needs one winner rule without 'when' too (the rule for every other game)")
         for d in self.decls:
@@ -636,6 +641,8 @@ class Checker:
             if hit is not None:
                 m.refs[e] = ("local", hit[0])
                 return hit[1]
+        if n == "me" and self.no_me:
+            self.err(e.span, f"'me' is nobody in {self.no_me}: it speaks of all the players (say 'player(1)', or use 'every(p in players where ...)')")
         if n in BUILTIN_NAMES:
             m.refs[e] = ("builtin", n)
             return BUILTIN_NAMES[n]

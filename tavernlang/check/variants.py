@@ -38,8 +38,8 @@ class Change:
 
 def key_of(d) -> tuple[str, str | None]:
     kind = KIND_WORDS.get(type(d), type(d).__name__.lower())
-    if isinstance(d, A.WinnerDecl) and d.guard is not None:  # `winner when C:` rules add up
-        return kind, f"when@{d.guard.span.file}:{d.guard.span.line}:{d.guard.span.col}"
+    if isinstance(d, A.WinnerDecl) and d.guard is not None:  # `winner when C:` rules, by their C
+        return kind, f"when {A.text_of(d.guard)}"
     if kind in SINGLE:
         return kind, None
     if isinstance(d, A.CardDecl):

@@ -51,6 +51,7 @@ class CompiledGame:
         self.effect_cells: dict[str, list] = {n: [None] for n in model.effects}
         self.def_cells: dict[str, list] = {n: [None] for n in model.defs}
         self.inline_ok: dict[str, bool] = {}
+        self._ranking = None  # the winner rule being read (for the place of an error in it)
         self.effect_titles = {n: (e.decl.title or n) for n, e in model.effects.items()}
         self._pad = [None] * model.max_frame
         c = _Compiler(self)
@@ -227,12 +228,27 @@ class CompiledGame:
         return False
 
     def result(self, st: State) -> dict:
+        """Who wins and the scores, by the winner rules; a fault in them is a located error."""
+        try:
+            return self._result(st)
+        except (TypeError, IndexError, KeyError, AttributeError, ValueError, ZeroDivisionError,
+                RecursionError) as e:
+            from .runner import located
+            err = located(e)
+            if err.span.file == "<builtin>" and self._ranking is not None:  # the winner rule being read
+                err = GameError(str(err), self._ranking.span)
+            raise err from None
+
+    def _result(self, st: State) -> dict:
         winner_keys, winner_everyone = self.winner_keys, self.winner_everyone
         rule = None  # which `winner when` rule decided (None: the rule without `when`)
         for i, (guard, ks, ev) in enumerate(self.guarded_winners):  # the first whose C holds decides
+            self._ranking = self.model.guarded_winners[i]
             if guard(st, [None] * (self.model.max_frame + 1)):
                 winner_keys, winner_everyone, rule = ks, ev, i
                 break
+        else:
+            self._ranking = self.model.winner
         keys = []
         # the score shown is the first key of the deciding rule, or of the rule without `when`
         score_keys = winner_keys or self.winner_keys[:1]
@@ -261,13 +277,17 @@ class _Phase:
         self.name, self.title, self.run = name, title, run
 
 
+_NOTHING: frozenset = frozenset()
+
+
 class _Action:
-    __slots__ = ("name", "title", "req", "body", "frame", "once", "required")
+    __slots__ = ("name", "title", "req", "body", "frame", "once", "required", "alone")
 
     def __init__(self, name, title, req, body, frame):
         self.name, self.title, self.req, self.body, self.frame = name, title, req, body, frame
         self.once = False
         self.required = False
+        self.alone = frozenset((name,))  # the turn's actions when it is the only one
 
 
 class _Compiler(StatementCompiler, ExpressionCompiler):
@@ -439,7 +459,9 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                             log.append((f"P{cur + 1}: {a.title}", None, {"type": "action", "player": cur, "action": a.name}))
                         if st.fired is not None:
                             st.fired[a.name] = st.fired.get(a.name, 0) + 1
+                        st.turn_used = a.alone  # `taken(A)` inside the turn's one action
                         yield from a.body(st, [cur] + [None] * a.frame)
+                        st.turn_used = _NOTHING
                         cur = st.next_player if not once_each else (cur + 1) % n
                     else:
                         # a player who can do nothing is skipped; if nobody can, the phase is over

@@ -12,7 +12,9 @@ from .common import Fn, _const
 
 
 _BINDERS = (A.Quant, A.Aggregate, A.AnySubset)
-_CHEAP = (A.Name, A.Lit, A.Attr, A.Of, A.BinOp, A.Not, A.Neg, A.IsKind)
+_PURE = (A.Name, A.Lit, A.Attr, A.Of)  # arguments an inlined def may read more than once (or not at all)
+INLINE_DEPTH = 6  # defs inlined into inlined defs, at most
+INLINE_NODES = 60  # a def whose body is larger stays a call
 
 
 class ExpressionCompiler:
@@ -26,20 +28,23 @@ class ExpressionCompiler:
         names (no quantifiers) and for arguments that are cheap and pure; recursion is not
         inlined."""
         d = self.m.defs[name]
-        if name in self._inlining or len(e.args) != len(d.params):
+        if name in self._inlining or len(e.args) != len(d.params) or len(self._inlining) >= INLINE_DEPTH:
             return None
         ok = self.g.inline_ok.get(name)
         if ok is None:
-            ok = self.g.inline_ok[name] = not any(isinstance(n, _BINDERS) for n in A.walk(d.decl.body))
+            nodes = list(A.walk(d.decl.body))
+            ok = self.g.inline_ok[name] = len(nodes) <= INLINE_NODES and not any(isinstance(n, _BINDERS) for n in nodes)
         if not ok:
             return None
         mapping = {}
         for i, a in enumerate(e.args):
             k = self.local_slot(a)
-            if k is not None:
+            if k is not None and not self._wants_list(d, i, a):
                 mapping[i + 1] = ("slot", k)
-            elif all(isinstance(n, _CHEAP) for n in A.walk(a)):
-                mapping[i + 1] = ("fn", self.expr(a))
+            elif all(isinstance(n, _PURE) and not (isinstance(n, A.Name) and self.m.refs.get(n, ("",))[0] == "def")
+                     for n in A.walk(a)):
+                # a literal or an attribute read: the same value however often it is read, never an error
+                mapping[i + 1] = ("fn", self.coll(a) if self._wants_list(d, i, a) else self.expr(a))
             else:
                 return None
         saved, saved_in = self._subst, self._inlining
@@ -48,6 +53,11 @@ class ExpressionCompiler:
             return self.expr(d.decl.body)
         finally:
             self._subst, self._inlining = saved, saved_in
+
+    def _wants_list(self, c, i: int, a: A.Expr) -> bool:
+        """A zone given for a `list of ...` parameter: the callee gets the zone's cards."""
+        return (i < len(c.params) and c.params[i][1].startswith("list:")
+                and self.m.types.get(a) == ZONE)
 
     # ================================================================ filters
     def _kind_split(self, cond: A.Expr | None, k: int):
@@ -67,7 +77,8 @@ class ExpressionCompiler:
         neg = isinstance(cond, A.Not)
         call = cond.operand if neg else cond
         if isinstance(call, A.Call) and call.name in ("full", "empty") and len(call.args) == 1 \
-                and self.local_slot(call.args[0]) == k and self.m.refs.get(call) == ("builtin", call.name):
+                and self.local_slot(call.args[0]) == k and self.m.refs.get(call) == ("builtin", call.name) \
+                and self.m.types.get(call.args[0]) == ZONE:
             # zones that are (not) full / (not) empty: one comprehension, no calls
             if call.name == "full" and neg:
                 return lambda st, env, src: [z for z in src if st.cap[z] is None or len(st.zones[z]) < st.cap[z]]
@@ -644,14 +655,18 @@ class ExpressionCompiler:
             inl = self._inline(e, ref[1])
             if inl is not None:
                 return inl
-        args = [self.expr(a) for a in e.args]
+        if ref[0] == "def":
+            d = self.m.defs[ref[1]]
+            args = [self.coll(a) if self._wants_list(d, i, a) else self.expr(a) for i, a in enumerate(e.args)]
+        else:
+            args = [self.expr(a) for a in e.args]
         if ref[0] == "def":
             cell = self.g.def_cells[ref[1]]
             frame = self.m.defs[ref[1]].frame
             pad = [None] * max(0, frame - 1 - len(args))
             if len(args) == 1:
                 a0 = args[0]
-                k0 = self.local_slot(e.args[0])
+                k0 = None if self._wants_list(d, 0, e.args[0]) else self.local_slot(e.args[0])
                 if not pad:
                     if k0 is not None:  # f(x) on a local, and f needs no slots of its own
                         return lambda st, env: cell[0](st, [env[0], env[k0]])

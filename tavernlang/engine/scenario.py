@@ -63,13 +63,13 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
     answers = list(d.answers)
 
     def script():
-        if game.setup is not None:
-            yield from game.setup(st, [None] * (game.setup_frame + 1))
-        st.log.append(("-- given --", None, {"type": "given"}))
-        if sc["given"] is not None:
-            yield from sc["given"](st, env)
-        st.log.append(("-- run --", None, {"type": "run"}))
         try:
+            if game.setup is not None:
+                yield from game.setup(st, [None] * (game.setup_frame + 1))
+            st.log.append(("-- given --", None, {"type": "given"}))
+            if sc["given"] is not None:
+                yield from sc["given"](st, env)
+            st.log.append(("-- run --", None, {"type": "run"}))
             if sc["run"] is not None:
                 yield from sc["run"](st, env)
         except GameOver:
@@ -93,7 +93,9 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
             want = answers.pop(0)
             if want not in labels:
                 # a card's bare name answers for it when every option of that name reads the same
-                named = {lb for lb in labels if lb.startswith(want + " (")}
+                names = game.card_name if dec.labeler == "card" else None
+                named = {lb for o, lb in zip(dec.options, labels) if lb.startswith(want + " (")
+                         and names is not None and isinstance(o, int) and 0 <= o < len(names) and names[o] == want}
                 if len(named) != 1:
                     why = "names different options" if named else "is not an option of"
                     failures.append((d.span, f"answer '{want}' {why} '{dec.prompt}'; options: {', '.join(labels)}"))
@@ -125,7 +127,8 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
             except GameError as err:
                 failures.append((err.span, str(err)))
                 continue
-            except (TypeError, IndexError, KeyError, AttributeError, ValueError, ZeroDivisionError) as exc:
+            except (TypeError, IndexError, KeyError, AttributeError, ValueError, ZeroDivisionError,
+                    RecursionError) as exc:
                 failures.append((e.span, located(exc).args[0]))
                 continue
             text = _source(game, e.span)

@@ -158,13 +158,14 @@ class StatementCompiler:
         hi = self.expr(d.high) if d.high is not None else None
         wrap = d.wrap
         name = ci.name
+        pad = [None] * (self.m.max_frame + 1)  # room for what the bounds bind (a count, a sum)
 
         def apply(st, p, delta):
             row = st.counters[slot]
             old = row[p]
             v = old + delta
             if lo is not None or hi is not None:
-                env = [p]
+                env = [p, *pad]
                 low = lo(st, env) if lo else None
                 high = hi(st, env) if hi else None
                 if wrap and low is not None and high is not None:
@@ -620,7 +621,9 @@ class StatementCompiler:
         g = self.g
         if ref is not None and ref[0] == "effect" and isinstance(e, (A.Name, A.Call)):
             cell = g.effect_cells[ref[1]]
-            args = [self.expr(a) for a in e.args] if isinstance(e, A.Call) else []
+            eff = self.m.effects[ref[1]]
+            args = [self.coll(a) if self._wants_list(eff, i, a) else self.expr(a)
+                    for i, a in enumerate(e.args)] if isinstance(e, A.Call) else []
             title = g.effect_titles[ref[1]]
             name = ref[1]
             titled = self.m.effects[name].decl.title is not None

@@ -65,6 +65,7 @@ class Coverage:
     rule_at: dict = attrs.field(factory=dict)  # player count -> the `winner when` rule that decided
     varied: list = attrs.field(factory=list)  # the options the simulation varies
     options_at: dict = attrs.field(factory=dict)  # seed -> the varied options' values (off their defaults)
+    fixed: dict = attrs.field(factory=dict)  # the options given with -o
     decisions: int = 0
 
     def to_json(self) -> dict:
@@ -137,6 +138,7 @@ def simulate(ctx, game, n_games: int, seed: int = 1, players: int | None = None,
     cov = Coverage(n_games, seed, counts, max_steps, items, {n: [0] * n for n in counts}, {n: [] for n in counts})
     varied = option_values(ctx.model, options or {}) if vary_options else []
     cov.varied = [name for name, _ in varied]
+    cov.fixed = dict(options or {})
     for i in range(n_games):
         s = seed + i
         n = counts[i % len(counts)]
@@ -226,10 +228,10 @@ def findings(ctx, cov: Coverage) -> list[Finding]:
                            data={"fired": 0, "games": N, "rate": 0.0}))
     where = m.rounds.span if m.rounds is not None else (m.title_span or Span(m.path, 1, 1))
 
-    def opts_of(s):  # how to replay seed s: its options off their defaults
+    def opts_of(s):  # how to replay seed s: the options fixed with -o, and those varied off their defaults
         def text(v):
             return ("true" if v else "false") if isinstance(v, bool) else str(v)
-        return "".join(f" -o {k}={text(v)}" for k, v in cov.options_at.get(s, {}).items())
+        return "".join(f" -o {k}={text(v)}" for k, v in {**cov.fixed, **cov.options_at.get(s, {})}.items())
 
     def shows(s, n):
         o = opts_of(s)

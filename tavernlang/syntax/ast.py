@@ -601,3 +601,48 @@ def walk(node: Node):
         n = stack.pop()
         yield n
         stack.extend(reversed(list(children(n))))
+
+
+def text_of(e) -> str:
+    """An expression written back as rules text (for names of rules that have no name, such
+    as a `winner when` rule's condition): the same text for the same expression, wherever it is."""
+    t = text_of
+    if isinstance(e, Lit):
+        v = e.value
+        return "none" if v is None else ("true" if v else "false") if isinstance(v, bool) else \
+            f'"{v}"' if isinstance(v, str) else str(v)
+    if isinstance(e, Name):
+        return e.name
+    if isinstance(e, Attr):
+        return f"{t(e.obj)}.{e.name}"
+    if isinstance(e, Of):
+        return f"{e.name} of {t(e.obj)}"
+    if isinstance(e, Index):
+        return f"{t(e.obj)}[{t(e.index)}]"
+    if isinstance(e, Call):
+        return f"{e.name}({', '.join(t(a) for a in e.args)})"
+    if isinstance(e, ListLit):
+        return "[" + ", ".join(t(x) for x in e.items) + "]"
+    if isinstance(e, BinOp):
+        def side(x):
+            return f"({t(x)})" if isinstance(x, (BinOp, Cond)) else t(x)
+        return f"{side(e.left)} {e.op} {side(e.right)}"
+    if isinstance(e, Not):
+        return f"not {t(e.operand)}"
+    if isinstance(e, Neg):
+        return f"-{t(e.operand)}"
+    if isinstance(e, IsKind):
+        return f"{t(e.obj)} is {e.kind}"
+    if isinstance(e, Cond):
+        return f"if {t(e.test)} then {t(e.then)} else {t(e.orelse)}"
+    if isinstance(e, (AllZone, EveryZone)):
+        return f"{'all' if isinstance(e, AllZone) else 'every'} {e.zone}"
+    # quantifiers, aggregates, match: their parts, in order
+    def part(v):
+        if isinstance(v, Node):
+            return t(v)
+        if isinstance(v, tuple):
+            return "(" + ", ".join(part(x) for x in v) + ")"
+        return "" if isinstance(v, Span) else repr(v)
+    parts = [part(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name != "span"]
+    return f"{type(e).__name__.lower()}(" + ", ".join(parts) + ")"
