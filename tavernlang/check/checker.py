@@ -286,6 +286,10 @@ class Checker:
         m = self.m
         for o in m.options.values():
             d = o.decl
+            if o.type.startswith("list:"):
+                self.err(d.type.span, f"an option cannot be a list (option '{o.name}'): make it a number, "
+                                      "yes/no, a string or an enum")
+                continue
             for e in (d.default, d.low, d.high):
                 if e is not None and not self.is_constant(e):
                     self.err(e.span, f"option '{o.name}' needs a constant here: a number, a string, true/false or an enum value")
@@ -300,6 +304,9 @@ class Checker:
                     self.err(d.default.span, f"the default {lits[0]} is outside the option's range {lits[1]}..{lits[2]}")
         for k in m.kinds.values():
             for ad in k.decl.attrs:
+                if ad.unlabelled and not ad.mutable:
+                    self.err(ad.span, f"only a 'var' attribute can be unlabelled: labels show a card's name "
+                                      f"and its var attributes, never '{ad.name}'")
                 if ad.default is not None:
                     self.expect(ad.default, k.attrs[ad.name].type, self.expr(ad.default, None), f"default of '{ad.name}'")
         for cd in m.cards:
@@ -898,6 +905,9 @@ class Checker:
             return list_of(ANY)
         if n in BUILTIN_FUNCS:
             ps, rt = BUILTIN_FUNCS[n]
+            if n == "taken" and len(e.args) == 1 and isinstance(e.args[0], A.Name) \
+                    and e.args[0].name not in m.actions and e.args[0].name in m.effects:
+                self.err(e.args[0].span, f"taken(...) takes an action of a phase of turns; '{e.args[0].name}' is an effect")
             if n == "offered" and not self.in_expect:
                 self.err(e.span, "offered(...) is for a scenario's 'expect' lines: it reads the decisions the scenario answered")
             if n == "offered" and len(e.args) == 2:  # offered(PROMPT, N): the N-th time it was asked

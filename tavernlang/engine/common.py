@@ -28,11 +28,11 @@ class Decision:
             st = self.st
             p, g = self.player, st.game
             if lab == "card":  # the chooser sees only what they may see
-                return [g.card_label(o, st) if st.visible(o, p) else "face-down card" for o in self.options]
+                return [g.card_label(o, st, p) if st.visible(o, p) else "face-down card" for o in self.options]
             if lab == "list:card":
-                return ["{" + ", ".join(g.card_label(c, st) if st.visible(c, p) else "face-down card" for c in o) + "}"
+                return ["{" + ", ".join(g.card_label(c, st, p) if st.visible(c, p) else "face-down card" for c in o) + "}"
                         for o in self.options]
-            return [st.game.label(o, st, lab) for o in self.options]
+            return [st.game.label(o, st, lab, p) for o in self.options]
         return [lab(o) for o in self.options]
 
 

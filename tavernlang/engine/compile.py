@@ -88,25 +88,38 @@ class CompiledGame:
                 return f
         return 0
 
-    def card_label(self, c: int, st: State) -> str:
-        """A card's name, with the values of its `var` attributes (a die shows its face)."""
+    def card_label(self, c: int, st: State, viewer: int | None = None) -> str:
+        """A card's name, with the values of its `var` attributes (a die shows its face); a
+        card named by an attribute shows only if the viewer (None: everyone) may see it."""
         slots = self.card_vars[c]
         if not slots:
             return self.card_name[c]
-        return f"{self.card_name[c]} (" + ", ".join(f"{n} {self.value_text(st.cvars[i][c], st, t)}"
+        return f"{self.card_name[c]} (" + ", ".join(f"{n} {self.value_text(st.cvars[i][c], st, t, viewer)}"
                                                   for n, i, t in slots) + ")"
 
-    def value_text(self, v, st: State, t: str | None = None) -> str:
+    def value_text(self, v, st: State, t: str | None = None, viewer: int | None = None) -> str:
         """A value as the rules write it: true/false, none, P2, a card's name."""
         if v is None:
             return "none"
         if isinstance(v, bool):
             return "true" if v else "false"
         if t == "card":
-            return self.card_name[v]
-        return self.label(v, st, t)
+            return self.card_name[v] if viewer is None or st.visible(v, viewer) else "face-down card"
+        return self.label(v, st, t, viewer)
 
-    def label(self, v, st: State, t: str | None = None) -> str:
+    def value_mask(self, v, st: State, t: str | None) -> int:
+        """The players who may see a value: a card (or list of cards) hides from some."""
+        if t == "card" and isinstance(v, int):
+            return st.vis_mask(v)
+        if t == "list:card" and isinstance(v, (list, tuple)):
+            m = (1 << st.n) - 1
+            for c in v:
+                if isinstance(c, int):
+                    m &= st.vis_mask(c)
+            return m
+        return (1 << st.n) - 1
+
+    def label(self, v, st: State, t: str | None = None, viewer: int | None = None) -> str:
         if isinstance(v, bool):
             return "yes" if v else "no"
         if v is None:
@@ -114,12 +127,14 @@ class CompiledGame:
         if t == "player":
             return f"P{v + 1}"
         if t == "card":
-            return self.card_label(v, st)
+            if viewer is not None and not st.visible(v, viewer):
+                return "face-down card"
+            return self.card_label(v, st, viewer)
         if t == "zone":
             return self._zone_label(v, st.n)
         if isinstance(v, (list, tuple)):
             inner = t[5:] if t and t.startswith("list:") else None
-            return "{" + ", ".join(self.label(x, st, inner) for x in v) + "}"
+            return "{" + ", ".join(self.label(x, st, inner, viewer) for x in v) + "}"
         return str(v)
 
     # ---------------------------------------------------------------- state
@@ -333,7 +348,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         self.handlers = {ev: [(self.gen_block(d.body), frame, len(d.params)) for d, frame in hs]
                          for ev, hs in m.handlers.items()}
         for name, d in m.defs.items():
-            g.def_cells[name][0] = self.expr(d.decl.body)
+            g.def_cells[name][0] = self.def_body(d)
         g.def_frames = {n: d.frame for n, d in m.defs.items()}
         for name, e in m.effects.items():
             g.effect_cells[name][0] = (self.requires(e), self.gen_block(e.decl.body, skip_requires=True), e.frame, e)

@@ -42,15 +42,16 @@ class ExpressionCompiler:
             if k is not None and not self._wants_list(d, i, a):
                 mapping[i + 1] = ("slot", k)
             elif all(isinstance(n, _PURE) and not (isinstance(n, A.Name) and self.m.refs.get(n, ("",))[0] == "def")
+                     and not (isinstance(n, (A.Attr, A.Of)) and self.m.refs.get(n, ("",))[0] not in ("cattr", "cvar"))
                      for n in A.walk(a)):
                 # a literal or an attribute read: the same value however often it is read, never an error
-                mapping[i + 1] = ("fn", self.coll(a) if self._wants_list(d, i, a) else self.expr(a))
+                mapping[i + 1] = ("fn", self.cards_of(a) if self._wants_list(d, i, a) else self.expr(a))
             else:
                 return None
         saved, saved_in = self._subst, self._inlining
         self._subst, self._inlining = mapping, saved_in | {name}
         try:
-            return self.expr(d.decl.body)
+            return self.def_body(d)
         finally:
             self._subst, self._inlining = saved, saved_in
 
@@ -58,6 +59,18 @@ class ExpressionCompiler:
         """A zone given for a `list of ...` parameter: the callee gets the zone's cards."""
         return (i < len(c.params) and c.params[i][1].startswith("list:")
                 and self.m.types.get(a) == ZONE)
+
+    def def_body(self, d) -> Fn:
+        """A def's body; a zone where the def gives a list of cards gives its cards."""
+        b = d.decl.body
+        if (d.type or "").startswith("list:") and self.m.types.get(b) == ZONE:
+            return self.cards_of(b)
+        return self.expr(b)
+
+    def cards_of(self, a: A.Expr) -> Fn:
+        """A zone where a list of cards is wanted: a copy of its cards, as they are now."""
+        f = self.coll(a)
+        return lambda st, env: list(f(st, env))
 
     # ================================================================ filters
     def _kind_split(self, cond: A.Expr | None, k: int):
@@ -657,7 +670,7 @@ class ExpressionCompiler:
                 return inl
         if ref[0] == "def":
             d = self.m.defs[ref[1]]
-            args = [self.coll(a) if self._wants_list(d, i, a) else self.expr(a) for i, a in enumerate(e.args)]
+            args = [self.cards_of(a) if self._wants_list(d, i, a) else self.expr(a) for i, a in enumerate(e.args)]
         else:
             args = [self.expr(a) for a in e.args]
         if ref[0] == "def":

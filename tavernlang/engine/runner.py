@@ -135,7 +135,7 @@ class Match:
         st, g = self.st, self.game
         zones = {}
         for z, cards in enumerate(st.zones):
-            shown = [g.card_label(c, st) if st.visible(c, p) else "?" for c in cards]
+            shown = [g.card_label(c, st, p) if st.visible(c, p) else "?" for c in cards]
             if g.zone_vis[st.zfamily[z]] == "hidden" and p is not None:
                 shown = sorted(x for x in shown if x != "?") + ["?"] * shown.count("?")
             zones[g._zone_label(z, st.n)] = shown

@@ -264,7 +264,9 @@ class StatementCompiler:
         vtype = self.m.types.get(s.target)
         span = s.span
         ref = self.m.refs[s.target]
-        val = self.expr(s.value)
+        # a zone set where a list of cards is kept: its cards as they are now
+        val = self.cards_of(s.value) if (vtype or "").startswith("list:") and self.m.types.get(s.value) == ZONE \
+            else self.expr(s.value)
         kind = ref[0]
         slot = ref[1]
         if kind == "var":
@@ -290,7 +292,8 @@ class StatementCompiler:
                     v = val(st, env)
                     st.cvars[slot][c] = v
                     if st.log is not None:
-                        st.log.append((f"{g.card_name[c]}: {aname} = {g.value_text(v, st, vtype)}", (st.vis_mask(c), f"a card: {aname} changed"),
+                        st.log.append((f"{g.card_name[c]}: {aname} = {g.value_text(v, st, vtype)}",
+                                       (st.vis_mask(c) & g.value_mask(v, st, vtype), f"a card: {aname} changed"),
                                        {"type": "set", "card": g.card_name[c], "attr": aname, "value": v}))
         else:  # pragma: no cover - the checker refuses the rest
             raise GameError("cannot set this", s.span)
@@ -622,7 +625,7 @@ class StatementCompiler:
         if ref is not None and ref[0] == "effect" and isinstance(e, (A.Name, A.Call)):
             cell = g.effect_cells[ref[1]]
             eff = self.m.effects[ref[1]]
-            args = [self.coll(a) if self._wants_list(eff, i, a) else self.expr(a)
+            args = [self.cards_of(a) if self._wants_list(eff, i, a) else self.expr(a)
                     for i, a in enumerate(e.args)] if isinstance(e, A.Call) else []
             title = g.effect_titles[ref[1]]
             name = ref[1]
@@ -698,7 +701,10 @@ class StatementCompiler:
 
     def s_Emit(self, s: A.Emit):
         span = s.span
-        args = [self.expr(a) for a in s.args]
+        decls = [d for d, _ in self.m.handlers.get(s.event, [])]
+        wants = [any(i < len(d.params) and self.m.types.get(a) == ZONE and d.params[i].type.list for d in decls)
+                 for i, a in enumerate(s.args)]
+        args = [self.cards_of(a) if w else self.expr(a) for a, w in zip(s.args, wants)]
         hs = self.handlers.get(s.event, [])
         name = s.event
 

@@ -628,9 +628,9 @@ def text_of(e) -> str:
             return f"({t(x)})" if isinstance(x, (BinOp, Cond)) else t(x)
         return f"{side(e.left)} {e.op} {side(e.right)}"
     if isinstance(e, Not):
-        return f"not {t(e.operand)}"
+        return f"not ({t(e.operand)})" if isinstance(e.operand, (BinOp, Cond)) else f"not {t(e.operand)}"
     if isinstance(e, Neg):
-        return f"-{t(e.operand)}"
+        return f"-({t(e.operand)})" if isinstance(e.operand, (BinOp, Cond)) else f"-{t(e.operand)}"
     if isinstance(e, IsKind):
         return f"{t(e.obj)} is {e.kind}"
     if isinstance(e, Cond):
