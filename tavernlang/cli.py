@@ -269,11 +269,13 @@ def play(file, players, seed, options, seat, load_path, save_to) -> None:
 @main.command()
 @_game_options
 @click.option("--games", "-g", "n_games", type=click.IntRange(1), default=100, show_default=True, help="How many games.")
+@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
+              help="Play on this many processes (the results are the same for any number).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @guarded
-def sim(file, players, seed, options, n_games, as_json) -> None:
+def sim(file, players, seed, options, n_games, jobs, as_json) -> None:
     """Simulate many games with random bots and report speed and balance."""
-    from .engine.runner import playout
+    from .parallel import playouts
 
     game = _compile(file)
     _check_players(game, players)
@@ -284,10 +286,10 @@ def sim(file, players, seed, options, n_games, as_json) -> None:
     rounds = 0
     show_bar = sys.stderr.isatty() and not as_json
     t0 = time.perf_counter()
-    seeds = range(seed, seed + n_games)
-    with click.progressbar(seeds, label="simulating", file=sys.stderr, show_eta=True) if show_bar else _nullbar(seeds) as bar:
-        for s in bar:
-            r = playout(game, players, s, opts)
+    results = playouts([(file, players, s, opts) for s in range(seed, seed + n_games)], jobs, {file: game})
+    with click.progressbar(results, length=n_games, label="simulating", file=sys.stderr, show_eta=True) \
+            if show_bar else _nullbar(results) as bar:
+        for r in bar:
             decisions += r["decisions"]
             rounds += r["rounds"]
             w = r["winners"]
@@ -298,7 +300,7 @@ def sim(file, players, seed, options, n_games, as_json) -> None:
     secs = time.perf_counter() - t0
     data = {
         "game": game.title, "players": players, "seed": seed, "options": opts,
-        "games": n_games, "seconds": round(secs, 4),
+        "games": n_games, "jobs": jobs, "seconds": round(secs, 4),
         "playouts_per_s": round(n_games / secs, 2), "decisions": decisions,
         "decisions_per_s": round(decisions / secs, 1),
         "mean_rounds": round(rounds / n_games, 3),
@@ -310,7 +312,8 @@ def sim(file, players, seed, options, n_games, as_json) -> None:
         click.echo(json.dumps(data))
         return
     click.echo(f"{game.title}: {n_games} games, {players} players, seeds {seed}..{seed + n_games - 1}")
-    click.echo(f"  {secs:.2f} s, {data['playouts_per_s']} playouts/s, {decisions} decisions, {data['decisions_per_s']} decisions/s")
+    click.echo(f"  {secs:.2f} s, {data['playouts_per_s']} playouts/s, {decisions} decisions, {data['decisions_per_s']} decisions/s"
+               + (f" ({jobs} processes)" if jobs > 1 else ""))
     click.echo(f"  mean rounds per game: {data['mean_rounds']}")
     click.echo("  seat  win rate  mean score")
     for p in range(players):
@@ -340,12 +343,14 @@ def diff(base, variant, as_json) -> None:
 @click.option("--players", "-p", type=int, required=True, help="Number of players.")
 @click.option("--games", "-g", "n_games", type=click.IntRange(2), default=200, show_default=True, help="Games per side.")
 @click.option("--seed", type=int, default=1, show_default=True, help="First seed; both sides play the same seeds.")
+@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
+              help="Play on this many processes (the results are the same for any number).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @guarded
-def compare(base, variant, players, n_games, seed, as_json) -> None:
+def compare(base, variant, players, n_games, seed, jobs, as_json) -> None:
     """Play BASE and VARIANT on the same seeds and compare balance and length."""
     from .compare import differences, render, summarize
-    from .engine.runner import playout
+    from .parallel import playouts
 
     games = {}
     for label, path in (("base", base), ("variant", variant)):
@@ -353,12 +358,15 @@ def compare(base, variant, players, n_games, seed, as_json) -> None:
         _check_players(g, players)
         games[label] = g
     results = {"base": [], "variant": []}
-    seeds = range(seed, seed + n_games)
+    paths = {"base": base, "variant": variant}
+    todo = [(paths[label], players, s, None) for s in range(seed, seed + n_games) for label in ("base", "variant")]
+    labels = [label for _ in range(n_games) for label in ("base", "variant")]
     show_bar = sys.stderr.isatty() and not as_json
-    with click.progressbar(seeds, label="comparing", file=sys.stderr) if show_bar else _nullbar(seeds) as bar:
-        for s in bar:
-            for label in ("base", "variant"):
-                results[label].append(playout(games[label], players, s))
+    done = playouts(todo, jobs, {base: games["base"], variant: games["variant"]})
+    with click.progressbar(done, length=len(todo), label="comparing", file=sys.stderr) \
+            if show_bar else _nullbar(done) as bar:
+        for label, r in zip(labels, bar):
+            results[label].append(r)
     report = {
         "base_file": base, "variant_file": variant, "players": players, "games": n_games, "seed": seed,
         "base": summarize(results["base"], players), "variant": summarize(results["variant"], players),

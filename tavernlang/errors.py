@@ -110,6 +110,9 @@ class GameError(Exception):
         super().__init__(message)
         self.span = span or NOWHERE
 
+    def __reduce__(self):  # keeps the place when a worker process sends it back (tav sim --jobs)
+        return (type(self), (str(self), self.span))
+
     def diagnostic(self) -> Diagnostic:
         return Diagnostic(self.span, str(self))
 

@@ -84,6 +84,29 @@ def test_sim_json():
     assert abs(sum(data["wins_by_seat"]) - 20) < 1e-6
 
 
+def test_sim_on_two_processes_reports_what_one_does():
+    one = json.loads(tav("sim", LT, "--players", "3", "--games", "24", "--json").output)
+    two = json.loads(tav("sim", LT, "--players", "3", "--games", "24", "--jobs", "2", "--json").output)
+    for key in ("decisions", "mean_rounds", "wins_by_seat", "mean_score_by_seat"):
+        assert one[key] == two[key], key
+    assert two["jobs"] == 2
+
+
+def test_compare_on_two_processes_reports_what_one_does():
+    base, variant = LT, str(ROOT / "examples" / "little_tavern" / "thirty_coins.tav")
+    one = json.loads(tav("compare", base, variant, "-p", "3", "-g", "12", "--json").output)
+    two = json.loads(tav("compare", base, variant, "-p", "3", "-g", "12", "-j", "2", "--json").output)
+    assert one["difference"] == two["difference"] and one["variant"] == two["variant"]
+
+
+def test_a_rules_error_on_a_worker_process_keeps_its_place(tmp_path):
+    f = tmp_path / "boom.tav"
+    f.write_text('game "boom"\nplayers 2..2\nvar who: player\ncounter c per player = 0\n'
+                 'rounds 2 { phase a { gain 1 c to who } }\n')
+    r = tav("sim", str(f), "-p", "2", "-g", "4", "-j", "2")
+    assert r.exit_code == 1 and f"{f}:5:22: error: a value here is none" in r.output
+
+
 def test_sim_text():
     r = tav("sim", LT, "--players", "2", "--games", "5")
     assert r.exit_code == 0
