@@ -114,3 +114,24 @@ def test_tav_run_finishes(args):
     r = CliRunner().invoke(main, ["run", str(GAME), "--seed", "2", *args])
     assert r.exit_code == 0, r.output
     assert "10 rounds" in r.output
+
+
+@pytest.mark.parametrize("n", [2, 5])
+def test_no_turn_ends_while_a_die_could_still_be_placed(game, n):
+    """In random games: whenever Place Dice is offered, ending the turn ("pass") is not; and
+    once a player has placed this turn, Place Dice is not offered again in that turn."""
+    rng = random.Random(n)
+    m = Match(game, n, n, {"secret_chamber": True})
+    offered = passed = 0
+    while not m.over:
+        d = m.pending
+        labels = d.labels()
+        if d.prompt == "your turn: choose an action":
+            if "Place Dice" in labels:
+                assert "pass" not in labels, labels
+                assert "place_dice" not in m.st.turn_used, "a second Place Dice in one turn"
+                offered += 1
+            if "pass" in labels:
+                passed += 1
+        m.apply(rng.randrange(len(labels)))
+    assert offered > 20 and passed > 5
