@@ -7,6 +7,9 @@ from .state import State
 
 Fn = Callable[[State, list], Any]
 MAX_SUBSETS = 4096
+# Python faults that rules can cause at run time (a none where a value was needed, endless
+# recursion...): reported as located GameErrors (runner.located), never as tracebacks
+RULE_FAULTS = (TypeError, IndexError, KeyError, AttributeError, ValueError, ZeroDivisionError, RecursionError)
 
 
 class Decision:

@@ -13,7 +13,7 @@ from typing import Any
 from ..check.model import GameModel
 from ..errors import GameError
 from ..syntax import ast as A
-from .common import Decision, Fn, _const  # noqa: F401  (Decision is part of the engine's API)
+from .common import RULE_FAULTS, Decision, Fn, _const  # noqa: F401  (Decision is part of the engine's API)
 from .expressions import ExpressionCompiler
 from .state import GameOver, State
 from .statements import StatementCompiler
@@ -246,9 +246,8 @@ class CompiledGame:
         """Who wins and the scores, by the winner rules; a fault in them is a located error."""
         try:
             return self._result(st)
-        except (TypeError, IndexError, KeyError, AttributeError, ValueError, ZeroDivisionError,
-                RecursionError) as e:
-            from .runner import located
+        except RULE_FAULTS as e:
+            from .runner import located  # (runner imports this module)
             err = located(e)
             if err.span.file == "<builtin>" and self._ranking is not None:  # the winner rule being read
                 err = GameError(str(err), self._ranking.span)

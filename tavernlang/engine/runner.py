@@ -14,6 +14,7 @@ import random
 from typing import Any
 
 from ..errors import GameError, Span
+from .common import RULE_FAULTS
 from .compile import CompiledGame, Decision
 from .state import State
 
@@ -22,7 +23,6 @@ MAX_DECISIONS = 200_000
 BOT_SALT = 0x5EED
 
 
-_RULE_FAULTS = (TypeError, IndexError, KeyError, AttributeError, ValueError, ZeroDivisionError, RecursionError)
 
 
 def located(exc: BaseException) -> GameError:
@@ -74,7 +74,7 @@ class Match:
     def _step(self, send: int | None) -> None:
         try:
             self.pending = next(self._gen) if send is None else self._gen.send(send)
-        except _RULE_FAULTS as e:
+        except RULE_FAULTS as e:
             raise located(e) from None
         except StopIteration:
             self.pending = None
@@ -210,7 +210,7 @@ def playout(game: CompiledGame, players: int, seed: int, options: dict[str, Any]
     try:
         for _ in game.flow(st):  # pragma: no cover - nothing is yielded with an agent
             raise AssertionError("a decision escaped the agent")
-    except _RULE_FAULTS as e:
+    except RULE_FAULTS as e:
         err = located(e)
         raise GameError(f"{err} (seed {seed}, {players} players)", err.span) from None
     except GameError as e:

@@ -11,6 +11,7 @@ import attrs
 
 from ..errors import GameError, Span
 from .compile import CompiledGame
+from .common import RULE_FAULTS
 from .runner import located
 from .state import GameOver
 
@@ -93,9 +94,8 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
             want = answers.pop(0)
             if want not in labels:
                 # a card's bare name answers for it when every option of that name reads the same
-                names = game.card_name if dec.labeler == "card" else None
-                named = {lb for o, lb in zip(dec.options, labels) if lb.startswith(want + " (")
-                         and names is not None and isinstance(o, int) and 0 <= o < len(names) and names[o] == want}
+                named = {lb for o, lb in zip(dec.options, labels)
+                         if dec.labeler == "card" and game.card_name[o] == want} if dec.labeler == "card" else set()
                 if len(named) != 1:
                     why = "names different options" if named else "is not an option of"
                     failures.append((d.span, f"answer '{want}' {why} '{dec.prompt}'; options: {', '.join(labels)}"))
@@ -109,7 +109,7 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
         st.log.append(("the game ends", None, {"type": "end"}))
     except GameError as e:
         failures.append((e.span, str(e)))
-    except (TypeError, IndexError, KeyError, AttributeError, ValueError, ZeroDivisionError, RecursionError) as e:
+    except RULE_FAULTS as e:
         err = located(e)
         failures.append((err.span if err.span.file != "<builtin>" else d.span, str(err)))
     if answers and not failures:
@@ -127,8 +127,7 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
             except GameError as err:
                 failures.append((err.span, str(err)))
                 continue
-            except (TypeError, IndexError, KeyError, AttributeError, ValueError, ZeroDivisionError,
-                    RecursionError) as exc:
+            except RULE_FAULTS as exc:
                 failures.append((e.span, located(exc).args[0]))
                 continue
             text = _source(game, e.span)
