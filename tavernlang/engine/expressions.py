@@ -67,9 +67,15 @@ class ExpressionCompiler:
             return self.cards_of(b)
         return self.expr(b)
 
-    def cards_of(self, a: A.Expr) -> Fn:
-        """A zone where a list of cards is wanted: a copy of its cards, as they are now."""
-        f = self.coll(a)
+    def cards_of(self, e: A.Expr) -> Fn:
+        """An expression giving a card, a list of cards or a zone -> list of cards (a copy, as
+        they are now): what `move`/`reveal` act on, and a zone given where a list is wanted."""
+        f = self.expr(e)
+        t = self.m.types.get(e)
+        if t == CARD:
+            return lambda st, env: [f(st, env)]
+        if t == ZONE:
+            return lambda st, env: list(st.zones[f(st, env)])
         return lambda st, env: list(f(st, env))
 
     # ================================================================ filters

@@ -13,16 +13,6 @@ from .state import GameOver
 
 
 class StatementCompiler:
-    def cards_of(self, e: A.Expr) -> Fn:
-        """An expression giving a card, a list of cards or a zone -> list of cards (a copy)."""
-        f = self.expr(e)
-        t = self.m.types.get(e)
-        if t == CARD:
-            return lambda st, env: [f(st, env)]
-        if t == ZONE:
-            return lambda st, env: list(st.zones[f(st, env)])
-        return lambda st, env: list(f(st, env))
-
     @staticmethod
     def _log_move(st, g, c, old, z, face, me) -> None:
         src = g._zone_label(old, st.n) if old >= 0 else "(out of play)"
