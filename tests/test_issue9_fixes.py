@@ -143,3 +143,32 @@ def test_every_game_and_example_still_checks():
     assert files
     for f in files:
         load(f)  # raises TavError with the places if a valid file now fails
+
+
+# ====================================================================== variables without a value
+
+def test_variables_without_an_initial_value(tmp_path):
+    # int / bool / str variables start at 0 / false / ""; any other type, and a `var` attribute
+    # of a kind without a default (whatever its type), start as none -- as docs/language.md says
+    f = write(tmp_path, "v.tav", HEAD + '''
+var n: int
+var b: bool per player
+var s: str
+var c: Clan
+var p: player
+var k: card
+var o: Order
+var l: list of int
+kind Die { var face: int, var lit: bool }
+card "D6": Die
+scenario "defaults" players 2 {
+  expect n == 0 and me.b == false and player(2).b == false and s == ""
+  expect c == none and p == none and k == none and o == none and l == none
+  expect named("D6")[1].face == none and named("D6")[1].lit == none
+}
+''')
+    r = scenarios(f)["defaults"]
+    assert r.passed, r.transcript()
+    doc = (ROOT / "docs" / "language.md").read_text("utf-8")
+    assert "Without an initial value a variable is `none`" not in doc
+    assert "Without an initial value an `int` variable starts at\n`0`" in doc
