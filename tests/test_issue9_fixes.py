@@ -172,3 +172,64 @@ scenario "defaults" players 2 {
     doc = (ROOT / "docs" / "language.md").read_text("utf-8")
     assert "Without an initial value a variable is `none`" not in doc
     assert "Without an initial value an `int` variable starts at\n`0`" in doc
+
+
+# ====================================================================== move of nothing
+
+MOVES = HEAD + '''
+var saved: card
+def stew: Order = named("Stew")[1]
+'''
+
+
+@pytest.mark.parametrize(("what", "col"), [
+    ("saved", 9), ('named("Stew")[2]', 9), ("if empty(deck) then saved else stew", 9)])
+def test_moving_a_card_that_is_none_is_a_located_error(tmp_path, what, col):
+    f = write(tmp_path, "m.tav", MOVES + f'''
+scenario "nothing" players 2 {{
+  run {{ move {what} to hand of me }}
+  expect true
+}}
+''')
+    r = scenarios(f)["nothing"]
+    assert not r.passed
+    (span, msg), = r.failures
+    assert "move of nothing: the card is none" in msg and (span.line, span.col) == (line_of(f, "run {"), col)
+
+
+def test_drawing_from_an_empty_zone_moves_nothing(tmp_path):
+    f = write(tmp_path, "m.tav", MOVES + '''
+scenario "empty deck" players 2 {
+  run {
+    move top(deck) to hand of me
+    move [top(deck), stew, saved] to hand of me
+    move filter(c in deck) to hand of me
+  }
+  expect size(hand of me) == 1 and top(hand of me) == stew
+}
+''')
+    r = scenarios(f)["empty deck"]
+    assert r.passed, r.transcript()
+
+
+def test_move_of_nothing_in_a_game_is_located(tmp_path):
+    f = write(tmp_path, "g.tav", MOVES + '''
+action keep "keep the saved card" { move saved to hand of me }
+rounds 1 { phase p "P" turns from player(1) once_each { actions keep } }
+winner: highest coins
+''')
+    with pytest.raises(GameError) as info:
+        playout(compile_file(f), 2, 1)
+    assert "move of nothing: the card is none" in str(info.value)
+    line = line_of(f, "action keep")
+    assert (info.value.span.line, info.value.span.col) == (line, 37)
+    r = tav("run", f, "-p", "2")
+    assert r.exit_code == 1 and f"{f}:{line}:37: error: move of nothing: the card is none" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_move_none_is_a_check_error(tmp_path):
+    f = write(tmp_path, "m.tav", MOVES + 'action tidy "tidy" { move none to deck }\n')
+    r = tav("check", f)
+    assert r.exit_code == 1
+    assert f"{f}:{line_of(f, 'action tidy')}:27: error: move of nothing: this is always none, never a card" in r.output
