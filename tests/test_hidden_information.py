@@ -79,7 +79,7 @@ winner: everyone if true
 ''')
     game = CompiledGame(load(f))
     m = Match(game, 2, 1)
-    m.apply(0)  # P1 takes the action
+    # P1's only action is taken without asking (a decision with one option is not asked)
     assert m.legal() == ["face-down card", "face-down card"]
     m.apply(0)
     line = [t for t in m.log_lines(0) if "chooses" in t][0]

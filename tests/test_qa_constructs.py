@@ -94,11 +94,10 @@ def test_lists_index_values_join_empty(tmp_path):
     ('card "Bad": Order { needs: [Beer], late: Fruit }', "attribute 'late' should be list of int, not Ing"),
     ("def a = [1] + 2", "cannot join list of int and int"),
     ("def a = deck + [1]", "cannot join zone and list of int"),
-    ("def a = 5[1]", "only a list can be indexed, not int"),
+    ("def a = 5[1]", "only a list or a zone can be indexed, not int"),
     ('def a = [1, 2]["x"]', "index should be int, not str"),
     ("def a = values(Beer)", "values(...) takes the name of an enum"),
     ("def a = empty(3)", "argument of 'empty' should be a list or a zone, not int"),
-    ("def a = deck[1]", "only a list can be indexed, not zone"),
 ])
 def test_list_errors_are_located(tmp_path, line, message):
     f = write(tmp_path, "bad.tav", LISTS.split("scenario")[0] + line + "\n")
@@ -126,7 +125,7 @@ rounds 1 {
 }
 winner: highest coins
 scenario "required, once, pass, at once" players 2 {
-  answers "Place Dice", "look", "pass", "take a tip", "Place Dice", "Place Dice", "take a tip", "Place Dice"
+  answers "Place Dice", "look", "pass", "take a tip", "Place Dice", "take a tip"
   run { do work }
   expect offered("your turn: choose an action", 1) == ["take a tip", "Place Dice"] "no pass before Place Dice"
   expect offered("your turn: choose an action", 2) == ["take a tip", "look", "pass"] "taken(place_die)"
@@ -359,7 +358,6 @@ card "Imp": Order
 def tables = [named("Gnome")[1].late, named("Imp")[1].late]
 effect pick { choose xs in tables where not empty(xs) "table" { log "picked" } }
 scenario "filter lists by empty()" players 2 {
-  answers "{22, 15, 10}"
   run { do pick }
   expect size(filter(xs in tables where empty(xs))) == 1
   expect size(filter(xs in tables where not empty(xs))) == 1
@@ -528,7 +526,6 @@ rounds 1 {
   phase multi "Several actions a turn" turns from player(1) once_each { actions work once pass }
 }
 scenario "one action a turn" players 2 {
-  answers "work", "work"
   run { do single }
   expect player(1).coins == 1 and player(2).coins == 1
 }

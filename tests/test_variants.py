@@ -45,7 +45,8 @@ def test_there_are_house_rules_for_little_tavern():
 
 @pytest.mark.parametrize("path", VARIANTS)
 def test_diff_of_each_example(path, snapshot):
-    base = "games/cavern_tavern.tav" if "cavern_tavern" in path else BASE
+    folder = Path(path).parent.name  # examples/GAME/variant.tav varies games/GAME.tav
+    base = f"games/{folder}.tav" if (ROOT / "games" / f"{folder}.tav").exists() else BASE
     changes = diff_games(load(base), load(path))
     assert changes, "a house rule changes something"
     assert all(c["variant"] is None or c["variant"]["file"] == path for c in changes)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..errors import Diagnostic, Note, Span, did_you_mean
 from ..syntax import ast as A
-from .model import (ANY, BOOL, CARD, EFFECT, INT, NONE, PLAYER, STR, ZONE, Callable, AttrInfo,
+from .model import (ANY, BOOL, CARD, EFFECT, INT, NONE, PLAYER, STR, ZONE, Callable, AttrInfo, CardZoneInfo,
                     CounterInfo, GameModel, KindInfo, OptionInfo, PhaseInfo, ScenarioInfo,
                     VarInfo, ZoneInfo, elem, list_of, show)
 
@@ -27,12 +27,14 @@ BUILTIN_FUNCS = {
     "random": ((INT, INT), INT), "named": ((STR,), list_of(CARD)), "first": ((INT, "coll"), "same"),
     "top": ((ZONE,), CARD), "order_from": ((PLAYER,), list_of(PLAYER)),
     "allowed": ((EFFECT,), BOOL), "taken": ((EFFECT,), BOOL), "offered": ((STR,), list_of(STR)), "range": ((INT, INT), list_of(INT)),
+    "has_word": ((STR, STR), BOOL),  # WORD is a whole word (or words) of TEXT, in any case
+    "text": ((ANY,), STR),  # a value as text: an enum value's name, a number, a card's name, "P2"
 }
 # Properties every object of a type has: (type, name) -> result type.
 BUILTIN_PROPS = {
     (PLAYER, "left"): PLAYER, (PLAYER, "right"): PLAYER, (PLAYER, "seat"): INT,
     (CARD, "name"): STR, (CARD, "kind"): STR, (CARD, "facedown"): BOOL, (CARD, "zone"): ZONE,
-    (CARD, "owner"): PLAYER, (ZONE, "owner"): PLAYER, (ZONE, "size"): INT, (ZONE, "capacity"): INT,
+    (CARD, "owner"): PLAYER, (CARD, "holder"): CARD, (ZONE, "owner"): PLAYER, (ZONE, "size"): INT, (ZONE, "capacity"): INT,
 }
 TYPE_NAMES = {"int": INT, "bool": BOOL, "str": STR, "player": PLAYER, "card": CARD, "zone": ZONE,
               "effect": EFFECT}
@@ -46,15 +48,28 @@ class _Frame:
 class _Scope:
     def __init__(self, frame: _Frame, parent: "_Scope | None" = None):
         self.frame, self.parent, self.names = frame, parent, {}
+        self.kinds: dict[str, frozenset] = {}  # name -> the kinds its card (or its list's cards) may be, when known
 
     def child(self) -> "_Scope":
         return _Scope(self.frame, self)
 
-    def bind(self, name: str, type_: str) -> int:
+    def bind(self, name: str, type_: str, kinds: frozenset | None = None) -> int:
         slot = self.frame.next
         self.frame.next += 1
         self.names[name] = (slot, type_)
+        if kinds is not None:
+            self.kinds[name] = kinds
+        else:
+            self.kinds.pop(name, None)
         return slot
+
+    def lookup_kinds(self, name: str) -> frozenset | None:
+        s = self
+        while s is not None:
+            if name in s.names:
+                return s.kinds.get(name)
+            s = s.parent
+        return None
 
     def lookup(self, name: str):
         s = self
@@ -93,6 +108,11 @@ class Checker:
         self.no_me = None  # where `me` is nobody (a winner rule's condition), for the error
         self.frames: list[_Frame] = []  # every frame made, for the largest one
         self.leading_requires: set = set()
+        self.kind_self = None  # in a kind's `def`: (the kind, the slot of `this`)
+        # the kinds a card-typed expression (or a list of cards' items) may have, where the checker
+        # can know them (a kind-typed parameter, `x is K` in a binder's condition, named("..."));
+        # an expression missing here may be a card of any kind
+        self.card_kinds: dict[A.Node, frozenset] = {}
 
     def _frame(self) -> _Frame:
         f = _Frame()
@@ -214,6 +234,33 @@ class Checker:
                     m.attrs_by_name[ad.name] = info
                 info.kinds.append(k.name)
                 k.attrs[ad.name] = info
+            for kz in k.decl.zones:  # zones on each card of the kind
+                if kz.name in k.attrs or kz.name in [z.name for z in k.decl.zones[:k.decl.zones.index(kz)]]:
+                    self.err(kz.span, f"kind '{k.name}' already has a '{kz.name}'")
+                    continue
+                if kz.name in m.zones:
+                    self.err(kz.span, f"zone '{kz.name}' is already defined", [Note(m.zones[kz.name].decl.span, "first defined here")])
+                    continue
+                if kz.visibility == "private":
+                    self.err(kz.span, "a zone on a card is public or hidden: it belongs to whoever holds the card")
+                cz = m.card_zones.get(kz.name)
+                if cz is None:
+                    cz = m.card_zones[kz.name] = CardZoneInfo(kz.name, len(m.zones) + len(m.card_zones), kz)
+                elif cz.decl.visibility != kz.visibility:
+                    self.err(kz.span, f"zone '{kz.name}' is declared with another visibility in kind '{cz.kinds[0]}'",
+                             [Note(cz.decl.span, "declared here")])
+                cz.kinds.append(k.name)
+            for kd in k.decl.defs:  # derived values of each card of the kind
+                if kd.name in k.attrs or kd.name in m.card_zones:
+                    self.err(kd.span, f"kind '{k.name}' already has a '{kd.name}'")
+                    continue
+                prev = m.kind_defs.get(kd.name)
+                if prev is not None:
+                    self.err(kd.span, f"'{kd.name}' is already a value of kind '{prev.kinds[0]}'", [Note(prev.decl.span, "declared here")])
+                    continue
+                info = Callable(kd.name, kd, [("this", CARD)], self.type_of(kd.type))
+                info.kinds.append(k.name)
+                m.kind_defs[kd.name] = info
         card_names: dict = {}
         for d in self.decls:
             if isinstance(d, A.CardDecl):
@@ -303,6 +350,23 @@ class Checker:
                 if not lits[1] <= lits[0] <= lits[2]:
                     self.err(d.default.span, f"the default {lits[0]} is outside the option's range {lits[1]}..{lits[2]}")
         for k in m.kinds.values():
+            for kz in k.decl.zones:
+                if kz.capacity is not None:
+                    self.expect(kz.capacity, INT, self.expr(kz.capacity, None), "capacity")
+                if kz.drop is not None:  # worked out with `me` = the owner of the zone the card leaves
+                    self.expect(kz.drop, ZONE, self.expr(kz.drop, _Scope(self._frame())), "where the cards drop")
+            for kd in k.decl.defs:
+                info = m.kind_defs.get(kd.name)
+                if info is None or info.decl is not kd:
+                    continue
+                fr = self._frame()
+                sc = _Scope(fr)
+                this = sc.bind("this", CARD, frozenset((k.name,)))
+                self.kind_self = (k, this)
+                t = self.expr(kd.body, sc)
+                self.kind_self = None
+                self.expect(kd.body, info.type, t, f"value of '{kd.name}'")
+                info.frame = fr.next
             for ad in k.decl.attrs:
                 if ad.unlabelled and not ad.mutable:
                     self.err(ad.span, f"only a 'var' attribute can be unlabelled: labels show a card's name "
@@ -349,8 +413,8 @@ class Checker:
         for d in m.defs.values():
             fr = self._frame()
             sc = _Scope(fr)
-            for pn, pt in d.params:
-                sc.bind(pn, pt)
+            for p, (pn, pt) in zip(d.decl.params, d.params):
+                sc.bind(pn, pt, self.kinds_of_type(p.type))
             t = self.expr(d.decl.body, sc)
             if d.decl.type is not None:
                 self.expect(d.decl.body, d.type, t, f"result of '{d.name}'")
@@ -384,6 +448,8 @@ class Checker:
                 fr = self._frame()
                 sc = _Scope(fr)
                 if ph.body is not None:
+                    if ph.each_from is not None:
+                        self.expect(ph.each_from, PLAYER, self.expr(ph.each_from, sc), "first player of the phase")
                     self.block(ph.body, sc)
                 else:
                     self.expect(ph.start, PLAYER, self.expr(ph.start, sc), "first player of the turns")
@@ -391,6 +457,11 @@ class Checker:
                         self.expect(ph.until, BOOL, self.expr(ph.until, sc), "'until' condition")
                     if ph.pass_cond is not None:
                         self.expect(ph.pass_cond, BOOL, self.expr(ph.pass_cond, sc), "'pass' condition")
+                    if ph.simul_cond is not None:
+                        self.expect(ph.simul_cond, BOOL, self.expr(ph.simul_cond, sc), "'simultaneous' condition")
+                    if ph.simultaneous and ph.once_each:
+                        self.err(ph.span, "a simultaneous phase has no 'once_each': everyone plays until they pass "
+                                          "(played one player at a time, each player has one turn for the whole phase)")
                     seen = set()
                     for ref in ph.actions:
                         if ref.name not in m.actions:
@@ -432,7 +503,7 @@ class Checker:
                 fr = self._frame()
                 sc = _Scope(fr)
                 for p in d.params:
-                    sc.bind(p.name, self.type_of(p.type))
+                    sc.bind(p.name, self.type_of(p.type), self.kinds_of_type(p.type))
                 self.block(d.body, sc)
                 m.handlers[d.event].append((d, fr.next))
         for s in m.scenarios:
@@ -449,6 +520,8 @@ class Checker:
                 self.err(sp, f"unknown option '{name}'" + did_you_mean(name, m.options))
                 continue
             self.expect(e, o.type, self.expr(e, None), f"option '{name}'")
+        for word, where, first in d.repeated:
+            self.err(where, f"a scenario has one '{word}' block", [Note(first, "the first one is here")])
         fr = self._frame()
         sc = _Scope(fr)
         if d.given is not None:
@@ -464,8 +537,9 @@ class Checker:
     def callable_body(self, c: Callable, body: A.Block, allow_requires=False) -> None:
         fr = self._frame()
         sc = _Scope(fr)
-        for pn, pt in c.params:
-            sc.bind(pn, pt)
+        decl_params = getattr(c.decl, "params", None) or ()
+        for i, (pn, pt) in enumerate(c.params):
+            sc.bind(pn, pt, self.kinds_of_type(decl_params[i].type) if i < len(decl_params) else None)
         leading = True
         for st in body.stmts:
             if isinstance(st, A.Require):
@@ -504,7 +578,9 @@ class Checker:
         m = self.m
         if isinstance(s, A.Move):
             t = self.expr(s.what, sc)
-            if not (compatible(CARD, t) or compatible(list_of(CARD), t)):
+            if t == NONE:
+                self.err(s.what.span, "move of nothing: this is always none, never a card")
+            elif not (compatible(CARD, t) or compatible(list_of(CARD), t)):
                 self.err(s.what.span, f"can only move cards, a list of cards or a zone's cards, not {show(t)}")
             self.expect(s.dest, ZONE, self.expr(s.dest, sc), "destination")
         elif isinstance(s, A.Shuffle):
@@ -543,7 +619,7 @@ class Checker:
         elif isinstance(s, A.Choose):
             el = self.coll(s.coll, sc, "the options")
             inner = sc.child()
-            m.slots[s] = inner.bind(s.var, el)
+            m.slots[s] = inner.bind(s.var, el, self.bound_kinds(s.var, s.coll, s.cond))
             if s.cond is not None:
                 self.expect(s.cond, BOOL, self.expr(s.cond, inner), "condition")
             self.chooser(s.chooser, sc)
@@ -572,32 +648,52 @@ class Checker:
                     self.expect(b, INT, self.expr(b, sc), "subset size")
             self.chooser(s.chooser, sc)
             inner = sc.child()
+            ks = self.bound_kinds(s.var, s.coll, s.cond)
             if s.cond is not None:
                 c2 = inner.child()
-                m.slots[s.cond] = c2.bind(s.var, el)
+                m.slots[s.cond] = c2.bind(s.var, el, ks)
                 self.expect(s.cond, BOOL, self.expr(s.cond, c2), "condition")
-            m.slots[s] = inner.bind(s.var, list_of(el))
+            m.slots[s] = inner.bind(s.var, list_of(el), ks)
             if s.test is not None:
                 self.expect(s.test, BOOL, self.expr(s.test, inner), "subset condition")
             self.block(s.body, inner)
         elif isinstance(s, A.For):
             el = self.coll(s.coll, sc, "the loop")
             inner = sc.child()
-            m.slots[s] = inner.bind(s.var, el)
+            m.slots[s] = inner.bind(s.var, el, self.bound_kinds(s.var, s.coll, s.cond))
             if s.cond is not None:
                 self.expect(s.cond, BOOL, self.expr(s.cond, inner), "condition")
             self.block(s.body, inner)
+        elif isinstance(s, A.ChooseN):
+            self.expect(s.count, INT, self.expr(s.count, sc), "how many to choose")
+            el = self.coll(s.coll, sc, "the options")
+            self.chooser(s.chooser, sc)
+            inner = sc.child()
+            if s.cond is not None:
+                c2 = inner.child()
+                m.slots[s.cond] = c2.bind(s.var, el)
+                self.expect(s.cond, BOOL, self.expr(s.cond, c2), "condition")
+            m.slots[s] = inner.bind(s.var, list_of(el))
+            self.block(s.body, inner)
+        elif isinstance(s, A.Show):
+            t = self.expr(s.what, sc)
+            if not (compatible(CARD, t) or compatible(list_of(CARD), t)):
+                self.err(s.what.span, f"can only show cards, not {show(t)}")
+            self.expect(s.to, PLAYER, self.expr(s.to, sc), "the player shown to")
         elif isinstance(s, A.Simultaneous):
             pel = self.coll(s.players, sc, "the players")
             self.expect(s.players, list_of(PLAYER), list_of(pel), "the players")
             inner = sc.child()
             ps = inner.bind(s.pvar, PLAYER)
             el = self.coll(s.coll, inner, "the options")
-            cs = inner.bind(s.var, el)
+            cs = inner.bind(s.var, el, self.bound_kinds(s.var, s.coll, s.cond))
             m.slots[s] = (ps, cs)
             if s.cond is not None:
                 self.expect(s.cond, BOOL, self.expr(s.cond, inner), "condition")
             self.block(s.body, inner)
+        elif isinstance(s, A.Repeat):
+            self.expect(s.cond, BOOL, self.expr(s.cond, sc), "'repeat while' condition")
+            self.block(s.body, sc)
         elif isinstance(s, A.If):
             self.expect(s.test, BOOL, self.expr(s.test, sc), "condition")
             self.block(s.then, sc)
@@ -612,7 +708,7 @@ class Checker:
                 self.expect(s.as_player, PLAYER, self.expr(s.as_player, sc), "the player after 'as'")
         elif isinstance(s, A.Let):
             t = self.expr(s.value, sc)
-            m.slots[s] = sc.bind(s.var, t)
+            m.slots[s] = sc.bind(s.var, t, self.card_kinds.get(s.value))
         elif isinstance(s, A.Emit):
             if s.event not in m.handlers:
                 self.err(s.span, f"no 'on {s.event}' handles this event" + did_you_mean(s.event, m.handlers))
@@ -638,7 +734,89 @@ class Checker:
     def expr(self, e: A.Expr, sc: _Scope | None, effect_call=False) -> str:
         t = self._expr(e, sc, effect_call)
         self.m.types[e] = t
+        ks = self._kinds(e, sc) if t == CARD or t == list_of(CARD) else None
+        if ks is not None:
+            self.card_kinds[e] = ks
+        else:
+            self.card_kinds.pop(e, None)
         return t
+
+    # ------------------------------------------------------------ the kinds of cards
+    def kinds_of_type(self, t: A.TypeRef | None) -> frozenset | None:
+        """`Order` or `list of Order` as a type: its cards are Orders."""
+        if t is not None and t.name in self.m.kinds:
+            return frozenset((t.name,))
+        return None
+
+    def _attr_kinds(self, name: str) -> frozenset | None:
+        """The kinds an attribute's value (a card) may be: known if every kind declaring it gives a kind."""
+        out = set()
+        for k in self.m.kinds.values():
+            for ad in k.decl.attrs:
+                if ad.name == name:
+                    ks = self.kinds_of_type(ad.type)
+                    if ks is None:
+                        return None
+                    out |= ks
+        return frozenset(out) if out else None
+
+    def bound_kinds(self, var: str, coll: A.Expr, cond: A.Expr | None) -> frozenset | None:
+        """The kinds of a binder's cards: its collection's, narrowed by `var is K` conjuncts of its condition."""
+        ks = self.card_kinds.get(coll)
+        todo = [cond] if cond is not None else []
+        while todo:
+            c = todo.pop()
+            if isinstance(c, A.BinOp) and c.op == "and":
+                todo += [c.left, c.right]
+            elif isinstance(c, A.IsKind) and isinstance(c.obj, A.Name) and c.obj.name == var and c.kind in self.m.kinds:
+                ks = frozenset((c.kind,)) if ks is None else ks & {c.kind}
+        return ks or None  # contradictory conditions: say nothing
+
+    def _kinds(self, e: A.Expr, sc: _Scope | None) -> frozenset | None:
+        """The kinds the card (or the list's cards) given by e may be; None if any kind."""
+        m = self.m
+        ref = m.refs.get(e)
+        if isinstance(e, A.Name):
+            if ref is not None and ref[0] == "local" and sc is not None:
+                return sc.lookup_kinds(e.name)
+            if ref is not None and ref[0] == "var":
+                return self.kinds_of_type(m.vars[e.name].decl.type)
+            if ref is not None and ref[0] == "def":
+                return self.kinds_of_type(m.defs[e.name].decl.type)
+            return None
+        if isinstance(e, (A.Attr, A.Of)):
+            if ref is not None and ref[0] in ("cattr", "cvar"):
+                return self._attr_kinds(e.name)
+            if ref is not None and ref[0] == "pvar":
+                return self.kinds_of_type(m.vars[e.name].decl.type)
+            return None
+        if isinstance(e, A.Call):
+            if ref == ("def", e.name):
+                return self.kinds_of_type(m.defs[e.name].decl.type)
+            if ref == ("builtin", "named") and len(e.args) == 1 and isinstance(e.args[0], A.Lit) \
+                    and isinstance(e.args[0].value, str):
+                ks = {cd.kind for cd in m.cards if cd.name == e.args[0].value and cd.kind in m.kinds}
+                return frozenset(ks) if ks else None
+            if ref == ("builtin", "first") and len(e.args) == 2:
+                return self.card_kinds.get(e.args[1])
+            return None
+        if isinstance(e, A.Index):
+            return self.card_kinds.get(e.obj)
+        if isinstance(e, A.Quant) and e.op == "filter":
+            return self.bound_kinds(e.var, e.coll, e.cond)
+        parts = e.items if isinstance(e, A.ListLit) else (e.then, e.orelse) if isinstance(e, A.Cond) \
+            else (e.left, e.right) if isinstance(e, A.BinOp) and ref == ("join",) else None
+        if parts:  # a list, a choice between two cards, two lists joined: any of theirs
+            out = set()
+            for x in parts:
+                if m.types.get(x) == NONE:
+                    continue
+                ks = self.card_kinds.get(x)
+                if ks is None:
+                    return None
+                out |= ks
+            return frozenset(out) if out else None
+        return None
 
     def _name(self, e: A.Name, sc: _Scope | None) -> str:
         m = self.m
@@ -648,6 +826,20 @@ class Checker:
             if hit is not None:
                 m.refs[e] = ("local", hit[0])
                 return hit[1]
+        if self.kind_self is not None and sc is not None:  # a kind's def: its own attributes by name
+            k, this = self.kind_self
+            if n in k.attrs:
+                a = k.attrs[n]
+                m.refs[e] = ("selfattr", this, a.slot, a.mutable)
+                return a.type
+            cz = m.card_zones.get(n)
+            if cz is not None and k.name in cz.kinds:
+                m.refs[e] = ("selfzone", this, cz.slot)
+                return ZONE
+            kd = m.kind_defs.get(n)
+            if kd is not None and k.name in kd.kinds:
+                m.refs[e] = ("selfdef", this, n)
+                return kd.type
         if n == "me" and self.no_me:
             self.err(e.span, f"'me' is nobody in {self.no_me}: it speaks of all the players (say 'player(1)', or use 'every(p in players where ...)')")
         if n in BUILTIN_NAMES:
@@ -733,6 +925,27 @@ class Checker:
                     self.err(name_span, f"zone '{name}' is shared, not per player")
                 m.refs[e] = ("pzone", z.slot)
                 return ZONE
+        if t == CARD and (name in m.card_zones or name in m.kind_defs):  # `dice of s`, `d.pips`
+            info = m.card_zones.get(name) or m.kind_defs[name]
+            ks = self.card_kinds.get(obj)
+            if ks is not None and not any(k in info.kinds for k in ks):
+                what = "zone" if name in m.card_zones else "value"
+                self.err(name_span, f"kind '{sorted(ks)[0]}' has no {what} '{name}' (kind '{info.kinds[0]}' has)")
+                return ANY
+            if name in m.card_zones:
+                m.refs[e] = ("czone", info.slot)
+                return ZONE
+            m.refs[e] = ("kdef", name)
+            return info.type
+        if t == CARD and (CARD, name) not in BUILTIN_PROPS and (ks := self.card_kinds.get(obj)) is not None \
+                and not any(name in m.kinds[k].attrs for k in ks):
+            ks = sorted(ks)
+            have = sorted({a for k in ks for a in m.kinds[k].attrs} | {n for (tt, n) in BUILTIN_PROPS if tt == CARD}
+                          | {x.name for k in ks for x in getattr(m.kinds[k].decl, "zones", ()) + getattr(m.kinds[k].decl, "defs", ())})
+            which = f"kind '{ks[0]}' has" if len(ks) == 1 else \
+                "kinds " + ", ".join(f"'{k}'" for k in ks[:-1]) + f" and '{ks[-1]}' have"
+            self.err(name_span, f"{which} no attribute '{name}'" + did_you_mean(name, have))
+            return ANY
         if t == CARD and name in m.attrs_by_name:
             a = m.attrs_by_name[name]
             m.refs[e] = ("cvar" if a.mutable else "cattr", a.slot)
@@ -753,7 +966,7 @@ class Checker:
     def _binder(self, e, var: str, coll: A.Expr, sc, what: str):
         el = self.coll(coll, sc, what)
         inner = (sc or _Scope(self._frame())).child()
-        self.m.slots[e] = inner.bind(var, el)
+        self.m.slots[e] = inner.bind(var, el, self.bound_kinds(var, coll, getattr(e, "cond", None)))
         return inner, el
 
     def _expr(self, e: A.Expr, sc: _Scope | None, effect_call: bool) -> str:
@@ -770,8 +983,8 @@ class Checker:
         if isinstance(e, A.Index):
             lt = self.expr(e.obj, sc)
             self.expect(e.index, INT, self.expr(e.index, sc), "index")
-            if lt == ZONE or (elem(lt) is None and lt != ANY):
-                self.err(e.obj.span, f"only a list can be indexed, not {show(lt)}")
+            if elem(lt) is None and lt != ANY:
+                self.err(e.obj.span, f"only a list or a zone can be indexed, not {show(lt)}")
                 return ANY
             return elem(lt) if lt != ANY else ANY
         if isinstance(e, A.ListLit):

@@ -88,6 +88,16 @@ class ZoneInfo:
 
 
 @attrs.define
+class CardZoneInfo:
+    """`zone NAME: ...` declared in kinds: one zone on each card of those kinds."""
+
+    name: str
+    slot: int  # family index (after the top-level zones)
+    decl: A.KindZone
+    kinds: list[str] = attrs.field(factory=list)
+
+
+@attrs.define
 class Callable:
     """A def, effect or action: parameters, body and its frame size."""
 
@@ -97,6 +107,7 @@ class Callable:
     type: str = ANY
     frame: int = 1
     requires: list[A.Require] = attrs.field(factory=list)
+    kinds: list[str] = attrs.field(factory=list)  # a kind's def: the kinds that declare it
 
 
 @attrs.define
@@ -127,6 +138,8 @@ class GameModel:
     counters: dict[str, CounterInfo] = attrs.field(factory=dict)
     vars: dict[str, VarInfo] = attrs.field(factory=dict)
     zones: dict[str, ZoneInfo] = attrs.field(factory=dict)
+    card_zones: dict[str, CardZoneInfo] = attrs.field(factory=dict)  # zones on cards, by name
+    kind_defs: dict[str, Callable] = attrs.field(factory=dict)  # kinds' derived values, by name
     defs: dict[str, Callable] = attrs.field(factory=dict)
     effects: dict[str, Callable] = attrs.field(factory=dict)
     actions: dict[str, Callable] = attrs.field(factory=dict)

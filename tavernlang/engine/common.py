@@ -41,3 +41,15 @@ class Decision:
 
 def _const(v):
     return lambda st, env: v
+
+
+def only_option(st, player, options, prompt, labeler, span=None) -> bool:
+    """A decision with one option is not asked: the engine takes it. A scenario still records
+    it as offered (so `offered(...)` sees it) and its transcript says so. Always True."""
+    if st.offered is not None:
+        labels = Decision(player, options, prompt, labeler, span, st).labels()
+        st.offered.setdefault(prompt, []).append(list(labels))
+        if st.log is not None:
+            st.log.append((f"P{player + 1} has one option '{prompt}': {labels[0]}", None,
+                           {"type": "forced", "player": player, "prompt": prompt, "options": labels}))
+    return True

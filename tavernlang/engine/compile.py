@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..check.model import GameModel
+from ..check.model import GameModel, elem
 from ..errors import GameError
 from ..syntax import ast as A
-from .common import RULE_FAULTS, Decision, Fn, _const  # noqa: F401  (Decision is part of the engine's API)
+from .common import RULE_FAULTS, Decision, Fn, _const, only_option  # noqa: F401  (Decision is part of the engine's API)
 from .expressions import ExpressionCompiler
 from .state import GameOver, State
 from .statements import StatementCompiler
@@ -31,6 +31,9 @@ class CompiledGame:
         self.zone_names = [z.name for z in model.zones.values()]
         self.zone_per = [z.decl.per_player for z in model.zones.values()]
         self.zone_vis = [z.decl.visibility for z in model.zones.values()]
+        # zones on cards (`zone dice: ...` in a kind): one family per name, one zone per card holding it
+        self.zone_holders: list[list[int]] = [[] for _ in model.zones]
+        self.zone_is_card = [False] * len(model.zones)
         # cards: one instance per copy, in declaration order
         self.card_name: list[str] = []
         self.card_kind: list[str] = []
@@ -41,6 +44,19 @@ class CompiledGame:
                 self.card_kind.append(cd.kind)
                 self.card_decl.append(cd)
         self.ncards = len(self.card_name)
+        self.copy_no = []  # which copy of its name a card is (1, 2, ...), for unique zone labels
+        seen_names: dict = {}
+        for nm in self.card_name:
+            seen_names[nm] = seen_names.get(nm, 0) + 1
+            self.copy_no.append(seen_names[nm])
+        self.copies_of = seen_names
+        for cz in model.card_zones.values():
+            self.zone_names.append(cz.name)
+            self.zone_per.append(False)
+            self.zone_vis.append(cz.decl.visibility)
+            self.zone_is_card.append(True)
+            self.zone_holders.append([c for c in range(self.ncards) if self.card_kind[c] in cz.kinds])
+        self.has_card_zones = bool(model.card_zones)
         self.kind_mask = {k: [ck == k for ck in self.card_kind] for k in model.kinds}
         self.card_vars = []
         for ck in self.card_kind:
@@ -72,13 +88,21 @@ class CompiledGame:
         f = self._zone_family_of(z, n)
         if self.zone_per[f]:
             return f"{self.zone_names[f]} of P{z - self._zbase(n)[f] + 1}"
+        if self.zone_is_card[f]:
+            c = self.zone_holders[f][z - self._zbase(n)[f]]
+            return f"{self.zone_names[f]} of {self.card_ref(c)}"
         return self.zone_names[f]
+
+    def card_ref(self, c: int) -> str:
+        """A card's name, with its copy number when the game has several of that name."""
+        nm = self.card_name[c]
+        return nm if self.copies_of.get(nm, 1) == 1 else f"{nm} #{self.copy_no[c]}"
 
     def _zbase(self, n: int) -> list[int]:
         out, k = [], 0
-        for per in self.zone_per:
+        for f, per in enumerate(self.zone_per):
             out.append(k)
-            k += n if per else 1
+            k += n if per else len(self.zone_holders[f]) if self.zone_is_card[f] else 1
         return out
 
     def _zone_family_of(self, z: int, n: int) -> int:
@@ -142,13 +166,38 @@ class CompiledGame:
         m = self.model
         st = State(self, n, seed)
         st.zbase = self._zbase(n)
-        nz = sum(n if per else 1 for per in self.zone_per)
-        st.zones = [[] for _ in range(nz)]
         st.zfamily, st.zowner = [], []
+        holder = []
         for f, per in enumerate(self.zone_per):
+            if self.zone_is_card[f]:
+                for c in self.zone_holders[f]:
+                    st.zfamily.append(f)
+                    st.zowner.append(None)  # worked out from where the card lies (zone_owner)
+                    holder.append(c)
+                continue
             for p in range(n if per else 1):
                 st.zfamily.append(f)
                 st.zowner.append(p if per else None)
+                holder.append(-1)
+        nz = len(st.zfamily)
+        st.zones = [[] for _ in range(nz)]
+        if self.has_card_zones:
+            st.zholder = holder
+            st.czone = {}
+            st.holds = [None] * self.ncards
+            for f, holders in enumerate(self.zone_holders):
+                if not holders:
+                    continue
+                row = [-1] * self.ncards
+                for i, c in enumerate(holders):
+                    row[c] = st.zbase[f] + i
+                    if self.zone_drop[f] is not None:
+                        if st.holds[c] is None:
+                            st.holds[c] = []
+                        st.holds[c].append((st.zbase[f] + i, self.zone_drop[f]))
+                st.czone[f] = row
+            if not any(st.holds):
+                st.holds = None
         st.zhidden = [self.zone_vis[f] == "hidden" for f in st.zfamily]
         st.zprivate = [self.zone_vis[f] == "private" and st.zowner[z] is not None for z, f in enumerate(st.zfamily)]
         st.loc = [-1] * self.ncards
@@ -285,13 +334,15 @@ class CompiledGame:
 
 
 class _Phase:
-    __slots__ = ("name", "title", "run")
+    __slots__ = ("name", "title", "run", "run_for")
 
-    def __init__(self, name, title, run):
+    def __init__(self, name, title, run, run_for=None):
         self.name, self.title, self.run = name, title, run
+        self.run_for = run_for or (lambda st, p: run(st))  # `do PHASE as p`
 
 
 _NOTHING: frozenset = frozenset()
+MAX_STEPS = 100_000  # actions in one phase: a phase that does not end is an error, not a hang
 
 
 class _Action:
@@ -339,6 +390,9 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         defaults = {"int": 0, "bool": False, "str": ""}
         g.var_default = [defaults.get(v.type) for v in m.vars.values()]
         g.zone_cap = [self.expr(z.decl.capacity) if z.decl.capacity else None for z in m.zones.values()]
+        g.zone_cap += [self.expr(cz.decl.capacity) if cz.decl.capacity else None for cz in m.card_zones.values()]
+        g.zone_drop = [None] * len(m.zones) + [self.expr(cz.decl.drop) if cz.decl.drop is not None else None
+                                                for cz in m.card_zones.values()]
         # triggers on counters
         self.reach: dict[int, list] = {}
         for d, frame in m.reach:
@@ -346,6 +400,9 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             self.reach.setdefault(ci.slot, []).append((self.expr(d.value), self.gen_block(d.body), frame, m.slots[d], d))
         self.handlers = {ev: [(self.gen_block(d.body), frame, len(d.params)) for d, frame in hs]
                          for ev, hs in m.handlers.items()}
+        g.kdef_cells = {n: [None] for n in m.kind_defs}
+        for name, d in m.kind_defs.items():
+            g.kdef_cells[name][0] = self.def_body(d)
         for name, d in m.defs.items():
             g.def_cells[name][0] = self.def_body(d)
         g.def_frames = {n: d.frame for n, d in m.defs.items()}
@@ -413,6 +470,22 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         ph = info.decl
         frame = info.frame
         title = ph.title or ph.name
+        if ph.body is not None and ph.each_player:
+            body = self.gen_block(ph.body)
+            first = self.expr(ph.each_from) if ph.each_from is not None else None
+
+            def run_for(st, p):
+                env = [p] + [None] * frame
+                st.current = p
+                yield from body(st, env)
+
+            def run_each(st):
+                if st.fired is not None:
+                    st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
+                f = first(st, [st.current] + [None] * frame) if first is not None else 0
+                for i in range(st.n):
+                    yield from run_for(st, (f + i) % st.n)
+            return _Phase(ph.name, title, run_each, run_for)
         if ph.body is not None:
             body = self.gen_block(ph.body)
 
@@ -442,7 +515,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             return "pass" if a is None else a.title
 
         reqs = [(a, a.req, a.frame) for a in acts]
-        if not multi:
+        if not multi and not ph.simultaneous:
             def run_turns(st):
                 if st.fired is not None:
                     st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
@@ -464,10 +537,12 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                         if req is None or req(st, [cur] + [None] * fr):
                             legal.append(a)
                     taken += 1
+                    if taken > MAX_STEPS:
+                        raise GameError(f"the phase did not end after {MAX_STEPS} turns", ph.span)
                     if legal:
                         idle = 0
                         agent = st.agent
-                        a = legal[agent(cur, legal) if agent is not None else
+                        a = legal[0 if len(legal) == 1 and only_option(st, cur, legal, "your turn: choose an action", action_label) else agent(cur, legal) if agent is not None else
                                   (yield Decision(cur, legal, "your turn: choose an action", action_label))]
                         if log is not None:
                             log.append((f"P{cur + 1}: {a.title}", None, {"type": "action", "player": cur, "action": a.name}))
@@ -489,72 +564,200 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                         cur = (cur + 1) % n
             return _Phase(ph.name, title, run_turns)
 
-        def run_turns(st):
+        def multi_turns(once_each, can_pass, multi):
+            def run_turns(st):
+                if st.fired is not None:
+                    st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
+                env = [st.current] + [None] * frame
+                cur = start(st, env)
+                n = st.n
+                taken = 0
+                idle = 0
+                steps = 0
+                log = st.log
+                while True:
+                    env[0] = st.current = cur  # `me` in `until` and `pass if` is the player taking the turn
+                    if until is not None and until(st, env):
+                        return
+                    if once_each and taken >= n:
+                        return
+                    st.next_player = (cur + 1) % n
+                    used = st.turn_used = set()
+                    acted = False
+                    while True:
+                        aenv_me = [cur]
+                        legal = []
+                        for a in acts:
+                            if a.once and a.name in used:
+                                continue
+                            if a.req is None:
+                                legal.append(a)
+                            else:
+                                e2 = aenv_me + [None] * a.frame
+                                if a.req(st, e2):
+                                    legal.append(a)
+                        if multi and can_pass and (pass_cond is None or pass_cond(st, env)) and \
+                                not any(a in legal and a.name not in used for a in required):
+                            legal.append(None)  # `pass` ends the turn (not while a required action waits)
+                        if legal == [None]:  # only `pass` is left: the turn ends without asking
+                            break
+                        if not legal:
+                            if not acted and st.fired is not None:
+                                st.fired[("idle", ph)] = st.fired.get(("idle", ph), 0) + 1
+                            break
+                        i = 0 if len(legal) == 1 and only_option(st, cur, legal, "your turn: choose an action", action_label) else st.agent(cur, legal) if st.agent is not None else \
+                            (yield Decision(cur, legal, "your turn: choose an action", action_label))
+                        a = legal[i]
+                        if a is None:
+                            if log is not None:
+                                log.append((f"P{cur + 1} passes", None, {"type": "pass", "player": cur}))
+                            break
+                        if log is not None:
+                            log.append((f"P{cur + 1}: {a.title}", None, {"type": "action", "player": cur, "action": a.name}))
+                        if st.fired is not None:
+                            st.fired[a.name] = st.fired.get(a.name, 0) + 1
+                        used.add(a.name)
+                        acted = True
+                        steps += 1
+                        if steps > MAX_STEPS:
+                            raise GameError(f"the phase did not end after {MAX_STEPS} actions", ph.span)
+                        yield from a.body(st, [cur] + [None] * a.frame)
+                        if at_once and until(st, env):  # `until C at once`: the phase ends mid-turn
+                            st.turn_used = set()
+                            return
+                        if not multi:
+                            break
+                    taken += 1
+                    st.turn_used = set()
+                    # the phase is over when every player in a row passed or could do nothing
+                    idle = 0 if acted else idle + 1
+                    if idle >= n and not once_each:
+                        return
+                    cur = st.next_player if not once_each else (cur + 1) % n
+            return run_turns
+
+        if ph.simultaneous:
+            return _Phase(ph.name, title, self.simultaneous_phase(ph, info, start, until, acts, at_once, can_pass,
+                                                                  pass_cond, required, multi_turns(True, True, True)))
+        return _Phase(ph.name, title, multi_turns(once_each, can_pass, multi))
+
+    def simultaneous_phase(self, ph, info, start, until, acts, at_once, can_pass, pass_cond, required, one_at_a_time):
+        """`turns from FIRST simultaneous [if C]`: in each step every player still in the phase
+        picks an action (with its first choice) unseen by the others; the picks then resolve in
+        seat order from FIRST, each re-checking its requirements and its choice. Passing leaves the
+        phase; it ends when nobody is left. With C false, it is played one player at a time."""
+        g, m = self.g, self.m
+        frame = info.frame
+        cond = self.expr(ph.simul_cond) if ph.simul_cond is not None else None
+        firsts = {}
+        for a in acts:
+            body = m.actions[a.name].decl.body.stmts
+            first = next((x for x in body if not isinstance(x, A.Require)), None)
+            if isinstance(first, (A.Choose, A.ChooseOne)) and first.chooser is None:
+                self.stmt(first)  # registers its option function
+                opts_fn = self.option_fns[first]
+                if isinstance(first, A.Choose):
+                    ctype = m.types.get(first.coll)
+                    t = elem(ctype) if ctype else None
+                    firsts[a.name] = (first, opts_fn, first.prompt or f"choose {first.var}", t)
+                else:
+                    firsts[a.name] = (first, opts_fn, first.prompt or "choose one", lambda v: v[0])
+        prompt = "at the same time: choose an action"
+        span = ph.span
+
+        def action_label(a):
+            return "pass" if a is None else a.title
+
+        def run(st):
             if st.fired is not None:
                 st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
             env = [st.current] + [None] * frame
-            cur = start(st, env)
+            if cond is not None and not cond(st, env):
+                yield from one_at_a_time(st)
+                return
             n = st.n
-            taken = 0
-            idle = 0
+            first = start(st, env)
+            inside = [(first + i) % n for i in range(n)]
+            used = {p: set() for p in inside}  # what each player took in this phase (`once`, `taken`)
             log = st.log
-            while True:
-                env[0] = st.current = cur  # `me` in `until` and `pass if` is the player taking the turn
-                if until is not None and until(st, env):
-                    return
-                if once_each and taken >= n:
-                    return
-                st.next_player = (cur + 1) % n
-                used = st.turn_used = set()
-                acted = False
-                while True:
-                    aenv_me = [cur]
+            steps = 0
+            while inside:
+                if until is not None:
+                    env[0] = st.current = inside[0]
+                    if until(st, env):
+                        return
+                steps += 1
+                if steps > MAX_STEPS:
+                    raise GameError(f"the phase did not end after {MAX_STEPS} steps", span)
+                picks = []
+                for p in inside:
+                    env[0] = st.current = p
+                    taken = used[p]
+                    st.turn_used = taken
                     legal = []
                     for a in acts:
-                        if a.once and a.name in used:
+                        if a.once and a.name in taken:
                             continue
-                        if a.req is None:
+                        if a.req is None or a.req(st, [p] + [None] * a.frame):
                             legal.append(a)
-                        else:
-                            e2 = aenv_me + [None] * a.frame
-                            if a.req(st, e2):
-                                legal.append(a)
-                    if multi and can_pass and (pass_cond is None or pass_cond(st, env)) and \
-                            not any(a in legal and a.name not in used for a in required):
-                        legal.append(None)  # `pass` ends the turn (not while a required action waits)
-                    if legal == [None]:  # only `pass` is left: the turn ends without asking
-                        break
                     if not legal:
-                        if not acted and st.fired is not None:
-                            st.fired[("idle", ph)] = st.fired.get(("idle", ph), 0) + 1
-                        break
-                    i = st.agent(cur, legal) if st.agent is not None else \
-                        (yield Decision(cur, legal, "your turn: choose an action", action_label))
+                        picks.append((p, False, None))  # nothing left to do: out of the phase
+                        continue
+                    if can_pass and (pass_cond is None or pass_cond(st, env)) and \
+                            not any(a.name not in taken for a in required if a in legal):
+                        legal.append(None)
+                    if legal == [None]:
+                        picks.append((p, False, None))
+                        continue
+                    i = 0 if len(legal) == 1 and only_option(st, p, legal, prompt, action_label, span) else st.agent(p, legal) if st.agent is not None else \
+                        (yield Decision(p, legal, prompt, action_label, span))
                     a = legal[i]
                     if a is None:
+                        picks.append((p, None, None))
+                        continue
+                    pre = None
+                    fc = firsts.get(a.name)
+                    if fc is not None:  # the action's first choice is made now, with the pick
+                        node, opts_fn, cprompt, lab = fc
+                        aenv = [p] + [None] * a.frame
+                        opts = opts_fn(st, aenv)
+                        j = 0 if len(opts) == 1 and only_option(st, p, opts, cprompt, lab, node.span) else st.agent(p, opts) if st.agent is not None else \
+                            (yield Decision(p, opts, cprompt, lab, node.span, st))
+                        pre = (node, opts[j], opts_fn)
+                    picks.append((p, a, pre))
+                st.turn_used = _NOTHING
+                # the picks are shown and resolved in order from FIRST
+                for p, a, pre in picks:
+                    env[0] = st.current = p
+                    if a is None or a is False:
+                        inside.remove(p)
                         if log is not None:
-                            log.append((f"P{cur + 1} passes", None, {"type": "pass", "player": cur}))
-                        break
+                            log.append((f"P{p + 1} passes" if a is None else f"P{p + 1} is done", None,
+                                        {"type": "pass", "player": p}))
+                        continue
+                    aenv = [p] + [None] * a.frame
+                    ok = a.req is None or a.req(st, aenv)
+                    if ok and pre is not None:
+                        ok = pre[1] in pre[2](st, aenv)
+                    if not ok:
+                        if log is not None:
+                            log.append((f"P{p + 1}: {a.title} is no longer possible", None,
+                                        {"type": "refused", "player": p, "action": a.name}))
+                        continue
                     if log is not None:
-                        log.append((f"P{cur + 1}: {a.title}", None, {"type": "action", "player": cur, "action": a.name}))
+                        log.append((f"P{p + 1}: {a.title}", None, {"type": "action", "player": p, "action": a.name}))
                     if st.fired is not None:
                         st.fired[a.name] = st.fired.get(a.name, 0) + 1
-                    used.add(a.name)
-                    acted = True
-                    yield from a.body(st, [cur] + [None] * a.frame)
-                    if at_once and until(st, env):  # `until C at once`: the phase ends mid-turn
-                        st.turn_used = set()
+                    used[p].add(a.name)
+                    st.turn_used = used[p]
+                    if pre is not None:
+                        st.preset = {pre[0]: pre[1]}
+                    yield from a.body(st, aenv)
+                    st.preset = None
+                    st.turn_used = _NOTHING
+                    if at_once and until(st, env):
                         return
-                    if not multi:
-                        break
-                taken += 1
-                st.turn_used = set()
-                # the phase is over when every player in a row passed or could do nothing
-                idle = 0 if acted else idle + 1
-                if idle >= n and not once_each:
-                    return
-                cur = st.next_player if not once_each else (cur + 1) % n
-        return _Phase(ph.name, title, run_turns)
+        return run
 
     # ================================================================ blocks
     def gen_block(self, b: A.Block, skip_requires=False):

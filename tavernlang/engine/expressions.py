@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 
-from ..check.model import CARD, ZONE
+from ..check.model import CARD, STR, ZONE
 from ..errors import GameError
 from ..syntax import ast as A
 from .common import Fn, _const
@@ -224,6 +224,19 @@ class ExpressionCompiler:
             return lambda st, env: cell[0](st, [env[0]] + [None] * frame)
         if kind in ("effect", "action", "phase"):
             return _const(ref[1])
+        if kind == "selfattr":  # in a kind's def: an attribute of the card itself
+            this, aslot, mutable = ref[1], ref[2], ref[3]
+            if mutable:
+                return lambda st, env: st.cvars[aslot][env[this]]
+            return lambda st, env: st.attrs[aslot][env[this]]
+        if kind == "selfzone":
+            this, fam = ref[1], ref[2]
+            return lambda st, env: st.czone[fam][env[this]]
+        if kind == "selfdef":
+            this, name = ref[1], ref[2]
+            cell = self.g.kdef_cells[name]
+            pad = [None] * self.m.kind_defs[name].frame
+            return lambda st, env: cell[0](st, [env[0], env[this], *pad])
         raise AssertionError(ref)  # pragma: no cover
 
     def local_slot(self, e) -> int | None:
@@ -254,6 +267,35 @@ class ExpressionCompiler:
         ref = self.m.refs[e]
         kind, slot = ref[0], ref[1]
         g = self.g
+        if kind == "czone":  # `dice of s`: the zone on card s
+            obj = self.expr(obj_e)
+
+            def czone(st, env):
+                c = obj(st, env)
+                if c is None:
+                    return None
+                z = st.czone[slot][c]
+                return None if z < 0 else z
+            return czone
+        if kind == "kdef":  # a kind's derived attribute, worked out for the card
+            obj = self.expr(obj_e)
+            cell = g.kdef_cells[slot]
+            pad = [None] * self.m.kind_defs[slot].frame
+
+            def kdef(st, env):
+                c = obj(st, env)
+                return None if c is None else cell[0](st, [env[0], c, *pad])
+            return kdef
+        if kind == "prop" and ref[1] == CARD and ref[2] == "holder":
+            obj = self.expr(obj_e)
+
+            def holder(st, env):
+                c = obj(st, env)
+                if c is None or st.zholder is None or st.loc[c] < 0:
+                    return None
+                h = st.zholder[st.loc[c]]
+                return None if h < 0 else h
+            return holder
         k = self.local_slot(obj_e)
         if k is not None:  # the common case, `x.attr` on a local: one closure, not two
             if kind == "pcounter":
@@ -275,7 +317,7 @@ class ExpressionCompiler:
             if kind == "prop" and ref[1] == ZONE and ref[2] == "owner":
                 def zowner_local(st, env):
                     z = env[k]
-                    return None if z is None else st.zowner[z]
+                    return None if z is None else st.zone_owner(z)
                 return zowner_local
         obj = self.expr(obj_e)
         if kind == "pcounter":
@@ -318,13 +360,13 @@ class ExpressionCompiler:
                 if name == "owner":
                     def owner(st, env):
                         z = st.loc[obj(st, env)]
-                        return None if z < 0 else st.zowner[z]
+                        return None if z < 0 else st.zone_owner(z)
                     return owner
             if t == ZONE:
                 if name == "owner":
                     def zowner(st, env):
                         z = obj(st, env)
-                        return None if z is None else st.zowner[z]
+                        return None if z is None else st.zone_owner(z)
                     return zowner
                 if name == "size":
                     return lambda st, env: len(st.zones[obj(st, env)])
@@ -799,6 +841,37 @@ class ExpressionCompiler:
         if n == "range":
             a, b = args
             return lambda st, env: list(range(a(st, env), b(st, env) + 1))
+        if n == "has_word":  # the name rule: WORD is a whole word (or run of words) of TEXT, in any case
+            a, b = args
+            lit = e.args[1].value if isinstance(e.args[1], A.Lit) and isinstance(e.args[1].value, str) else None
+            if lit is not None:
+                want = _words(lit)
+                cache: dict = {}
+
+                def has_word_lit(st, env):
+                    t = a(st, env)
+                    if t is None:
+                        return False
+                    hit = cache.get(t)
+                    if hit is None:
+                        hit = cache[t] = _has_words(_words(t), want)
+                    return hit
+                return has_word_lit
+
+            def has_word(st, env):
+                t, w = a(st, env), b(st, env)
+                return t is not None and w is not None and _has_words(_words(t), _words(w))
+            return has_word
+        if n == "text":  # a value as the rules write it: Ale, 3, P2, a card's name
+            a = args[0]
+            t = self.m.types.get(e.args[0])
+            g = self.g
+            if t is not None and t.startswith("enum:") or t == STR:
+                return lambda st, env: a(st, env)
+            if t == CARD:
+                names = g.card_name
+                return lambda st, env: (lambda v: "none" if v is None else names[v])(a(st, env))
+            return lambda st, env: g.value_text(a(st, env), st, t)
         if n == "order_from":
             a = args[0]
 
@@ -807,3 +880,15 @@ class ExpressionCompiler:
                 return [(p + i) % st.n for i in range(st.n)]
             return order
         raise AssertionError(n)  # pragma: no cover
+
+
+def _words(text: str) -> tuple:
+    """The words of a text, lower case: letters and digits, split at anything else."""
+    return tuple(w for w in "".join(ch.lower() if ch.isalnum() else " " for ch in text).split())
+
+
+def _has_words(words: tuple, want: tuple) -> bool:
+    k = len(want)
+    if not k:
+        return False
+    return any(words[i:i + k] == want for i in range(len(words) - k + 1))

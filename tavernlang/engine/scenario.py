@@ -12,7 +12,7 @@ import attrs
 from ..errors import GameError, Span
 from .compile import CompiledGame
 from .common import RULE_FAULTS
-from .runner import located
+from .runner import bot_rng, located
 from .state import GameOver
 
 
@@ -66,7 +66,11 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
     def script():
         try:
             if game.setup is not None:
+                if d.random_setup:  # `setup at random`: the setup's decisions fall at random from the seed
+                    rnd = bot_rng(d.seed).random
+                    st.agent = lambda p, opts: int(rnd() * len(opts))
                 yield from game.setup(st, [None] * (game.setup_frame + 1))
+                st.agent = None
             st.log.append(("-- given --", None, {"type": "given"}))
             if sc["given"] is not None:
                 yield from sc["given"](st, env)

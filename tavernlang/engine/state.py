@@ -17,7 +17,8 @@ class GameOver(Exception):
 class State:
     __slots__ = ("n", "players", "counters", "vars", "zones", "loc", "facedown", "seen", "cvars",
                  "opt", "current", "next_player", "round", "rng", "log", "decisions", "attrs",
-                 "zbase", "zowner", "zfamily", "zhidden", "zprivate", "cap", "all_cards", "fired", "game", "agent", "turn_used", "offered")
+                 "zbase", "zowner", "zfamily", "zhidden", "zprivate", "cap", "all_cards", "fired", "game", "agent", "turn_used", "offered", "preset",
+                 "zholder", "czone", "holds")
 
     def __init__(self, game, n: int, seed: int):
         self.game = game
@@ -35,6 +36,7 @@ class State:
         self.agent = None
         self.turn_used: set = set()  # the actions taken in the turn being played (`taken(A)`)
         self.offered: dict | None = None  # scenarios: prompt -> the labels offered, each time it was asked
+        self.preset: dict | None = None  # a simultaneous phase's picks: choose statement -> the option chosen ahead
         # filled by the compiled game's init
         self.counters: list[list[int]] = []
         self.vars: list[list[Any]] = []
@@ -52,10 +54,17 @@ class State:
         self.zprivate: list[bool] = []
         self.cap: list[int | None] = []
         self.all_cards: list[int] = []
+        # zones on cards (none in a game without them): each zone's holder card (-1: none), each
+        # card-zone family's zone for each card, and the zones a card drops when it moves
+        self.zholder: list[int] | None = None
+        self.czone: dict | None = None
+        self.holds: list | None = None
 
     # ---------------------------------------------------------------- cards
     def move(self, c: int, z: int, top: bool = True, face: str | None = None, me: int | None = None) -> None:
         old = self.loc[c]
+        if self.holds is not None and self.holds[c] is not None and old >= 0 and old != z:
+            self.drop_held(c, old)
         if old >= 0:
             self.zones[old].remove(c)
         if top:
@@ -100,6 +109,34 @@ class State:
             else:
                 fd[c] = False
 
+    def drop_held(self, c: int, old: int) -> None:
+        """Card c leaves zone `old`: the cards on its `drop to` zones go there first."""
+        owner = self.zone_owner(old)
+        for z, target in self.holds[c]:
+            if self.zones[z]:
+                dest = target(self, [owner] + [None] * (self.game.model.max_frame + 1))
+                if dest is None:
+                    continue
+                for x in list(self.zones[z]):
+                    self.move(x, dest)
+
+    def zone_owner(self, z: int):
+        """The player a zone belongs to; a zone on a card belongs to the owner of the card's zone."""
+        o = self.zowner[z]
+        if o is not None or self.zholder is None:
+            return o
+        for _ in range(64):
+            h = self.zholder[z]
+            if h < 0:
+                return None
+            z = self.loc[h]
+            if z < 0:
+                return None
+            o = self.zowner[z]
+            if o is not None:
+                return o
+        return None
+
     def swap(self, a: int, b: int) -> None:
         za, zb = self.loc[a], self.loc[b]
         la, lb = self.zones[za], self.zones[zb]
@@ -138,7 +175,7 @@ class State:
             "next_player": self.next_player,
             "counters": {name: list(self.counters[i]) for name, i in g.counter_slots.items()},
             "vars": {name: _jsonable(self.vars[i]) for name, i in g.var_slots.items()},
-            "zones": {g.zone_name(z): [g.card_name[c] for c in cards] for z, cards in enumerate(self.zones)},
+            "zones": {g._zone_label(z, self.n): [g.card_name[c] for c in cards] for z, cards in enumerate(self.zones)},
             "facedown": [c for c in self.all_cards if self.facedown[c]],
             "rng": _rng_state(self.rng),
             "decisions": self.decisions,

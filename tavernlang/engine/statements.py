@@ -8,8 +8,14 @@ import itertools
 from ..check.model import CARD, ZONE, elem
 from ..errors import GameError
 from ..syntax import ast as A
-from .common import MAX_SUBSETS, Decision, Fn, _const  # noqa: F401
+from .common import MAX_SUBSETS, Decision, Fn, _const, only_option  # noqa: F401
 from .state import GameOver
+
+MAX_REPEATS = 10_000  # `repeat while`: a loop that goes round more often than this is an error
+
+
+def _first(v):
+    return v[0]
 
 
 class StatementCompiler:
@@ -30,11 +36,16 @@ class StatementCompiler:
         log_move = self._log_move
         if self.m.types.get(s.what) == CARD:  # one card: the common case
             single = self.expr(s.what)
+            # `top(Z)` of an empty zone moves nothing (drawing from an empty pile draws nothing);
+            # any other card that is none here is a mistake in the rules
+            may_be_nothing = isinstance(s.what, A.Call) and self.m.refs.get(s.what) == ("builtin", "top")
 
             def move1(st, env, span=span):
                 c = single(st, env)
                 if c is None:
-                    return
+                    if may_be_nothing:
+                        return
+                    raise GameError("move of nothing: the card is none", span)
                 z = dest(st, env)
                 if z is None:
                     raise GameError("move to nowhere (the destination is none)", span)
@@ -376,8 +387,13 @@ class StatementCompiler:
                 if not opts:
                     return
                 p = by(st, env) if by is not None else env[0]
-                i = st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, t, span, st))
-                x = opts[i]
+                pre = st.preset
+                if pre is not None and s in pre:  # chosen ahead, in a simultaneous phase's pick
+                    x = pre.pop(s)
+                else:
+                    i = 0 if len(opts) == 1 and only_option(st, p, opts, prompt, t, span) else \
+                        st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, t, span, st))
+                    x = opts[i]
                 if st.log is not None:
                     hidden = None
                     if t == "card":
@@ -411,8 +427,13 @@ class StatementCompiler:
                 o = opts[int(st.rng.random() * len(opts))]
             else:
                 p = by(st, env) if by is not None else env[0]
-                i = st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, lambda v: v[0], span))
-                o = opts[i]
+                pre = st.preset
+                if pre is not None and s in pre:  # chosen ahead, in a simultaneous phase's pick
+                    o = pre.pop(s)
+                else:
+                    i = 0 if len(opts) == 1 and only_option(st, p, opts, prompt, _first, span) else \
+                        st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, _first, span))
+                    o = opts[i]
                 if st.log is not None:
                     st.log.append((f"P{p + 1} chooses '{o[0]}' ({prompt})", None,
                                    {"type": "choice", "player": p, "prompt": prompt, "choice": o[0]}))
@@ -437,7 +458,8 @@ class StatementCompiler:
                 x = opts[int(st.rng.random() * len(opts))]
             else:
                 p = by(st, env) if by is not None else env[0]
-                x = opts[st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, str, span))]
+                x = opts[0 if len(opts) == 1 and only_option(st, p, opts, prompt, str, span) else
+                         st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, str, span))]
                 if st.log is not None:
                     st.log.append((f"P{p + 1} chooses {x} ({prompt})", None, {"type": "choice", "player": p, "prompt": prompt, "choice": x}))
             env[k] = x
@@ -491,7 +513,8 @@ class StatementCompiler:
                 x = opts[int(st.rng.random() * len(opts))]
             else:
                 p = by(st, env) if by is not None else env[0]
-                x = opts[st.agent(p, opts) if st.agent is not None else
+                x = opts[0 if len(opts) == 1 and only_option(st, p, opts, prompt, "list:" + (t or "any"), span) else
+                         st.agent(p, opts) if st.agent is not None else
                          (yield Decision(p, opts, prompt, "list:" + (t or "any"), span, st))]
                 if st.log is not None:
                     hidden = None
@@ -506,6 +529,104 @@ class StatementCompiler:
             env[k] = x
             yield from body(st, env)
         return True, gen
+
+    def s_ChooseN(self, s: A.ChooseN):
+        """N single choices one after another from what is left (no list of subsets is made)."""
+        span = s.span
+        ctype = self.m.types.get(s.coll)
+        coll = self.cards_of(s.coll) if ctype == ZONE else self.expr(s.coll)
+        t = elem(ctype or "any")
+        count = self.expr(s.count)
+        cond = self.expr(s.cond) if s.cond is not None else None
+        ck = self.m.slots.get(s.cond) if s.cond is not None else None
+        k = self.m.slots[s]
+        is_random, by = self.chooser(s.chooser)
+        body = self.gen_block(s.body)
+        prompt = s.prompt or f"choose {s.var}"
+        up_to = s.up_to
+        g = self.g
+        DONE = ("done",)
+
+        def label(x, st, p):
+            if x is DONE:
+                return "done"
+            if t == "card":
+                return g.card_label(x, st, p) if st.visible(x, p) else "face-down card"
+            return g.label(x, st, t, p)
+
+        def gen(st, env, span=span):
+            left = list(coll(st, env))
+            if cond is not None:
+                keep = []
+                for x in left:
+                    env[ck] = x
+                    if cond(st, env):
+                        keep.append(x)
+                left = keep
+            n = count(st, env)
+            picked = []
+            p = None if is_random else (by(st, env) if by is not None else env[0])
+            while len(picked) < n and left:
+                if is_random:
+                    x = left[int(st.rng.random() * len(left))]
+                else:
+                    if len(left) <= n - len(picked) and not up_to:  # no choice left: all of them
+                        x = left[0]
+                    else:
+                        opts = left + [DONE] if up_to else left
+                        lab = (lambda v, st=st: label(v, st, p))
+                        i = 0 if len(opts) == 1 and only_option(st, p, opts, prompt, lab, span) else \
+                            st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, lab, span, st))
+                        x = opts[i]
+                        if x is DONE:
+                            if st.log is not None:
+                                st.log.append((f"P{p + 1} is done ({prompt})", None,
+                                               {"type": "choice", "player": p, "prompt": prompt, "choice": "done"}))
+                            break
+                if st.log is not None:
+                    who = "at random" if is_random else f"P{p + 1} chooses"
+                    hidden = None
+                    if t == "card":
+                        mask = st.vis_mask(x)
+                        if mask != (1 << st.n) - 1:
+                            hidden = (mask, f"{who} a face-down card ({prompt})")
+                    st.log.append((f"{who}{':' if is_random else ''} {label(x, st, None)} ({prompt})", hidden,
+                                   {"type": "random" if is_random else "choice", "player": p, "prompt": prompt,
+                                    "choice": label(x, st, None)}))
+                picked.append(x)
+                left.remove(x)
+            env[k] = picked
+            yield from body(st, env)
+        self.option_fns[s] = lambda st, env: [True]  # offered even if nothing is left: it may pick none
+        return True, gen
+
+    def s_Show(self, s: A.Show):
+        span = s.span
+        what = self.cards_of(s.what)
+        to = self.expr(s.to)
+        g = self.g
+
+        def show(st, env, span=span):
+            me, q = env[0], to(st, env)
+            if q is None:
+                raise GameError("show to nobody (the player is none)", span)
+            cards = [c for c in what(st, env) if c is not None]
+            for c in cards:
+                st.seen[c] |= 1 << q
+            if st.log is not None and cards:
+                owner = st.zowner[st.loc[cards[0]]] if st.loc[cards[0]] >= 0 else None
+                if owner is None or any(st.loc[c] < 0 or st.zowner[st.loc[c]] != owner for c in cards):
+                    owner = me  # cards of one player's zones are shown by that player
+                who = f"P{owner + 1}" if owner is not None else "the game"
+                names = ", ".join(g.card_name[c] for c in cards)
+                mask = (1 << q) | ((1 << owner) if owner is not None else 0)
+                common = (1 << st.n) - 1
+                for c in cards:
+                    common &= st.vis_mask(c)
+                mask |= common  # and whoever could see them all anyway
+                st.log.append((f"{who} shows {names} to P{q + 1}", (mask, f"{who} shows {len(cards)} card(s) to P{q + 1}"),
+                               {"type": "show", "player": me, "to": q, "cards": [g.card_name[c] for c in cards]}))
+        return False, show
 
     def s_For(self, s: A.For):
         span = s.span
@@ -558,7 +679,8 @@ class StatementCompiler:
                         opts.append(x)
                 if not opts:
                     continue
-                i = st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, t, span, st))
+                i = 0 if len(opts) == 1 and only_option(st, p, opts, prompt, t, span) else \
+                    st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, t, span, st))
                 chosen.append((p, opts[i]))
             if st.log is not None and chosen:
                 st.log.append((f"all choose at once ({prompt}):", None, {"type": "simultaneous", "prompt": prompt}))
@@ -577,6 +699,33 @@ class StatementCompiler:
                 env[0] = p  # each player acts for themself
                 yield from body(st, env)
             env[0] = me
+        return True, gen
+
+    def s_Repeat(self, s: A.Repeat):
+        span = s.span
+        cond = self.expr(s.cond)
+        body_gen, body = self.block(s.body)
+        limit = MAX_REPEATS
+
+        def too_many():
+            return GameError(f"'repeat while' went round {limit} times: its condition never became false", span)
+        if not body_gen:
+            def loop(st, env, span=span):
+                i = 0
+                while cond(st, env):
+                    i += 1
+                    if i > limit:
+                        raise too_many()
+                    body(st, env)
+            return False, loop
+
+        def gen(st, env, span=span):
+            i = 0
+            while cond(st, env):
+                i += 1
+                if i > limit:
+                    raise too_many()
+                yield from body(st, env)
         return True, gen
 
     def s_If(self, s: A.If):
@@ -639,6 +788,12 @@ class StatementCompiler:
 
             def run_phase(st, env, span=span):
                 ph = next(x for x in g.phases if x.name == pname)
+                if as_p is not None:  # `do PHASE as p`: a phase for each player, run for p only
+                    p = as_p(st, env)
+                    if st.log is not None:
+                        st.log.append((f"-- phase: {ph.title}, for P{p + 1} --", None, {"type": "phase", "phase": pname}))
+                    yield from ph.run_for(st, p)
+                    return
                 if st.log is not None:
                     st.log.append((f"-- phase: {ph.title} --", None, {"type": "phase", "phase": pname}))
                 yield from ph.run(st)

@@ -196,7 +196,7 @@ def dead_regions(ctx):
             elif isinstance(n, A.ChoiceOption):
                 if n.cond is not None and not can_hold(ctx, n.cond, []):
                     dead[n.body] = n.cond
-            elif isinstance(n, (A.Choose, A.For, A.Simultaneous)):
+            elif isinstance(n, (A.Choose, A.ChooseN, A.For, A.Simultaneous)):
                 if n.cond is not None and not can_hold(ctx, n.cond, []):
                     dead[n.body] = n.cond
     return dead, blocked

@@ -181,7 +181,7 @@ def _picked_cards(ctx, n):
         if par.op != "filter":
             return None  # count/any/every only read
         return [(cd, c) for cd, c in v.universe if par.cond is None or v.card_test(par.cond, par, cd) is not False]
-    if isinstance(par, (A.Choose, A.For, A.ChooseSubset, A.Simultaneous)) and par.coll is n:
+    if isinstance(par, (A.Choose, A.For, A.ChooseSubset, A.ChooseN, A.Simultaneous)) and par.coll is n:
         return [(cd, c) for cd, c in v.universe if par.cond is None or v.card_test(par.cond, par, cd) is not False]
     if isinstance(par, A.Aggregate) and par.coll is n:
         return None

@@ -421,6 +421,12 @@ def _binds(p, child, n):
                 return p, "elem"
             if child is p.test or child is p.body:
                 return p, "list"
+    elif isinstance(p, A.ChooseN):
+        if p.var == n:
+            if child is p.cond:
+                return p, "elem"
+            if child is p.body:
+                return p, "list"
     elif isinstance(p, A.ChooseNumber):
         if p.var == n and child is p.body:
             return p, "number"

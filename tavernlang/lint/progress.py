@@ -73,7 +73,7 @@ def endless_turns(ctx):
         ph = info.decl
         if ph.body is not None:
             continue
-        multi = ph.can_pass or any(r.once for r in ph.actions)
+        multi = ph.can_pass or ph.simultaneous or any(r.once for r in ph.actions)
         can_pass = ph.can_pass and (ph.pass_cond is None or can_hold(ctx, ph.pass_cond, []))
         free = [r for r in ph.actions if not r.once and always_offered(ctx, r.name)]
         if not free:

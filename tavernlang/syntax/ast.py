@@ -277,6 +277,28 @@ class For(Stmt):
 
 
 @frozen
+class ChooseN(Stmt):
+    """`choose [up to] N NAME in LIST ...`: N single choices, one after another; NAME is the list picked."""
+
+    up_to: bool
+    count: Expr
+    var: str
+    coll: Expr
+    cond: Expr | None
+    prompt: str | None
+    chooser: Chooser | None
+    body: Block
+
+
+@frozen
+class Show(Stmt):
+    """`show CARDS to P`: me shows cards to one player only."""
+
+    what: Expr
+    to: Expr
+
+
+@frozen
 class Simultaneous(Stmt):
     pvar: str
     players: Expr
@@ -284,6 +306,14 @@ class Simultaneous(Stmt):
     coll: Expr
     cond: Expr | None
     prompt: str | None
+    body: Block
+
+
+@frozen
+class Repeat(Stmt):
+    """`repeat while C { ... }`."""
+
+    cond: Expr
     body: Block
 
 
@@ -389,9 +419,30 @@ class AttrDecl(Node):
 
 
 @frozen
+class KindZone(Node):
+    """`zone NAME: PROPS` in a kind: a zone on each card of the kind."""
+
+    name: str
+    visibility: str = "public"
+    capacity: Expr | None = None
+    drop: Expr | None = None  # `drop to Z`: where its cards go when the card moves
+
+
+@frozen
+class KindDef(Node):
+    """`def NAME: TYPE = EXPR` in a kind: a value worked out from the card's own attributes."""
+
+    name: str
+    type: TypeRef
+    body: Expr
+
+
+@frozen
 class KindDecl(Decl):
     name: str
     attrs: tuple[AttrDecl, ...]
+    zones: tuple[KindZone, ...] = ()
+    defs: tuple[KindDef, ...] = ()
 
 
 @frozen
@@ -489,6 +540,11 @@ class Phase(Node):
     actions: tuple[ActionRef, ...] = ()
     can_pass: bool = False
     pass_cond: Expr | None = None
+    each_player: bool = False  # `for each player [from P]`: the steps once for each player, in turn
+    each_from: Expr | None = None
+    simultaneous: bool = False  # `simultaneous [if C]`: everyone picks at once
+    simul_cond: Expr | None = None  # when false, the phase is played one player at a time
+    pass_final: bool = False
 
 
 @frozen
@@ -537,6 +593,8 @@ class ScenarioDecl(Decl):
     answers: tuple[str, ...]
     run: Block | None
     expects: tuple[tuple[Expr, str | None], ...]
+    random_setup: bool = False  # `setup at random`: the setup's decisions fall at random from the seed
+    repeated: tuple[tuple[str, Span, Span], ...] = ()  # a second `given`/`run` block: (word, its span, the first one's)
 
 
 @frozen

@@ -213,6 +213,7 @@ class _Builder(Transformer_NonRecursive):
     def shuffle_stmt(self, m, c): return A.Shuffle(self.sp(m), c[0])
     def reveal_stmt(self, m, c): return A.Reveal(self.sp(m), c[0])
     def look_stmt(self, m, c): return A.Look(self.sp(m), c[0])
+    def show_stmt(self, m, c): return A.Show(self.sp(m), c[0], c[1])
 
     def _g(op):
         def f(self, m, c):
@@ -232,6 +233,9 @@ class _Builder(Transformer_NonRecursive):
     def choose_number(self, m, c): return A.ChooseNumber(self.sp(m), str(c[0]), c[1], c[2], _s(c[3]), c[4], c[5])
     def choose_subset(self, m, c):
         return A.ChooseSubset(self.sp(m), str(c[0]), c[1], c[2], c[3], c[4], c[5], _s(c[6]), c[7], c[8])
+    def up_to(self, m, c): return True
+    def choose_n(self, m, c):
+        return A.ChooseN(self.sp(m), bool(c[0]), c[1], str(c[2]), c[3], c[4], _s(c[5]), c[6], c[7])
     def for_stmt(self, m, c): return A.For(self.sp(m), str(c[0]), c[1], c[2], c[3])
     def simul_stmt(self, m, c):
         return A.Simultaneous(self.sp(m), str(c[0]), c[1], str(c[2]), c[3], c[4], _s(c[5]), c[6])
@@ -239,6 +243,7 @@ class _Builder(Transformer_NonRecursive):
         x = c[0]
         return x if isinstance(x, A.Block) else A.Block(x.span, (x,))
     def if_stmt(self, m, c): return A.If(self.sp(m), c[0], c[1], c[2])
+    def repeat_stmt(self, m, c): return A.Repeat(self.sp(m), c[0], c[1])
     def do_stmt(self, m, c): return A.Do(self.sp(m), c[0], c[1])
     def let_stmt(self, m, c): return A.Let(self.sp(m), str(c[0]), c[1])
     def emit_stmt(self, m, c): return A.Emit(self.sp(m), str(c[0]), c[1] or ())
@@ -262,7 +267,23 @@ class _Builder(Transformer_NonRecursive):
     def enum_decl(self, m, c):
         return A.EnumDecl(self.sp(m), str(c[0]), tuple(str(x) for x in c[1]), tuple(_tspan(self.f, x) for x in c[1]))
     def attr_decl(self, m, c): return A.AttrDecl(self.sp(m), str(c[1]), c[2], c[3], c[0] is not None, c[4] is not None)
-    def kind_decl(self, m, c): return A.KindDecl(self.sp(m), str(c[0]), tuple(x for x in c[1:] if x is not None))
+    def kind_decl(self, m, c):
+        items = [x for x in c[1:] if x is not None]
+        return A.KindDecl(self.sp(m), str(c[0]), tuple(x for x in items if isinstance(x, A.AttrDecl)),
+                          tuple(x for x in items if isinstance(x, A.KindZone)),
+                          tuple(x for x in items if isinstance(x, A.KindDef)))
+    def zone_drop(self, m, c): return ("drop", c[0])
+    def kind_zone(self, m, c):
+        vis, cap, drop = "public", None, None
+        for k, v in c[1:]:
+            if k == "vis":
+                vis = v
+            elif k == "cap":
+                cap = v
+            elif k == "drop":
+                drop = v
+        return A.KindZone(self.sp(m), str(c[0]), vis, cap, drop)
+    def kind_def(self, m, c): return A.KindDef(self.sp(m), str(c[0]), c[1], c[2])
     def field(self, m, c): return A.Field(self.sp(m), str(c[0]), c[1])
     def card_decl(self, m, c):
         copies = int(str(c[1])[1:]) if c[1] is not None else 1
@@ -298,15 +319,19 @@ class _Builder(Transformer_NonRecursive):
     def at_once(self, m, c): return True
     def until_spec(self, m, c): return (c[0], bool(c[1]))
     def winner_guard(self, m, c): return ("guard", c[0])
-    def pass_spec(self, m, c): return ("pass", c[0])
+    def pass_spec(self, m, c): return ("pass", c[1], c[0] is not None)
+    def simul_spec(self, m, c): return ("simultaneous", c[0])
     def turns_spec(self, m, c):
-        start, once, until = c[0], c[1] is not None, c[2]
+        start, once, simul, until = c[0], c[1] is not None, c[2], c[3]
         until, at_once = until if until is not None else (None, False)
-        refs = [x for x in c[3:] if isinstance(x, A.ActionRef)]
-        ps = [x for x in c[3:] if isinstance(x, tuple)]
+        refs = [x for x in c[4:] if isinstance(x, A.ActionRef)]
+        ps = [x for x in c[4:] if isinstance(x, tuple)]
         return dict(start=start, once_each=once, until=until, until_at_once=at_once, actions=tuple(refs),
-                    can_pass=bool(ps), pass_cond=ps[0][1] if ps else None)
+                    can_pass=bool(ps), pass_cond=ps[0][1] if ps else None, pass_final=bool(ps) and ps[0][2],
+                    simultaneous=simul is not None, simul_cond=simul[1] if simul is not None else None)
     def phase_steps(self, m, c): return A.Phase(self.sp(m), str(c[0]), _s(c[1]), c[2])
+    def phase_each(self, m, c):
+        return A.Phase(self.sp(m), str(c[0]), _s(c[1]), c[3], each_player=True, each_from=c[2])
     def phase_turns(self, m, c): return A.Phase(self.sp(m), str(c[0]), _s(c[1]), None, **c[2])
     def rounds_decl(self, m, c): return A.RoundsDecl(self.sp(m), c[0], tuple(x for x in c[1:] if x is not None))
     def end_decl(self, m, c): return A.EndDecl(self.sp(m), c[0])
@@ -330,13 +355,22 @@ class _Builder(Transformer_NonRecursive):
                           _tspan(self.f, c[2]) if c[2] is not None else None)
 
     def scen_option(self, m, c): return ("option", (str(c[0]), c[1], self.sp(m)))
-    def scen_given(self, m, c): return ("given", c[0])
+    def scen_given(self, m, c): return ("given", (c[0], self.sp(m)))
     def scen_answers(self, m, c): return ("answers", tuple(_s(x) for x in c))
-    def scen_run(self, m, c): return ("run", c[0])
+    def scen_run(self, m, c): return ("run", (c[0], self.sp(m)))
+    def scen_setup_random(self, m, c): return ("setup_random", True)
     def scen_expect(self, m, c): return ("expect", (c[0], _s(c[1])))
     def scenario_decl(self, m, c):
         opts, given, answers, run, expects = [], None, [], None, []
+        random_setup = False
+        firsts, repeated = {}, []  # a second `given` or `run` block is a check error (at it, noting the first)
         for k, v in c[3:]:
+            if k in ("given", "run"):
+                v, where = v
+                if k in firsts:
+                    repeated.append((k, where, firsts[k]))
+                    continue
+                firsts[k] = where
             if k == "option":
                 opts.append(v)
             elif k == "given":
@@ -345,7 +379,10 @@ class _Builder(Transformer_NonRecursive):
                 answers.extend(v)
             elif k == "run":
                 run = v
+            elif k == "setup_random":
+                random_setup = True
             else:
                 expects.append(v)
         return A.ScenarioDecl(self.sp(m), _s(c[0]), int(c[1]), int(c[2]) if c[2] is not None else 1,
-                              tuple(opts), given, tuple(answers), run, tuple(expects))
+                              tuple(opts), given, tuple(answers), run, tuple(expects), random_setup,
+                              repeated=tuple(repeated))

@@ -1,0 +1,208 @@
+"""The constructs added for Tiefenthal (issue 10): zones on cards (`zone NAME: ...` in a kind,
+`drop to`, `.holder`), a kind's derived values (`def` in a kind), `repeat while`, a phase for each
+player (`for each player [from P]`, `do PHASE as p`), indexing a zone, stdlib/deckbuilding.tav."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tavernlang import GameError, Match, TavError, compile_file, playout
+from tavernlang.engine.runner import play_bots
+from tavernlang.engine.scenario import run_scenario
+
+GAME = '''
+game "Inn of Dice"
+players 2..4
+include "stdlib/dice.tav"
+include "stdlib/deckbuilding.tav"
+kind Space { reward: int = 1, zone dice: public capacity 1 drop to pool of me }
+kind Table { zone nobles: public }
+kind Guest { thalers: int = 1 }
+kind Marker { var value: int = 1, var raised: int = 0 unlabelled, def pips: int = lesser(6, value + raised) }
+card "Cashbox": Space { reward: 3 }
+card "Monk": Space
+card "Table" x2: Table
+card "Noble" x4: Guest { thalers: 2 }
+card "Regular" x12: Guest
+card "white die" x8: Die
+card "marker" x2: Marker
+counter thalers per player = 0
+zone pool: per player public
+zone board: per player public
+zone deck: per player hidden
+zone discard: per player public
+zone tavern: per player public
+zone supply: shared public
+setup {
+  move cards to supply
+  for p in players {
+    for i in range(1, 4) { do to_deck_top(filter(c in supply where c is Guest)[1], deck of p) as p }
+  }
+}
+action place "place a die" {
+  choose s in board of me where not full(dice of s) "space" {
+    choose d in pool of me "die" { move d to dice of s }
+  }
+}
+effect arrive { repeat while can_draw(deck of me, discard of me) and size(tavern of me) < 3 {
+  do draw_card(deck of me, discard of me, tavern of me) } }
+rounds 3 {
+  phase arrival "Arrival" for each player from player(2) { do arrive }
+  phase closing "Closing" { for p in players { move tavern of p to discard of p } }
+}
+winner: highest thalers
+'''
+
+
+def run(tmp_path, body: str):
+    f = tmp_path / "inn.tav"
+    f.write_text(GAME + body)
+    g = compile_file(f)
+    out = [run_scenario(g, sc) for sc in g.scenarios]
+    for r in out:
+        assert r.passed, r.transcript()
+    return out
+
+
+def test_a_card_zone_holds_cards_and_carries_them(tmp_path):
+    run(tmp_path, '''
+scenario "nobles stacked on a table go where the table goes" players 2 {
+  given {
+    move named("Table")[1] to tavern of me
+    move named("Noble")[1] to nobles of named("Table")[1]
+    move named("Noble")[2] to nobles of named("Table")[1]
+  }
+  run { move named("Table")[1] to discard of player(2) }
+  expect top(nobles of named("Table")[1]) == named("Noble")[2] "the last one is on top"
+  expect size(named("Table")[1].nobles) == 2 and named("Noble")[1].holder == named("Table")[1]
+  expect named("Noble")[1].owner == player(2) and (nobles of named("Table")[1]).owner == player(2) "they moved with it"
+  expect (nobles of named("Table")[1])[1] == named("Noble")[1] "a zone is indexed from the bottom"
+}
+''')
+
+
+def test_drop_to_and_capacity(tmp_path):
+    run(tmp_path, '''
+scenario "one die fills a 1x space; the space leaving drops the die in its owner's pool" players 3 {
+  given {
+    move named("Cashbox") to board of player(3)
+    move filter(c in cards where c is Die)[1] to pool of player(3)
+    move filter(c in cards where c is Die)[2] to pool of player(3)
+  }
+  answers "white die (value 1)"
+  run {
+    do place as player(3)
+    move named("Cashbox") to supply
+  }
+  expect size(pool of player(3)) == 2 and empty(dice of named("Cashbox")[1])
+  expect every(d in pool of player(3) where d.holder == none)
+}
+scenario "a full space is not offered" players 2 {
+  given {
+    move named("Cashbox") to board of me
+    move filter(c in cards where c is Die)[1] to dice of named("Cashbox")[1]
+    move filter(c in cards where c is Die)[2] to pool of me
+  }
+  expect full(dice of named("Cashbox")[1]) and not allowed(place)
+}
+''')
+
+
+def test_a_kinds_derived_value(tmp_path):
+    run(tmp_path, '''
+scenario "lesser(6, value + raised)" players 2 {
+  given { set named("marker")[1].value = 4  set named("marker")[1].raised = 1  set named("marker")[2].value = 6  set named("marker")[2].raised = 2 }
+  expect named("marker")[1].pips == 5 and named("marker")[2].pips == 6 and named("marker")[2].value == 6
+}
+''')
+
+
+def test_a_phase_for_each_player_and_for_one(tmp_path):
+    r = run(tmp_path, '''
+scenario "arrival for each, then again for P1" players 2 {
+  run { do arrival  move tavern of player(1) to supply  do arrival as player(1) }
+  expect size(tavern of player(2)) == 3 and size(tavern of player(1)) == 1 "P1 draws the last card of their 4"
+}
+''')
+    t = r[0].transcript()
+    assert t.index("deck of P2 -> tavern of P2") < t.index("deck of P1 -> tavern of P1"), "from player(2)"
+    assert "-- phase: Arrival, for P1 --" in t
+
+
+def test_drawing_reshuffles_the_discard_mid_draw(tmp_path):
+    run(tmp_path, '''
+scenario "an empty deck is made from the discard pile while drawing" players 2 {
+  given {
+    move deck of me to discard of me
+    move first(1, discard of me) to deck of me
+  }
+  run { do arrive as me }
+  expect size(tavern of me) == 3 and empty(discard of me) and size(deck of me) == 1 "1 drawn, then 3 reshuffled: 2 drawn"
+}
+''')
+
+
+def test_a_card_on_top_of_the_deck_is_known_to_its_owner_only(tmp_path):
+    f = tmp_path / "inn.tav"
+    f.write_text(GAME)
+    g = compile_file(f)
+    st = g.new_state(3, 1)
+    for _ in g.setup(st, [None] * (g.setup_frame + 1)):  # the setup only (it asks nothing)
+        pass
+    deck1 = st.zones[st.zbase[list(g.model.zones).index("deck")]]
+    assert len(deck1) == 4
+    assert all(st.visible(c, 0) for c in deck1), "P1 put these cards on their deck"
+    assert not any(st.visible(c, 1) or st.visible(c, 2) for c in deck1)
+    assert all(st.facedown[c] for c in deck1)
+
+
+def test_repeat_has_a_bound(tmp_path):
+    f = tmp_path / "loop.tav"
+    f.write_text('''
+game "Loop"
+players 2..2
+counter c per player = 0
+effect spin { repeat while true { gain 1 c } }
+scenario "runaway" players 2 { run { do spin } expect true }
+''')
+    g = compile_file(f)
+    r = run_scenario(g, g.scenarios[0])
+    assert not r.passed
+    (span, msg), = r.failures
+    assert "'repeat while' went round 10000 times" in msg and span.line == 5
+
+
+def test_games_with_card_zones_play_save_and_resume(tmp_path):
+    f = tmp_path / "inn.tav"
+    f.write_text(GAME)
+    g = compile_file(f)
+    for n in (2, 3, 4):
+        for seed in range(5):
+            r = playout(g, n, seed)
+            assert len(r["scores"]) == n
+    m = Match(g, 3, 2)
+    play_bots(m)
+    data = json.loads(json.dumps(m.save(str(f))))
+    assert Match.load(g, data).st.snapshot() == m.st.snapshot()
+    # no card is created or lost: every card is in exactly one zone, card zones included
+    where = [c for z in m.st.zones for c in z]
+    assert sorted(where) == list(range(g.ncards))
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('kind K { zone dice: private }\n', "a zone on a card is public or hidden"),
+    ('zone dice: shared public\nkind K { zone dice: public }\n', "zone 'dice' is already defined"),
+    ('kind K { zone dice: public capacity true }\n', "capacity should be int, not bool"),
+    ('kind K { v: int = 1, def twice: bool = v * 2 }\n', "value of 'twice' should be bool, not int"),
+    ('kind K { zone dice: public }\nkind L\ndef f(x: L): int = size(dice of x)\n', "kind 'L' has no zone 'dice'"),
+    ('effect e { repeat while 3 { } }\n', "'repeat while' condition should be bool, not int"),
+    ('rounds 1 { phase a "A" for each player from 3 { } }\n', "first player of the phase should be player, not int"),
+])
+def test_check_errors(tmp_path, text, message):
+    f = tmp_path / "bad.tav"
+    f.write_text('game "Bad"\nplayers 2..2\n' + text)
+    with pytest.raises(TavError) as info:
+        compile_file(f)
+    msgs = [d.message for d in info.value.diagnostics]
+    assert any(message in m for m in msgs), msgs
