@@ -127,8 +127,8 @@ scenario "reads" players 2 {
         assert r.passed, r.transcript()
 
 
-@pytest.mark.xfail(strict=True, reason="engine/compile.py compile_all: a card takes the default of the "
-                   "first kind declaring a shared attribute (AttrInfo.decl), not its own kind's")
+# fixed: engine/compile.py compile_all gave a card the default of the first kind declaring a
+#   shared attribute (AttrInfo.decl), not its own kind's
 def test_an_attribute_of_two_kinds_keeps_each_kinds_default(tmp_path):
     f = write(tmp_path, "k.tav", HEAD.replace('card "Elf": Guest { points: 2 }', 'card "Elf": Guest') + '''
 scenario "defaults" players 2 { expect named("Elf")[1].points == 2 and named("Stew")[1].points == 1 }

@@ -109,6 +109,7 @@ class Checker:
         self.frames: list[_Frame] = []  # every frame made, for the largest one
         self.leading_requires: set = set()
         self.kind_self = None  # in a kind's `def`: (the kind, the slot of `this`)
+        self.def_state: dict[str, str] = {}  # def name -> "checking" / "done"
         # the kinds a card-typed expression (or a list of cards' items) may have, where the checker
         # can know them (a kind-typed parameter, `x is K` in a binder's condition, named("..."));
         # an expression missing here may be a card of any kind
@@ -411,16 +412,7 @@ class Checker:
                 if cap is not None and cap < 0:
                     self.err(z.decl.capacity.span, f"a zone cannot hold {cap} cards")
         for d in m.defs.values():
-            fr = self._frame()
-            sc = _Scope(fr)
-            for p, (pn, pt) in zip(d.decl.params, d.params):
-                sc.bind(pn, pt, self.kinds_of_type(p.type))
-            t = self.expr(d.decl.body, sc)
-            if d.decl.type is not None:
-                self.expect(d.decl.body, d.type, t, f"result of '{d.name}'")
-            else:
-                d.type = t
-            d.frame = fr.next
+            self.check_def(d)
         for e in m.effects.values():
             self.callable_body(e, e.decl.body, allow_requires=True)
         for a in m.actions.values():
@@ -508,6 +500,29 @@ class Checker:
                 m.handlers[d.event].append((d, fr.next))
         for s in m.scenarios:
             self.scenario(s)
+
+    def check_def(self, d: Callable) -> None:
+        """Check a def's body once; a def used before its line is checked first, so that its
+        worked-out type is known where it is used (a def that uses itself keeps 'any')."""
+        state = self.def_state.get(d.name)
+        if state is not None:
+            return
+        self.def_state[d.name] = "checking"
+        saved = (self.implicit_me, self.in_expect, self.in_do, self.no_me, self.kind_self)
+        self.implicit_me = self.in_expect = self.in_do = False
+        self.no_me = self.kind_self = None
+        fr = self._frame()
+        sc = _Scope(fr)
+        for p, (pn, pt) in zip(d.decl.params, d.params):
+            sc.bind(pn, pt, self.kinds_of_type(p.type))
+        t = self.expr(d.decl.body, sc)
+        if d.decl.type is not None:
+            self.expect(d.decl.body, d.type, t, f"result of '{d.name}'")
+        else:
+            d.type = t
+        d.frame = fr.next
+        self.implicit_me, self.in_expect, self.in_do, self.no_me, self.kind_self = saved
+        self.def_state[d.name] = "done"
 
     def scenario(self, s: ScenarioInfo) -> None:
         d = s.decl
@@ -669,11 +684,12 @@ class Checker:
             el = self.coll(s.coll, sc, "the options")
             self.chooser(s.chooser, sc)
             inner = sc.child()
+            ks = self.bound_kinds(s.var, s.coll, s.cond)
             if s.cond is not None:
                 c2 = inner.child()
-                m.slots[s.cond] = c2.bind(s.var, el)
+                m.slots[s.cond] = c2.bind(s.var, el, ks)
                 self.expect(s.cond, BOOL, self.expr(s.cond, c2), "condition")
-            m.slots[s] = inner.bind(s.var, list_of(el))
+            m.slots[s] = inner.bind(s.var, list_of(el), ks)
             self.block(s.body, inner)
         elif isinstance(s, A.Show):
             t = self.expr(s.what, sc)
@@ -884,6 +900,8 @@ class Checker:
             return "enum:" + m.enum_of[n]
         if n in m.defs:
             d = m.defs[n]
+            if d.decl.type is None:
+                self.check_def(d)
             if d.params:
                 self.err(e.span, f"'{n}' takes {len(d.params)} argument(s)")
             m.refs[e] = ("def", n)
@@ -906,8 +924,13 @@ class Checker:
 
     def _prop(self, e: A.Expr, obj: A.Expr, name: str, sc, name_span: Span) -> str:
         m = self.m
+        before = len(self.errors)
         t = self.expr(obj, sc)
         if t == ANY:
+            if len(self.errors) == before and isinstance(obj, (A.Call, A.Name)) \
+                    and self.def_state.get(obj.name) == "checking":  # a def used in its own body
+                self.err(obj.span, f"cannot tell what this is, to read its '{name}': give the def a result type "
+                                   "(def NAME(...): TYPE = ...)")
             return ANY
         if t == PLAYER:
             if name in m.counters:
@@ -1097,6 +1120,8 @@ class Checker:
         if n in m.defs or n in m.effects:
             c = m.defs.get(n) or m.effects[n]
             is_eff = n in m.effects
+            if not is_eff and c.decl.type is None:
+                self.check_def(c)
             if is_eff and not effect_call:
                 self.err(e.span, f"effect '{n}' can only be run with 'do'")
             if len(e.args) != len(c.params):

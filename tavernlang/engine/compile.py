@@ -374,10 +374,11 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             if id(cd) not in cache:
                 fields = {}
                 k = m.kinds.get(cd.kind)
-                if k is not None:
-                    for an, info in k.attrs.items():
-                        if info.decl.default is not None:
-                            fields[info.slot] = self.expr(info.decl.default)
+                if k is not None:  # each kind's own defaults (two kinds may share an attribute's name)
+                    for ad in k.decl.attrs:
+                        info = k.attrs.get(ad.name)
+                        if info is not None and ad.default is not None:
+                            fields[info.slot] = self.expr(ad.default)
                 for f in cd.fields:
                     info = m.attrs_by_name.get(f.name)
                     if info is not None:
