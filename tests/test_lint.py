@@ -6,7 +6,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -101,14 +100,8 @@ def test_every_seed_game_lints_clean():
         assert found == [], "\n".join(f.render() for f in found)
 
 
-def test_static_lint_of_every_seed_game_is_fast():
-    from tavernlang.loader import load
-
-    load(SEED_GAMES[0])  # the grammar is built once per process
-    t0 = time.perf_counter()
-    for path in SEED_GAMES:
-        lint_path(path)
-    assert time.perf_counter() - t0 < 1.0
+# How fast static lint is, is measured in benchmarks/bench_lint.py: no test asserts a duration
+# (the machines are shared, and a timed assertion fails under load).
 
 
 def test_little_tavern_json_with_simulation(snapshot, monkeypatch):
