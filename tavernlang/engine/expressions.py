@@ -3,6 +3,7 @@ the shapes rules use most (local names, kind tests, zone tests, attribute compar
 (A mixin of the compiler in compile.py.)"""
 from __future__ import annotations
 
+import functools
 import itertools
 
 from ..check.model import CARD, STR, ZONE
@@ -860,7 +861,7 @@ class ExpressionCompiler:
 
             def has_word(st, env):
                 t, w = a(st, env), b(st, env)
-                return t is not None and w is not None and _has_words(_words(t), _words(w))
+                return t is not None and w is not None and _has_word(t, w)
             return has_word
         if n == "text":  # a value as the rules write it: Ale, 3, P2, a card's name
             a = args[0]
@@ -880,6 +881,12 @@ class ExpressionCompiler:
                 return [(p + i) % st.n for i in range(st.n)]
             return order
         raise AssertionError(n)  # pragma: no cover
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _has_word(text: str, word: str) -> bool:
+    """has_word's answer, remembered: texts and words are the rules' own (names, attributes)."""
+    return _has_words(_words(text), _words(word))
 
 
 def _words(text: str) -> tuple:
