@@ -116,7 +116,9 @@ def test_save_and_load_mid_game_round_trips(game, tmp_path):
 def test_a_players_view_hides_what_they_may_not_see(game):
     m = Match(game, game.min_players, 5)
     from tavernlang.engine.runner import play_bots  # noqa: F401
-    hidden_zones = [z for z, vis in zip(game.zone_names, game.zone_vis) if vis == "hidden"]
+    # every hidden zone, shared ("deck") or one of a player's ("deck of P2")
+    hidden_zones = [game._zone_label(z, m.st.n) for z in range(len(m.st.zones))
+                    if game.zone_vis[m.st.zfamily[z]] == "hidden"]
     v = m.view(0)
     for z, cards in enumerate(m.st.zones):
         name = game._zone_label(z, m.st.n)
