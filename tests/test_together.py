@@ -299,3 +299,35 @@ action e "e" { }
     assert "argument of 'has_word' should be str, not int" in msgs
     assert "'simultaneous' condition should be bool, not int" in msgs
     assert any("a simultaneous phase has no 'once_each'" in x for x in msgs)
+
+
+def test_offered_starts_after_a_random_setup_and_players_n(tmp_path):
+    f = tmp_path / "o.tav"
+    f.write_text('''
+game "Offered in setup"
+players 2
+kind Gem
+card "Ruby": Gem
+card "Opal": Gem
+zone bag: shared public
+zone kept: per player private
+setup {
+  move cards to bag
+  choose c in bag "keep" by player(1) { move c to kept of player(1) }
+  choose c in bag "keep" by player(2) { move c to kept of player(2) }
+}
+rounds 1 { phase p "P" { } }
+scenario "the setup fell at random: nothing of it was offered" players 2 {
+  setup at random
+  expect offered("keep") == []
+}
+scenario "an answered setup: both picks were offered, the second with one option" players 2 {
+  answers "Opal"
+  expect offered("keep", 1) == ["Ruby", "Opal"] and offered("keep", 2) == ["Ruby"]
+}
+''')
+    g = compile_file(f)
+    assert (g.min_players, g.max_players) == (2, 2)  # `players 2` is `players 2..2`
+    for sc in g.scenarios:
+        r = run_scenario(g, sc)
+        assert r.passed, r.transcript()

@@ -69,8 +69,11 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
                 if d.random_setup:  # `setup at random`: the setup's decisions fall at random from the seed
                     rnd = bot_rng(d.seed).random
                     st.agent = lambda p, opts: int(rnd() * len(opts))
+                    st.offered = None  # none of them is asked: offered() starts after the setup
                 yield from game.setup(st, [None] * (game.setup_frame + 1))
-                st.agent = None
+                if d.random_setup:
+                    st.agent = None
+                    st.offered = {}
             st.log.append(("-- given --", None, {"type": "given"}))
             if sc["given"] is not None:
                 yield from sc["given"](st, env)

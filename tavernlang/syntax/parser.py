@@ -257,7 +257,7 @@ class _Builder(Transformer_NonRecursive):
     def param(self, m, c): return A.Param(self.sp(m), str(c[0]), c[1])
     def params(self, m, c): return tuple(x for x in c if x is not None)
     def game_decl(self, m, c): return A.GameDecl(self.sp(m), _s(c[0]))
-    def players_decl(self, m, c): return A.PlayersDecl(self.sp(m), int(c[0]), int(c[1]))
+    def players_decl(self, m, c): return A.PlayersDecl(self.sp(m), int(c[0]), int(c[1] if c[1] is not None else c[0]))
     def include_decl(self, m, c): return A.Include(self.sp(m), _s(c[0]))
     def option_range(self, m, c): return (c[0], c[1])
     def option_decl(self, m, c):
