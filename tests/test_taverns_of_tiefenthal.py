@@ -30,6 +30,8 @@ def _id(n, m3, m5, online):
 MODES = [
     pytest.param(n, _options(m3, m5, online), id=_id(n, m3, m5, online))
     for n in (2, 3, 4) for m3, m5 in MODULES for online in (False, True)
+] + [
+    pytest.param(n, {"place_all": False, "rearrange": False}, id=f"{n}p-rulings-off") for n in (2, 4)
 ]
 
 
