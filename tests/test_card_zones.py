@@ -206,3 +206,208 @@ def test_check_errors(tmp_path, text, message):
         compile_file(f)
     msgs = [d.message for d in info.value.diagnostics]
     assert any(message in m for m in msgs), msgs
+
+
+# ====================================================================== a QA pass's findings, fixed
+# (each test below failed before its fix)
+
+def scen_file(tmp_path, text):
+    f = tmp_path / "q.tav"
+    f.write_text(text)
+    g = compile_file(f)
+    return g, {sc["decl"].title: run_scenario(g, sc) for sc in g.scenarios}
+
+
+def test_a_zone_on_a_card_others_may_not_see_names_no_card(tmp_path):
+    f = tmp_path / "leak.tav"
+    f.write_text('''
+game "Leak"
+players 3
+kind Space { zone dice: public }
+kind Die
+card "Cashbox": Space
+card "Vault": Space
+card "die": Die
+zone hand: per player private
+zone pool: per player public
+setup { move named("Cashbox") to hand of player(2)  move named("Vault") to hand of player(2)  move named("die") to pool of player(1) }
+action put "put" { choose s in cards where s is Space "space" { move named("die")[1] to dice of s } }
+rounds 1 { phase day "Day" turns from player(1) once_each { actions put } }
+''')
+    g = compile_file(f)
+    m = Match(g, 3, 1)
+    assert m.legal() == ["face-down card", "face-down card"]
+    m.apply(0)
+    for p in (0, 2):  # P1 and P3 may not see P2's hand
+        text = "\n".join(m.log_lines(p)) + repr(m.view(p))
+        assert "Cashbox" not in text and "Vault" not in text, text
+        assert "dice of a face-down card" in text
+    assert any("dice of Cashbox" in line or "dice of Vault" in line for line in m.log_lines(1))
+
+
+def test_derived_values_and_zones_stay_with_their_kinds(tmp_path):
+    g, r = scen_file(tmp_path, '''
+game "KDef"
+players 2
+kind K { v: int = 1, def d: int = v * 10 }
+kind L { v: int = 7 }
+card "k": K
+card "l": L
+def dd(c: card): int = c.d
+scenario "only K has d" players 2 { expect dd(named("l")[1]) == none and dd(named("k")[1]) == 10 }
+''')
+    assert all(x.passed for x in r.values()), [x.transcript() for x in r.values()]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('kind M { w: int = 1 }\nkind N { def w: int = 2 }\n', "'w' is already an attribute of kind 'M'"),
+    ('kind M { w: int = 1 }\nkind N { zone w: public }\n', "'w' is already an attribute of kind 'M'"),
+    ('kind N { zone owner: public }\n', "'owner' is a property every card has"),
+    ('kind N { def name: str = "x" }\n', "'name' is a property every card has"),
+    ('kind N { holder: int = 1 }\n', "'holder' is a property every card has"),
+    ('counter gold per player = 1\nkind S { zone dice: public capacity me.gold }\n', "'me' is nobody in the capacity of a zone on a card"),
+    ('counter g per player = 0\naction a "a" { gain 1 g }\n'
+     'rounds 1 { phase d "D" turns from player(1) simultaneous until true at once { actions a pass final } }\n',
+     "a simultaneous phase has no 'until ... at once'"),
+    ('counter g per player = 0\naction a "a" { gain 1 g }\n'
+     'rounds 1 { phase d "D" turns from player(1) once_each { actions a } phase e "E" { do d as player(1) } }\n',
+     "phase 'd' is not played 'for each player'"),
+    ('zone hand: per player private\neffect e { show hand of me to none }\n', "show to nobody"),
+])
+def test_more_check_errors(tmp_path, text, message):
+    f = tmp_path / "bad.tav"
+    f.write_text('game "Bad"\nplayers 2..2\n' + text)
+    with pytest.raises(TavError) as info:
+        compile_file(f)
+    msgs = [d.message for d in info.value.diagnostics]
+    assert any(message in m for m in msgs), msgs
+
+
+def test_taken_in_a_simultaneous_phase(tmp_path):
+    g, r = scen_file(tmp_path, '''
+game "Taken"
+players 2
+counter g per player = 0
+action a "a" { gain 1 g }
+action b "b" { require taken(a)  gain 1 g }
+rounds 1 { phase d "D" turns from player(1) simultaneous { actions a once, b once pass final } }
+scenario "b after a" players 2 {
+  answers "a", "a", "b", "b"
+  run { do d }
+  expect player(1).g == 2 and player(2).g == 2
+}
+''')
+    assert r["b after a"].passed, r["b after a"].transcript()
+
+
+def test_none_players_are_located_errors_everywhere(tmp_path):
+    from click.testing import CliRunner
+    from tavernlang.cli import main
+    cases = {
+        "next turn w": 'action a "a" { gain 1 g  next turn w }\nrounds 1 { phase d "D" turns from player(1) { actions a } }\n',
+        "turns from w": 'action a "a" { gain 1 g }\nrounds 1 { phase d "D" turns from w once_each { actions a } }\n',
+        "until w.g": 'action a "a" { gain 1 g }\nrounds 1 { phase d "D" turns from player(1) until w.g > 2 { actions a } }\n',
+        "for each from w": 'rounds 1 { phase fe "FE" for each player from w { gain 1 g } }\n',
+    }
+    for what, body in cases.items():
+        f = tmp_path / "n.tav"
+        f.write_text('game "N"\nplayers 2..2\nvar w: player\ncounter g per player = 0\n' + body)
+        for args in (["run", str(f), "-p", "2"], ["lint", str(f), "--simulate", "3"]):
+            res = CliRunner().invoke(main, args)
+            assert "internal error" not in res.output and "Traceback" not in res.output, (what, args, res.output)
+            assert "n.tav:" in res.output, (what, args, res.output)
+
+
+def test_a_card_never_lies_on_itself(tmp_path):
+    g, r = scen_file(tmp_path, '''
+game "Cyc"
+players 2
+kind Bag { zone stuff: public }
+card "X": Bag
+card "Y": Bag
+zone z: shared public
+setup { move cards to z }
+scenario "self" players 2 { run { move named("X")[1] to stuff of named("X")[1] } expect true }
+scenario "cycle" players 2 { run { move named("X")[1] to stuff of named("Y")[1]  move named("Y")[1] to stuff of named("X")[1] } expect true }
+scenario "swap onto itself" players 2 { run { move named("X")[1] to stuff of named("Y")[1]  swap named("Y")[1] with named("X")[1] } expect true }
+''')
+    for title, res in r.items():
+        assert not res.passed, title
+        assert "cannot be" in res.failures[0][1] and "itself" in res.failures[0][1], res.failures
+
+
+def test_each_kind_keeps_its_own_capacity_and_drop_and_swap_drops(tmp_path):
+    g, r = scen_file(tmp_path, '''
+game "Drop"
+players 2
+kind K { zone dice: public capacity 1 drop to pool of me }
+kind L { zone dice: public capacity 3 drop to bin }
+kind Die
+card "k": K
+card "k2": K
+card "l": L
+card "die": Die
+zone pool: per player public
+zone bin: shared public
+zone mine: per player public
+scenario "L's own rules" players 2 {
+  given { move named("l") to mine of me  move named("die")[1] to dice of named("l")[1] }
+  run { move named("l") to mine of player(2) }
+  expect (dice of named("l")[1]).capacity == 3 and (dice of named("k")[1]).capacity == 1 and named("die")[1].zone == bin
+}
+scenario "a swap drops too, and the drop is logged" players 2 {
+  given { move named("k") to mine of player(1)  move named("k2") to mine of player(2)  move named("die") to dice of named("k")[1] }
+  run { swap named("k")[1] with named("k2")[1] }
+  expect named("die")[1].zone == pool of player(1)
+}
+''')
+    for title, res in r.items():
+        assert res.passed, res.transcript()
+    assert "die: dice of k -> pool of P1" in r["a swap drops too, and the drop is logged"].transcript()
+
+
+def test_a_drop_to_none_is_a_located_error(tmp_path):
+    g, r = scen_file(tmp_path, '''
+game "DropNone"
+players 2
+kind K { zone dice: public drop to pool of me }
+kind Die
+card "k": K
+card "die": Die
+zone pool: per player public
+zone z: shared public
+scenario "from a shared zone, 'pool of me' is nobody's" players 2 {
+  given { move named("k") to z  move named("die") to dice of named("k")[1] }
+  run { move named("k") to pool of me }
+  expect true
+}
+''')
+    res = next(iter(r.values()))
+    assert not res.passed and "nowhere to drop" in res.failures[0][1] and res.failures[0][0].line == 4
+
+
+def test_an_effect_attribute_may_hold_an_action(tmp_path):
+    g, r = scen_file(tmp_path, '''
+game "Dyn"
+players 2
+counter g per player = 0
+kind Ev { eff: effect }
+action work "work" { gain 1 g }
+card "W": Ev { eff: work }
+scenario "s" players 2 { run { do named("W")[1].eff } expect me.g == 1 }
+''')
+    assert all(x.passed for x in r.values()), [x.transcript() for x in r.values()]
+
+
+@pytest.mark.parametrize("bad", [
+    {"options": [1]}, {"seed": 1e400}, {"seed": "x"}, {"options": {"x": 1, 2: 3}},
+])
+def test_a_damaged_save_is_refused_cleanly(tmp_path, bad):
+    from tavernlang import GameError
+    f = tmp_path / "inn.tav"
+    f.write_text(GAME)
+    g = compile_file(f)
+    data = {"format": "tavernlang-save/1", "players": 3, "seed": 5, "choices": [], "options": {}}
+    data.update(bad)
+    with pytest.raises(GameError):
+        Match.load(g, data)

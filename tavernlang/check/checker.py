@@ -218,8 +218,11 @@ class Checker:
         # var types, kind attributes (after enums and kinds are known)
         for v in m.vars.values():
             v.type = self.type_of(v.decl.type)
+        card_props = {n for (t, n) in BUILTIN_PROPS if t == CARD}
         for k in m.kinds.values():
             for ad in k.decl.attrs:
+                if ad.name in card_props:
+                    self.err(ad.span, f"'{ad.name}' is a property every card has (c.{ad.name}): name the attribute otherwise")
                 t = self.type_of(ad.type)
                 if ad.name in k.attrs:
                     self.err(ad.span, f"kind '{k.name}' already has an attribute '{ad.name}'")
@@ -235,7 +238,15 @@ class Checker:
                     m.attrs_by_name[ad.name] = info
                 info.kinds.append(k.name)
                 k.attrs[ad.name] = info
+        for k in m.kinds.values():  # after every kind's attributes: zones and values on cards
             for kz in k.decl.zones:  # zones on each card of the kind
+                if kz.name in m.attrs_by_name:
+                    self.err(kz.span, f"'{kz.name}' is already an attribute of kind '{m.attrs_by_name[kz.name].kinds[0]}': "
+                                      "a zone on a card needs a name of its own")
+                    continue
+                if kz.name in card_props:
+                    self.err(kz.span, f"'{kz.name}' is a property every card has (c.{kz.name}): name the zone otherwise")
+                    continue
                 if kz.name in k.attrs or kz.name in [z.name for z in k.decl.zones[:k.decl.zones.index(kz)]]:
                     self.err(kz.span, f"kind '{k.name}' already has a '{kz.name}'")
                     continue
@@ -251,13 +262,22 @@ class Checker:
                     self.err(kz.span, f"zone '{kz.name}' is declared with another visibility in kind '{cz.kinds[0]}'",
                              [Note(cz.decl.span, "declared here")])
                 cz.kinds.append(k.name)
+                cz.decls[k.name] = kz
             for kd in k.decl.defs:  # derived values of each card of the kind
+                if kd.name in m.attrs_by_name and kd.name not in k.attrs:
+                    self.err(kd.span, f"'{kd.name}' is already an attribute of kind '{m.attrs_by_name[kd.name].kinds[0]}': "
+                                      "a kind's value needs a name of its own")
+                    continue
+                if kd.name in card_props:
+                    self.err(kd.span, f"'{kd.name}' is a property every card has (c.{kd.name}): name the value otherwise")
+                    continue
                 if kd.name in k.attrs or kd.name in m.card_zones:
                     self.err(kd.span, f"kind '{k.name}' already has a '{kd.name}'")
                     continue
                 prev = m.kind_defs.get(kd.name)
                 if prev is not None:
-                    self.err(kd.span, f"'{kd.name}' is already a value of kind '{prev.kinds[0]}'", [Note(prev.decl.span, "declared here")])
+                    self.err(kd.span, f"'{kd.name}' is already a value of kind '{prev.kinds[0]}': a kind's value has a name of its own",
+                             [Note(prev.decl.span, "declared here")])
                     continue
                 info = Callable(kd.name, kd, [("this", CARD)], self.type_of(kd.type))
                 info.kinds.append(k.name)
@@ -353,7 +373,9 @@ class Checker:
         for k in m.kinds.values():
             for kz in k.decl.zones:
                 if kz.capacity is not None:
+                    self.no_me = "the capacity of a zone on a card"
                     self.expect(kz.capacity, INT, self.expr(kz.capacity, None), "capacity")
+                    self.no_me = None
                 if kz.drop is not None:  # worked out with `me` = the owner of the zone the card leaves
                     self.expect(kz.drop, ZONE, self.expr(kz.drop, _Scope(self._frame())), "where the cards drop")
             for kd in k.decl.defs:
@@ -407,7 +429,10 @@ class Checker:
                 self.expect(v.decl.initial, v.type, self.expr(v.decl.initial, None), "initial value")
         for z in m.zones.values():
             if z.decl.capacity is not None:
+                if not z.decl.per_player:  # a per-player zone's capacity is worked out for its owner
+                    self.no_me = "the capacity of a shared zone"
                 self.expect(z.decl.capacity, INT, self.expr(z.decl.capacity, None), "capacity")
+                self.no_me = None
                 cap = self.int_value(z.decl.capacity)
                 if cap is not None and cap < 0:
                     self.err(z.decl.capacity.span, f"a zone cannot hold {cap} cards")
@@ -451,6 +476,9 @@ class Checker:
                         self.expect(ph.pass_cond, BOOL, self.expr(ph.pass_cond, sc), "'pass' condition")
                     if ph.simul_cond is not None:
                         self.expect(ph.simul_cond, BOOL, self.expr(ph.simul_cond, sc), "'simultaneous' condition")
+                    if ph.simultaneous and ph.until_at_once:
+                        self.err(ph.span, "a simultaneous phase has no 'until ... at once': its 'until' is checked before "
+                                          "each step, so no pick made is lost")
                     if ph.simultaneous and ph.once_each:
                         self.err(ph.span, "a simultaneous phase has no 'once_each': everyone plays until they pass "
                                           "(played one player at a time, each player has one turn for the whole phase)")
@@ -695,7 +723,10 @@ class Checker:
             t = self.expr(s.what, sc)
             if not (compatible(CARD, t) or compatible(list_of(CARD), t)):
                 self.err(s.what.span, f"can only show cards, not {show(t)}")
-            self.expect(s.to, PLAYER, self.expr(s.to, sc), "the player shown to")
+            tt = self.expr(s.to, sc)
+            if tt == NONE:
+                self.err(s.to.span, "show to nobody: this is always none, never a player")
+            self.expect(s.to, PLAYER, tt, "the player shown to")
         elif isinstance(s, A.Simultaneous):
             pel = self.coll(s.players, sc, "the players")
             self.expect(s.players, list_of(PLAYER), list_of(pel), "the players")
@@ -719,6 +750,12 @@ class Checker:
             self.in_do = isinstance(s.effect, A.Name)
             t = self.expr(s.effect, sc, effect_call=True)
             self.in_do = False
+            ref = m.refs.get(s.effect)
+            if s.as_player is not None and ref is not None and ref[0] == "phase" and m.rounds is not None:
+                ph = next((x for x in m.rounds.phases if x.name == ref[1]), None)
+                if ph is not None and not ph.each_player:
+                    self.err(s.as_player.span, f"'do {ph.name} as P' runs a phase for one player: phase '{ph.name}' is not "
+                                               "played 'for each player'")
             self.expect(s.effect, EFFECT, t, "what 'do' runs")
             if s.as_player is not None:
                 self.expect(s.as_player, PLAYER, self.expr(s.as_player, sc), "the player after 'as'")

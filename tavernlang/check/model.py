@@ -95,6 +95,7 @@ class CardZoneInfo:
     slot: int  # family index (after the top-level zones)
     decl: A.KindZone
     kinds: list[str] = attrs.field(factory=list)
+    decls: dict = attrs.field(factory=dict)  # kind -> its own declaration (capacity, drop)
 
 
 @attrs.define

@@ -93,6 +93,26 @@ class CompiledGame:
             return f"{self.zone_names[f]} of {self.card_ref(c)}"
         return self.zone_names[f]
 
+    def zone_text(self, z: int, st: State, viewer: int | None = None) -> str:
+        """A zone's label as `viewer` may read it: a zone on a card the viewer may not see names
+        no card ("dice of a face-down card")."""
+        f = st.zfamily[z]
+        if self.zone_is_card[f] and viewer is not None:
+            h = st.zholder[z]
+            seen = st.vis_mask(h) == (1 << st.n) - 1 if viewer == -1 else st.visible(h, viewer)
+            if not seen:  # (viewer -1: the label everyone may read)
+                return f"{self.zone_names[f]} of a face-down card"
+        return self._zone_label(z, st.n)
+
+    def zone_mask(self, z: int, st: State) -> int:
+        """The players who may read a zone's label: all, but for a zone on a card some may not see."""
+        if st.zholder is None or st.zholder[z] < 0:
+            return (1 << st.n) - 1
+        return st.vis_mask(st.zholder[z])
+
+    def log_move(self, st: State, c: int, old: int, z: int) -> None:
+        self._compiler._log_move(st, self, c, old, z, None, None)
+
     def card_ref(self, c: int) -> str:
         """A card's name, with its copy number when the game has several of that name."""
         nm = self.card_name[c]
@@ -155,7 +175,7 @@ class CompiledGame:
                 return "face-down card"
             return self.card_label(v, st, viewer)
         if t == "zone":
-            return self._zone_label(v, st.n)
+            return self.zone_text(v, st, viewer)
         if isinstance(v, (list, tuple)):
             inner = t[5:] if t and t.startswith("list:") else None
             return "{" + ", ".join(self.label(x, st, inner, viewer) for x in v) + "}"
@@ -191,10 +211,12 @@ class CompiledGame:
                 row = [-1] * self.ncards
                 for i, c in enumerate(holders):
                     row[c] = st.zbase[f] + i
-                    if self.zone_drop[f] is not None:
+                    drop = self.zone_drop[f].get(self.card_kind[c])
+                    if drop is not None:
                         if st.holds[c] is None:
                             st.holds[c] = []
-                        st.holds[c].append((st.zbase[f] + i, self.zone_drop[f]))
+                        span = self.model.card_zones[self.zone_names[f]].decls[self.card_kind[c]].drop.span
+                        st.holds[c].append((st.zbase[f] + i, drop, span))
                 st.czone[f] = row
             if not any(st.holds):
                 st.holds = None
@@ -247,7 +269,11 @@ class CompiledGame:
         st.cap = [None] * nz
         for z in range(nz):
             fn = self.zone_cap[st.zfamily[z]]
+            if isinstance(fn, dict):  # a zone on a card: its kind's capacity
+                fn = fn.get(self.card_kind[st.zholder[z]])
+            env[0] = st.zowner[z]  # a per-player zone's capacity is worked out for its owner (`me`)
             st.cap[z] = fn(st, env) if fn else None
+        env[0] = None
         return st
 
     def flow(self, st: State):
@@ -391,8 +417,10 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         defaults = {"int": 0, "bool": False, "str": ""}
         g.var_default = [defaults.get(v.type) for v in m.vars.values()]
         g.zone_cap = [self.expr(z.decl.capacity) if z.decl.capacity else None for z in m.zones.values()]
-        g.zone_cap += [self.expr(cz.decl.capacity) if cz.decl.capacity else None for cz in m.card_zones.values()]
-        g.zone_drop = [None] * len(m.zones) + [self.expr(cz.decl.drop) if cz.decl.drop is not None else None
+        # a zone on cards of several kinds: each kind's own capacity and `drop to`
+        g.zone_cap += [{k: self.expr(kz.capacity) for k, kz in cz.decls.items() if kz.capacity is not None}
+                       for cz in m.card_zones.values()]
+        g.zone_drop = [None] * len(m.zones) + [{k: self.expr(kz.drop) for k, kz in cz.decls.items() if kz.drop is not None}
                                                 for cz in m.card_zones.values()]
         # triggers on counters
         self.reach: dict[int, list] = {}
@@ -480,10 +508,12 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                 st.current = p
                 yield from body(st, env)
 
-            def run_each(st):
+            def run_each(st, span=ph.span):
                 if st.fired is not None:
                     st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
                 f = first(st, [st.current] + [None] * frame) if first is not None else 0
+                if f is None:
+                    raise GameError("the first player of the phase is none", ph.each_from.span)
                 for i in range(st.n):
                     yield from run_for(st, (f + i) % st.n)
             return _Phase(ph.name, title, run_each, run_for)
@@ -517,16 +547,20 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
 
         reqs = [(a, a.req, a.frame) for a in acts]
         if not multi and not ph.simultaneous:
-            def run_turns(st):
+            def run_turns(st, span=ph.span):  # (span: where a fault of `until` and the like is placed)
                 if st.fired is not None:
                     st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
                 env = [st.current] + [None] * frame
                 cur = start(st, env)
+                if cur is None:
+                    raise GameError("the first player of the turns is none", ph.start.span)
                 n = st.n
                 taken = 0
                 idle = 0
                 log = st.log
                 while True:
+                    if cur is None:
+                        raise GameError("the next player is none ('next turn' of nobody)", ph.span)
                     env[0] = st.current = cur  # `me` in `until` is the player whose turn it would be
                     if until is not None and until(st, env):
                         return
@@ -566,17 +600,21 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             return _Phase(ph.name, title, run_turns)
 
         def multi_turns(once_each, can_pass, multi):
-            def run_turns(st):
+            def run_turns(st, span=ph.span):  # (span: where a fault of `until` and the like is placed)
                 if st.fired is not None:
                     st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
                 env = [st.current] + [None] * frame
                 cur = start(st, env)
+                if cur is None:
+                    raise GameError("the first player of the turns is none", ph.start.span)
                 n = st.n
                 taken = 0
                 idle = 0
                 steps = 0
                 log = st.log
                 while True:
+                    if cur is None:
+                        raise GameError("the next player is none ('next turn' of nobody)", ph.span)
                     env[0] = st.current = cur  # `me` in `until` and `pass if` is the player taking the turn
                     if until is not None and until(st, env):
                         return
@@ -669,7 +707,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         def action_label(a):
             return "pass" if a is None else a.title
 
-        def run(st):
+        def run(st, span=ph.span):
             if st.fired is not None:
                 st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
             env = [st.current] + [None] * frame
@@ -678,6 +716,8 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                 return
             n = st.n
             first = start(st, env)
+            if first is None:
+                raise GameError("the first player of the phase is none", ph.start.span)
             inside = [(first + i) % n for i in range(n)]
             used = {p: set() for p in inside}  # what each player took in this phase (`once`, `taken`)
             log = st.log
@@ -737,9 +777,11 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                                         {"type": "pass", "player": p}))
                         continue
                     aenv = [p] + [None] * a.frame
+                    st.turn_used = used[p]  # `taken(...)` in the requirements: what p took in this phase
                     ok = a.req is None or a.req(st, aenv)
                     if ok and pre is not None:
                         ok = pre[1] in pre[2](st, aenv)
+                    st.turn_used = _NOTHING
                     if not ok:
                         if log is not None:
                             log.append((f"P{p + 1}: {a.title} is no longer possible", None,

@@ -282,10 +282,12 @@ class ExpressionCompiler:
             obj = self.expr(obj_e)
             cell = g.kdef_cells[slot]
             pad = [None] * self.m.kind_defs[slot].frame
+            kinds = set(self.m.kind_defs[slot].kinds)
+            has = [k in kinds for k in g.card_kind]  # only the kind's own cards have the value
 
             def kdef(st, env):
                 c = obj(st, env)
-                return None if c is None else cell[0](st, [env[0], c, *pad])
+                return None if c is None or not has[c] else cell[0](st, [env[0], c, *pad])
             return kdef
         if kind == "prop" and ref[1] == CARD and ref[2] == "holder":
             obj = self.expr(obj_e)

@@ -138,7 +138,8 @@ class Match:
             shown = [g.card_label(c, st, p) if st.visible(c, p) else "?" for c in cards]
             if g.zone_vis[st.zfamily[z]] == "hidden" and p is not None:
                 shown = sorted(x for x in shown if x != "?") + ["?"] * shown.count("?")
-            zones[g._zone_label(z, st.n)] = shown
+            name = g.zone_text(z, st, p)
+            zones[name] = zones.get(name, []) + shown if name in zones else shown
         view = {
             "round": st.round,
             "current": f"P{st.current + 1}",
@@ -175,13 +176,18 @@ class Match:
         try:
             players, seed = int(data["players"]), int(data["seed"])
             choices = [int(i) for i in data["choices"]]
-        except (KeyError, TypeError, ValueError):
+            options = data.get("options") or {}
+            if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+                raise TypeError("options")
+            if not (isinstance(data["players"], int) and isinstance(data["seed"], int)) or abs(seed) > 2 ** 63:
+                raise ValueError("seed")
+        except (KeyError, TypeError, ValueError, OverflowError):
             raise GameError("the save file is incomplete or damaged") from None
         want = data.get("rules_sha256")
         if rules_text is not None and want and hashlib.sha256(rules_text).hexdigest() != want:
             raise GameError("the rules file has changed since this game was saved; "
                             "load it with the rules it was played with")
-        m = cls(game, players, seed, data.get("options") or {}, log=log)
+        m = cls(game, players, seed, options, log=log)
         data = dict(data, choices=choices)
         for i in data["choices"]:
             if m.pending is None or not 0 <= i < len(m.pending.options):

@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..errors import GameError
+
 
 class GameOver(Exception):
     """Raised by `end game` (or an end condition) to stop the flow."""
@@ -112,13 +114,33 @@ class State:
     def drop_held(self, c: int, old: int) -> None:
         """Card c leaves zone `old`: the cards on its `drop to` zones go there first."""
         owner = self.zone_owner(old)
-        for z, target in self.holds[c]:
+        for z, target, span in self.holds[c]:
             if self.zones[z]:
-                dest = target(self, [owner] + [None] * (self.game.model.max_frame + 1))
+                try:
+                    dest = target(self, [owner] + [None] * (self.game.model.max_frame + 1))
+                except (TypeError, IndexError, KeyError, AttributeError):  # a none in it: nobody's zone
+                    dest = None
                 if dest is None:
-                    continue
+                    raise GameError(f"the cards on {self.game.card_name[c]} have nowhere to drop ('drop to' is none here)", span)
                 for x in list(self.zones[z]):
                     self.move(x, dest)
+                    if self.log is not None:
+                        self.game.log_move(self, x, z, dest)
+
+    def lands_on_itself(self, c: int, z: int) -> bool:
+        """Would card c, moved into zone z, lie on itself (z is on c, or on a card on c...)?"""
+        if self.zholder is None:
+            return False
+        for _ in range(10_000):
+            h = self.zholder[z]
+            if h < 0:
+                return False
+            if h == c:
+                return True
+            z = self.loc[h]
+            if z < 0:
+                return False
+        return True
 
     def zone_owner(self, z: int):
         """The player a zone belongs to; a zone on a card belongs to the owner of the card's zone."""
@@ -139,6 +161,11 @@ class State:
 
     def swap(self, a: int, b: int) -> None:
         za, zb = self.loc[a], self.loc[b]
+        if self.holds is not None and za != zb:  # each card leaves its zone: what they drop, drops
+            if self.holds[a] is not None:
+                self.drop_held(a, za)
+            if self.holds[b] is not None:
+                self.drop_held(b, zb)
         la, lb = self.zones[za], self.zones[zb]
         ia, ib = la.index(a), lb.index(b)
         la[ia], lb[ib] = b, a

@@ -24,7 +24,14 @@ class StatementCompiler:
         src = g._zone_label(old, st.n) if old >= 0 else "(out of play)"
         to = g._zone_label(z, st.n)
         mask = st.vis_mask(c) | ((1 << me) if face == "facedown" and me is not None else 0)
-        st.log.append((f"{g.card_name[c]}: {src} -> {to}", (mask, f"a card: {src} -> {to}"),
+        alt_src, alt_to = src, to
+        if st.zholder is not None:  # a zone on a card some may not see names no card to them
+            zm = g.zone_mask(z, st) & (g.zone_mask(old, st) if old >= 0 else -1)
+            if zm != (1 << st.n) - 1:
+                mask &= zm
+                alt_src = g.zone_text(old, st, -1) if old >= 0 and st.zholder[old] >= 0 else src
+                alt_to = g.zone_text(z, st, -1) if st.zholder[z] >= 0 else to
+        st.log.append((f"{g.card_name[c]}: {src} -> {to}", (mask, f"a card: {alt_src} -> {alt_to}"),
                        {"type": "move", "card": g.card_name[c], "from": src, "to": to}))
 
     def s_Move(self, s: A.Move):
@@ -49,6 +56,8 @@ class StatementCompiler:
                 z = dest(st, env)
                 if z is None:
                     raise GameError("move to nowhere (the destination is none)", span)
+                if st.zholder is not None and st.lands_on_itself(c, z):
+                    raise GameError(f"{g.card_name[c]} cannot be put on itself (or on a card it holds)", span)
                 old = st.loc[c]
                 st.move(c, z, top, face, env[0])
                 if st.log is not None:
@@ -70,6 +79,8 @@ class StatementCompiler:
                 for c in cards:
                     if c is None:
                         continue
+                    if st.zholder is not None and st.lands_on_itself(c, z):
+                        raise GameError(f"{g.card_name[c]} cannot be put on itself (or on a card it holds)", span)
                     old = st.loc[c]
                     st.move(c, z, top, face, env[0])
                     if log is not None and not many:
@@ -309,6 +320,8 @@ class StatementCompiler:
             x, y = a(st, env), b(st, env)
             if x is None or y is None:
                 return
+            if st.zholder is not None and (st.lands_on_itself(x, st.loc[y]) or st.lands_on_itself(y, st.loc[x])):
+                raise GameError("a card cannot be swapped onto itself (or onto a card it holds)", span)
             st.swap(x, y)
             if st.log is not None:
                 st.log.append((f"swap {g.card_name[x]} and {g.card_name[y]}", (st.vis_mask(x) & st.vis_mask(y), "swap two cards"),
@@ -320,7 +333,10 @@ class StatementCompiler:
         p = self.expr(s.player)
 
         def nxt(st, env, span=span):
-            st.next_player = p(st, env)
+            q = p(st, env)
+            if q is None:
+                raise GameError("next turn of nobody (the player is none)", span)
+            st.next_player = q
         return False, nxt
 
     def chooser(self, ch: A.Chooser | None):
@@ -790,6 +806,8 @@ class StatementCompiler:
                 ph = next(x for x in g.phases if x.name == pname)
                 if as_p is not None:  # `do PHASE as p`: a phase for each player, run for p only
                     p = as_p(st, env)
+                    if p is None:
+                        raise GameError("the phase is run for nobody (the player after 'as' is none)", span)
                     if st.log is not None:
                         st.log.append((f"-- phase: {ph.title}, for P{p + 1} --", None, {"type": "phase", "phase": pname}))
                     yield from ph.run_for(st, p)
@@ -821,10 +839,27 @@ class StatementCompiler:
             name = val(st, env)
             if name is None:
                 return
+            me = as_p(st, env) if as_p is not None else env[0]
+            if name in g.actions:  # an action held in an attribute: run it as `do ACTION` does
+                act = g.actions[name]
+                env2 = [me] + [None] * act.frame
+                if act.req is not None and not act.req(st, env2):
+                    if st.log is not None:
+                        st.log.append((f"P{me + 1} may not {act.title}", None, {"type": "refused", "action": name}))
+                    return
+                if st.log is not None:
+                    st.log.append((f"P{me + 1}: {act.title}", None, {"type": "action", "player": me, "action": name}))
+                yield from act.body(st, env2)
+                return
+            ph = next((x for x in g.phases if x.name == name), None)
+            if ph is not None:  # a phase held in an attribute
+                if st.log is not None:
+                    st.log.append((f"-- phase: {ph.title} --", None, {"type": "phase", "phase": name}))
+                yield from ph.run(st)
+                return
             if name not in g.effect_cells:
                 raise GameError(f"'{name}' is not an effect", span)
             req, body, frame, _ = g.effect_cells[name][0]
-            me = as_p(st, env) if as_p is not None else env[0]
             env2 = [me] + [None] * frame
             if req is not None and not req(st, env2):
                 return

@@ -130,7 +130,8 @@ def option_values(model, fixed) -> list[tuple[str, list]]:
 
 def simulate(ctx, game, n_games: int, seed: int = 1, players: int | None = None, options: dict | None = None,
              max_steps: int = DEFAULT_MAX_STEPS, vary_options: bool = True) -> Coverage:
-    from ..engine.runner import bot_rng
+    from ..engine.common import RULE_FAULTS
+    from ..engine.runner import bot_rng, located
 
     counts = [players] if players else list(range(game.min_players, game.max_players + 1))
     items = items_of(ctx)
@@ -181,6 +182,8 @@ def simulate(ctx, game, n_games: int, seed: int = 1, players: int | None = None,
                 cov.errors.append((s, n, e))
         except RecursionError:
             cov.errors.append((s, n, GameError("the rules nest too deeply to run (endless 'do'?)")))
+        except RULE_FAULTS as e:  # a none where a value was needed, and the like: placed like in `tav run`
+            cov.errors.append((s, n, located(e)))
         cov.decisions += steps[0]
         for key, c in fired.items():
             it = by_key.get(key)

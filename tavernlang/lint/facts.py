@@ -398,6 +398,8 @@ class Facts:
             return ("var", self.var_name(ref[1]))
         if k in ("cattr", "cvar"):
             return ("attr", self.attr_name(ref[1]))
+        if k == "selfattr":  # in a kind's def: the card's own attribute
+            return ("attr", self.attr_name(ref[2]))
         if k == "option":
             return ("option", self.option_name(ref[1]))
         if k in ("zone", "pzone", "zfamily"):
