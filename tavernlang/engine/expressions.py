@@ -144,6 +144,16 @@ class ExpressionCompiler:
                 if k is not None:
                     fam = ref[1]
                     return lambda st, env: st.zones[st.zbase[fam] + env[k]]
+            if ref is not None and ref[0] == "czone":  # the zone on a local card: its cards
+                k = self.local_slot(e.obj)
+                if k is not None:
+                    fam = ref[1]
+                    empty: list = []
+
+                    def czone_cards(st, env):
+                        z = st.czone[fam][env[k]]
+                        return st.zones[z] if z >= 0 else empty  # a card without such a zone holds nothing
+                    return czone_cards
             f = self.expr(e)
             return lambda st, env: st.zones[f(st, env)]
         return self.expr(e)
@@ -269,6 +279,15 @@ class ExpressionCompiler:
         kind, slot = ref[0], ref[1]
         g = self.g
         if kind == "czone":  # `dice of s`: the zone on card s
+            k = self.local_slot(obj_e)
+            if k is not None:  # on a local: one closure
+                def czone_local(st, env):
+                    c = env[k]
+                    if c is None:
+                        return None
+                    z = st.czone[slot][c]
+                    return None if z < 0 else z
+                return czone_local
             obj = self.expr(obj_e)
 
             def czone(st, env):
