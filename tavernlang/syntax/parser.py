@@ -16,7 +16,32 @@ MAX_DEPTH = 200  # deeper syntax trees than this are refused with a located erro
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
     text = resources.files("tavernlang.syntax").joinpath("grammar.lark").read_text("utf-8")
-    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=False)
+    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=_grammar_cache(text))
+
+
+def _grammar_cache(text: str) -> str | bool:
+    """Where Lark keeps the analysed grammar between runs (it takes ~0.3 s to build): a file in
+    the user's own cache directory, named for the grammar, Lark and Python, so a change of any of
+    them builds it afresh; no cache where that directory cannot be made (Lark carries on
+    without one if the file is unreadable or damaged). Never a shared temporary directory: the
+    file is a pickle, so only its user may write it."""
+    import hashlib
+    import os
+    import sys
+
+    import lark
+    if os.environ.get("TAV_NO_CACHE"):
+        return False
+    try:
+        from platformdirs import user_cache_dir
+        folder = user_cache_dir("tavernlang", appauthor=False)
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        if os.stat(folder).st_uid != os.getuid():  # not the user's own: do not trust it
+            return False
+    except (ImportError, OSError, AttributeError):
+        return False
+    key = hashlib.sha256(f"{text}\0{lark.__version__}\0{sys.version_info[:2]}".encode()).hexdigest()[:20]
+    return os.path.join(folder, f"grammar-{key}.lark-cache")
 
 
 @functools.lru_cache(maxsize=1)
