@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..errors import GameError, Span
+
 from .state import State
 
 Fn = Callable[[State, list], Any]
@@ -53,3 +55,22 @@ def only_option(st, player, options, prompt, labeler, span=None) -> bool:
             st.log.append((f"P{player + 1} has one option '{prompt}': {labels[0]}", None,
                            {"type": "forced", "player": player, "prompt": prompt, "options": labels}))
     return True
+
+
+def located(exc: BaseException) -> GameError:
+    """A Python error raised while running rules, as a GameError at the nearest rules text.
+
+    The compiled closures of statements keep their source span in a variable named
+    `span`; the innermost frame that has one tells where in the rules the error arose."""
+    tb = exc.__traceback__
+    where = None
+    while tb is not None:
+        sp = tb.tb_frame.f_locals.get("span")
+        if isinstance(sp, Span):
+            where = sp
+        tb = tb.tb_next
+    if isinstance(exc, RecursionError):
+        return GameError("a definition or effect calls itself without end", where)
+    if "NoneType" in str(exc) or "None" in str(exc):
+        return GameError("a value here is none: no player, card or zone was given where one is needed", where)
+    return GameError(f"the rules did something impossible here ({type(exc).__name__}: {exc})", where)

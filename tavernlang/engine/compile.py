@@ -13,7 +13,7 @@ from typing import Any
 from ..check.model import GameModel, elem
 from ..errors import GameError
 from ..syntax import ast as A
-from .common import RULE_FAULTS, Decision, Fn, _const, only_option  # noqa: F401  (Decision is part of the engine's API)
+from .common import RULE_FAULTS, Decision, Fn, _const, located, only_option  # noqa: F401  (Decision is part of the engine's API)
 from .expressions import ExpressionCompiler
 from .state import GameOver, State
 from .statements import StatementCompiler
@@ -322,7 +322,6 @@ class CompiledGame:
         try:
             return self._result(st)
         except RULE_FAULTS as e:
-            from .runner import located  # (runner imports this module)
             err = located(e)
             if err.span.file == "<builtin>" and self._ranking is not None:  # the winner rule being read
                 err = GameError(str(err), self._ranking.span)

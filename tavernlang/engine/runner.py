@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from ..errors import GameError, Span
-from .common import RULE_FAULTS
+from .common import RULE_FAULTS, located  # noqa: F401  (located is part of the runner's API)
 from .compile import CompiledGame, Decision
 from .state import State
 
@@ -23,25 +23,6 @@ MAX_DECISIONS = 200_000
 BOT_SALT = 0x5EED
 
 
-
-
-def located(exc: BaseException) -> GameError:
-    """A Python error raised while running rules, as a GameError at the nearest rules text.
-
-    The compiled closures of statements keep their source span in a variable named
-    `span`; the innermost frame that has one tells where in the rules the error arose."""
-    tb = exc.__traceback__
-    where = None
-    while tb is not None:
-        sp = tb.tb_frame.f_locals.get("span")
-        if isinstance(sp, Span):
-            where = sp
-        tb = tb.tb_next
-    if isinstance(exc, RecursionError):
-        return GameError("a definition or effect calls itself without end", where)
-    if "NoneType" in str(exc) or "None" in str(exc):
-        return GameError("a value here is none: no player, card or zone was given where one is needed", where)
-    return GameError(f"the rules did something impossible here ({type(exc).__name__}: {exc})", where)
 
 
 def bot_rng(seed: int) -> random.Random:

@@ -47,7 +47,7 @@ def _guarded(fn):
 def _options(game, pairs):
     if not pairs:
         return {}
-    from ..cli import _parse_options  # the same conversions as `tav run -o`
+    from ..options import parse_options as _parse_options  # the same conversions as `tav run -o`
 
     return _parse_options(game, tuple(pairs))
 

@@ -1,0 +1,51 @@
+"""Options given on a command line (`-o NAME=VALUE`), checked and converted for a game: shared
+by `tav run/sim/play/compare` (cli.py) and `tav lint` (lint/command.py)."""
+from __future__ import annotations
+
+import click
+
+
+def parse_options(game, pairs: tuple[str, ...]) -> dict:
+    out = {}
+    model = game.model
+    for pair in pairs:
+        if "=" not in pair:
+            raise click.BadParameter(f"'{pair}' should be NAME=VALUE", param_hint="--option")
+        name, raw = pair.split("=", 1)
+        o = model.options.get(name)
+        if o is None:
+            from .errors import did_you_mean
+            raise click.BadParameter(f"unknown option '{name}'" + did_you_mean(name, model.options)
+                                     + (f"; options: {', '.join(model.options)}" if model.options else "; this game has no options"),
+                                     param_hint="--option")
+        out[name] = _convert(game, o, raw)
+    return out
+
+
+def _convert(game, o, raw: str):
+    t = o.type
+    if t == "int":
+        try:
+            v = int(raw)
+        except ValueError:
+            raise click.BadParameter(f"option '{o.name}' needs a whole number, not '{raw}'", param_hint="--option")
+        d = o.decl
+        if d.low is not None:
+            st = game.new_state(game.min_players, 0)
+            lo = game.compiler_expr_value(d.low, st)
+            hi = game.compiler_expr_value(d.high, st)
+            if not lo <= v <= hi:
+                raise click.BadParameter(f"option '{o.name}' must be in {lo}..{hi}, not {v}", param_hint="--option")
+        return v
+    if t == "bool":
+        if raw.lower() in ("true", "yes", "on", "1"):
+            return True
+        if raw.lower() in ("false", "no", "off", "0"):
+            return False
+        raise click.BadParameter(f"option '{o.name}' needs true or false, not '{raw}'", param_hint="--option")
+    if t.startswith("enum:"):
+        values = game.model.enums[t[5:]]
+        if raw not in values:
+            raise click.BadParameter(f"option '{o.name}' must be one of {', '.join(values)}, not '{raw}'", param_hint="--option")
+        return raw
+    return raw
