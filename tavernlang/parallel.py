@@ -1,8 +1,9 @@
 """Random playouts on several processes (`tav sim --jobs`, `tav compare --jobs`).
 
-Each worker compiles the rules file once and plays the seeds it is handed; results come back
-in seed order, so a run with any number of jobs reports exactly what one job reports. With
-one job nothing is forked.
+Workers are forked from the process that compiled the game (where the OS forks; elsewhere each
+compiles the rules file once) and play the seeds they are handed in large chunks; results come
+back in seed order, so a run with any number of jobs reports exactly what one job reports.
+With one job nothing is forked.
 """
 from __future__ import annotations
 
@@ -35,6 +36,12 @@ def playouts(jobs: list[tuple[str, int, int, dict | None]], n_jobs: int, local: 
             game = (local or {}).get(path) or _compiled(path)
             yield playout(game, players, seed, options)
         return
-    ctx = mp.get_context("spawn")  # the same in every OS; workers import tavernlang afresh
+    try:  # forked workers inherit the games compiled here: nothing is imported, parsed or compiled again
+        ctx = mp.get_context("fork")
+        _GAMES.update(local or {})
+    except ValueError:  # no fork on this OS: workers import tavernlang and compile the rules afresh
+        ctx = mp.get_context("spawn")
+    # a few large chunks per worker: results come back in chunks, still in seed order
+    chunk = max(1, len(jobs) // (n_jobs * 4))
     with ctx.Pool(n_jobs) as pool:
-        yield from pool.imap(_play, jobs, chunksize=max(1, min(16, len(jobs) // (n_jobs * 8) or 1)))
+        yield from pool.imap(_play, jobs, chunksize=chunk)
