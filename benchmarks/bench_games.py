@@ -1,0 +1,85 @@
+"""Random playouts/s and µs per decision of every seed game at every player count, optionally
+side by side with another checkout of tavernlang (interleaved, so both see the same load).
+
+    python benchmarks/bench_games.py [--seconds 2] [--games little_tavern cavern_tavern ...]
+                                     [--against /path/to/other/checkout] [--rounds 3]
+
+Each measurement plays seeds from 0 with uniformly random bots (as `tav sim`) for --seconds;
+with --against, each (game, player count) is measured alternately here and there --rounds times
+and the medians are printed, with their ratio. The other checkout runs in a subprocess with its
+own tavernlang on PYTHONPATH. No test asserts a duration: this is where speed is measured.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ["little_tavern", "cavern_tavern", "tavern_masters", "taverns_of_tiefenthal"]
+
+_ONE = r'''
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from tavernlang import compile_file, playout
+game = compile_file(sys.argv[2])
+n, seconds = int(sys.argv[3]), float(sys.argv[4])
+playout(game, n, 0)  # warm up
+t0 = time.perf_counter(); games = decisions = 0
+while time.perf_counter() - t0 < seconds:
+    decisions += playout(game, n, games)["decisions"]; games += 1
+el = time.perf_counter() - t0
+print(json.dumps({"pps": games / el, "us": 1e6 * el / max(1, decisions)}))
+'''
+
+
+def measure(checkout: Path, game: str, n: int, seconds: float) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(checkout))
+    out = subprocess.run([sys.executable, "-c", _ONE, str(checkout), str(checkout / "games" / f"{game}.tav"),
+                          str(n), str(seconds)], env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def counts(checkout: Path, game: str) -> range:
+    sys.path.insert(0, str(checkout))
+    from tavernlang import compile_file
+    g = compile_file(checkout / "games" / f"{game}.tav")
+    sys.path.pop(0)
+    return range(g.min_players, g.max_players + 1)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=2.0)
+    ap.add_argument("--games", nargs="*", default=GAMES)
+    ap.add_argument("--against", type=Path, default=None)
+    ap.add_argument("--rounds", type=int, default=3)
+    a = ap.parse_args()
+    print(f"random playouts, {a.seconds:g} s a measurement" +
+          (f", median of {a.rounds}, here vs {a.against}" if a.against else ""))
+    for game in a.games:
+        for n in counts(ROOT, game):
+            if a.against is None:
+                r = measure(ROOT, game, n, a.seconds)
+                print(f"  {game:22s} {n}p  {r['pps']:8.1f} playouts/s  {r['us']:6.1f} µs/decision")
+                continue
+            if not (a.against / "games" / f"{game}.tav").exists():
+                continue
+            here, there = [], []
+            for _ in range(a.rounds):
+                here.append(measure(ROOT, game, n, a.seconds)["pps"])
+                there.append(measure(a.against, game, n, a.seconds)["pps"])
+            h, t = statistics.median(here), statistics.median(there)
+            print(f"  {game:22s} {n}p  here {h:8.1f}  there {t:8.1f} playouts/s  x{h / t:4.2f}")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    t0 = time.perf_counter()
+    main()
+    print(f"({time.perf_counter() - t0:.0f} s)")
