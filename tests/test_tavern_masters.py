@@ -167,7 +167,8 @@ def test_shown_cards_are_seen_only_by_the_player_shown(game):
         if not shows:
             continue
         text, hidden, data = shows[0]
-        shower, seer = data["player"], data["to"]
+        shower, seer = int(text.split()[0][1:]) - 1, data["to"]  # "P2 shows …": the cards' owner
+        assert shower != seer
         third = ({0, 1, 2} - {shower, seer}).pop()
         assert text in m.log_lines(shower) and text in m.log_lines(seer)
         assert text not in m.log_lines(third) and hidden[1] in m.log_lines(third)
