@@ -641,7 +641,7 @@ class StatementCompiler:
                     common &= st.vis_mask(c)
                 mask |= common  # and whoever could see them all anyway
                 st.log.append((f"{who} shows {names} to P{q + 1}", (mask, f"{who} shows {len(cards)} card(s) to P{q + 1}"),
-                               {"type": "show", "player": me, "to": q, "cards": [g.card_name[c] for c in cards]}))
+                               {"type": "show", "player": owner, "to": q, "cards": [g.card_name[c] for c in cards]}))
         return False, show
 
     def s_For(self, s: A.For):
