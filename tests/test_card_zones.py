@@ -411,3 +411,18 @@ def test_a_damaged_save_is_refused_cleanly(tmp_path, bad):
     data.update(bad)
     with pytest.raises(GameError):
         Match.load(g, data)
+
+
+def test_a_card_zones_capacity_reads_the_cards_own_attributes(tmp_path):
+    g, r = scen_file(tmp_path, '''
+game "C"
+players 2
+kind Tile { many: bool = false, zone dice: public capacity (if many then none else 1) }
+card "Cashbox": Tile
+card "Brewer": Tile { many: true }
+scenario "own capacity" players 2 {
+  expect (dice of named("Cashbox")[1]).capacity == 1 and (dice of named("Brewer")[1]).capacity == none
+  expect not full(dice of named("Brewer")[1]) and free(dice of named("Cashbox")[1]) == 1
+}
+''')
+    assert all(x.passed for x in r.values()), [x.transcript() for x in r.values()]

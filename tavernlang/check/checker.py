@@ -372,9 +372,15 @@ class Checker:
                     self.err(d.default.span, f"the default {lits[0]} is outside the option's range {lits[1]}..{lits[2]}")
         for k in m.kinds.values():
             for kz in k.decl.zones:
-                if kz.capacity is not None:
+                if kz.capacity is not None:  # it may read the card's own attributes, as a kind's def does
                     self.no_me = "the capacity of a zone on a card"
-                    self.expect(kz.capacity, INT, self.expr(kz.capacity, None), "capacity")
+                    fr = self._frame()
+                    sc = _Scope(fr)
+                    this = sc.bind("this", CARD, frozenset((k.name,)))
+                    assert this == 1  # the engine gives the card in slot 1 (compile.new_state)
+                    self.kind_self = (k, this)
+                    self.expect(kz.capacity, INT, self.expr(kz.capacity, sc), "capacity")
+                    self.kind_self = None
                     self.no_me = None
                 if kz.drop is not None:  # worked out with `me` = the owner of the zone the card leaves
                     self.expect(kz.drop, ZONE, self.expr(kz.drop, _Scope(self._frame())), "where the cards drop")

@@ -269,10 +269,12 @@ class CompiledGame:
         st.cap = [None] * nz
         for z in range(nz):
             fn = self.zone_cap[st.zfamily[z]]
-            if isinstance(fn, dict):  # a zone on a card: its kind's capacity
-                fn = fn.get(self.card_kind[st.zholder[z]])
             env[0] = st.zowner[z]  # a per-player zone's capacity is worked out for its owner (`me`)
+            if isinstance(fn, dict):  # a zone on a card: its kind's capacity, for that card (`this`)
+                fn = fn.get(self.card_kind[st.zholder[z]])
+                env[1] = st.zholder[z]
             st.cap[z] = fn(st, env) if fn else None
+            env[1] = None
         env[0] = None
         return st
 
