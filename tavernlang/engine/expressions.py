@@ -337,6 +337,12 @@ class ExpressionCompiler:
             if kind == "prop" and ref[1] == CARD and ref[2] == "facedown":
                 return lambda st, env: st.facedown[env[k]]
             if kind == "prop" and ref[1] == ZONE and ref[2] == "owner":
+                if not g.has_card_zones:  # every zone's owner is fixed: read it
+                    def zowner_fixed(st, env):
+                        z = env[k]
+                        return None if z is None else st.zowner[z]
+                    return zowner_fixed
+
                 def zowner_local(st, env):
                     z = env[k]
                     return None if z is None else st.zone_owner(z)
@@ -380,12 +386,24 @@ class ExpressionCompiler:
                         return None if z < 0 else z
                     return zone_of
                 if name == "owner":
+                    if not g.has_card_zones:
+                        def owner_fixed(st, env):
+                            z = st.loc[obj(st, env)]
+                            return None if z < 0 else st.zowner[z]
+                        return owner_fixed
+
                     def owner(st, env):
                         z = st.loc[obj(st, env)]
                         return None if z < 0 else st.zone_owner(z)
                     return owner
             if t == ZONE:
                 if name == "owner":
+                    if not g.has_card_zones:
+                        def zowner_fixed2(st, env):
+                            z = obj(st, env)
+                            return None if z is None else st.zowner[z]
+                        return zowner_fixed2
+
                     def zowner(st, env):
                         z = obj(st, env)
                         return None if z is None else st.zone_owner(z)
