@@ -426,3 +426,26 @@ scenario "own capacity" players 2 {
 }
 ''')
     assert all(x.passed for x in r.values()), [x.transcript() for x in r.values()]
+
+
+# ====================================================================== issue 15's engine findings
+
+def test_emit_in_a_handler_or_trigger_and_triggers_in_any_order(tmp_path):
+    g, r = scen_file(tmp_path, '''
+game "E"
+players 2
+counter c per player = 0
+counter a per player = 0
+counter b per player = 0
+on first(p: player) { gain 1 c to p  emit second(p) }
+on second(p: player) { gain 2 c to p }
+when a of p reaches 1 { gain 1 b to p  emit second(p) }
+when b of p reaches 1 { gain 10 a to p }
+scenario "an emit inside a handler" players 2 { run { emit first(me) } expect me.c == 3 }
+scenario "a gain in a trigger fires a trigger declared after it" players 2 {
+  run { gain 1 a }
+  expect me.b == 1 and me.a == 11 and me.c == 2
+}
+''')
+    for res in r.values():
+        assert res.passed, res.transcript()

@@ -424,12 +424,23 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         g.zone_drop = [None] * len(m.zones) + [{k: self.expr(kz.drop) for k, kz in cz.decls.items() if kz.drop is not None}
                                                 for cz in m.card_zones.values()]
         # triggers on counters
+        # every trigger and handler is known before any body is compiled, so a `gain` or an `emit`
+        # in a body sees all of them, whatever their order in the file (the bodies fill in after)
         self.reach: dict[int, list] = {}
+        bodies = []
         for d, frame in m.reach:
             ci = m.counters[d.counter]
-            self.reach.setdefault(ci.slot, []).append((self.expr(d.value), self.gen_block(d.body), frame, m.slots[d], d))
-        self.handlers = {ev: [(self.gen_block(d.body), frame, len(d.params)) for d, frame in hs]
-                         for ev, hs in m.handlers.items()}
+            entry = [self.expr(d.value), None, frame, m.slots[d], d]
+            self.reach.setdefault(ci.slot, []).append(entry)
+            bodies.append((entry, 1, d.body))
+        self.handlers = {ev: [] for ev in m.handlers}
+        for ev, hs in m.handlers.items():
+            for d, frame in hs:
+                entry = [None, frame, len(d.params)]
+                self.handlers[ev].append(entry)
+                bodies.append((entry, 0, d.body))
+        for entry, at, body in bodies:
+            entry[at] = self.gen_block(body)
         g.kdef_cells = {n: [None] for n in m.kind_defs}
         for name, d in m.kind_defs.items():
             g.kdef_cells[name][0] = self.def_body(d)
