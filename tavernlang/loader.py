@@ -33,18 +33,66 @@ def _display(path: Path) -> str:
     return rel if not rel.startswith("..") else str(path)
 
 
-def read_decls(path: str | Path, sources: SourceCache, _depth: int = 0) -> list[A.Decl]:
+MAX_RULES_FILE = 4 * 1024 * 1024  # bytes: no rules file is near this; a larger one is refused
+ROOT_MARKERS = (".tavroot", ".git")  # a folder holding one of these is a project root
+
+
+def project_root(entry: Path) -> Path:
+    """The folder tree a rules file may include from: the nearest folder at or above the entry
+    file's that holds a `.tavroot` file (or a `.git`), else the entry file's own folder."""
+    here = entry.resolve().parent
+    for folder in (here, *here.parents):
+        if any((folder / m).exists() for m in ROOT_MARKERS):
+            return folder
+    return here
+
+
+def _refused(p: Path, root: Path, entry: bool = False) -> str | None:
+    """Why a path may not be read as rules (None: it may). Only regular files, of at most
+    MAX_RULES_FILE bytes; an included or extended file must also be a `.tav` file inside the
+    project root or the installed stdlib/, reached through no link that leads out."""
+    try:
+        real = p.resolve()
+        st = os.stat(real)  # (stat never blocks, as opening a FIFO would)
+    except (OSError, RuntimeError, ValueError) as e:
+        return getattr(e, "strerror", None) or "no such file"
+    import stat as _stat
+    if not _stat.S_ISREG(st.st_mode):
+        return "not a regular file"
+    if st.st_size > MAX_RULES_FILE:
+        return f"the file is larger than {MAX_RULES_FILE // (1024 * 1024)} MB"
+    if entry:
+        return None
+    if real.suffix != ".tav":
+        return "only rules files (.tav) may be included"
+    inside = [root.resolve(), stdlib_dir().resolve()]
+    if not any(real == r or r in real.parents for r in inside):
+        return f"it is outside the game's folder tree ({_display(root)}) and the standard library"
+    return None
+
+
+def read_decls(path: str | Path, sources: SourceCache, _depth: int = 0, root: Path | None = None) -> list[A.Decl]:
     """The file's declarations with its includes spliced in, in order.
 
     A file that starts with `extends "BASE"` is a variant: its declarations are the
     base game's, changed by the variant's own (see check/variants.py). The changes
-    are left on the returned list's `changes` attribute."""
+    are left on the returned list's `changes` attribute. Includes and bases stay inside
+    the entry file's project root (project_root) or the standard library."""
     decls: list[A.Decl] = []
     errors: list[Diagnostic] = []
     stack: list[Path] = []
     done: set[Path] = set()
+    if root is None:
+        root = project_root(Path(path))
 
     def visit(p: Path, site: A.Include | None, chain: list[A.Include]) -> None:
+        why = _refused(p, root, entry=site is None)
+        if why is not None:  # never read: nothing of it is shown
+            if site is None:
+                errors.append(Diagnostic(Span(_display(p), 1, 1), f"cannot read the file: {why}"))
+            else:
+                errors.append(Diagnostic(site.span, f"cannot include '{site.path[:200]}': {why}"))
+            return
         p = p.resolve()
         name = _display(p)
         if p in stack:
@@ -93,11 +141,12 @@ def read_decls(path: str | Path, sources: SourceCache, _depth: int = 0) -> list[
     if _depth > 20:
         raise TavError([Diagnostic(first.span, "variants extend each other too deeply (a cycle?)")], sources)
     base_path = resolve_include(Path(path).resolve().parent, first.path)
-    if not base_path.is_file():
-        raise TavError([Diagnostic(first.span, f"cannot extend '{first.path}': no such file")], sources)
+    why = _refused(base_path, root)
+    if why is not None:
+        raise TavError([Diagnostic(first.span, f"cannot extend '{first.path[:200]}': {why}")], sources)
     if base_path.resolve() == Path(path).resolve():
         raise TavError([Diagnostic(first.span, "a game cannot extend itself")], sources)
-    base = read_decls(base_path, sources, _depth + 1)
+    base = read_decls(base_path, sources, _depth + 1, root)
     merged, changes, errs = apply_changes(list(base), decls[1:], own_file)
     if errs:
         raise TavError(errs, sources)

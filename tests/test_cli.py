@@ -120,8 +120,11 @@ def test_test_command_runs_scenarios():
 
 
 def test_test_command_fails_on_a_broken_expectation(tmp_path):
+    import shutil
+    shutil.copy(ROOT / "games" / "little_tavern.tav", tmp_path / "little_tavern.tav")  # includes stay in the tree
+    shutil.copytree(ROOT / "games" / "little_tavern", tmp_path / "little_tavern")
     f = tmp_path / "wrong.tav"
-    f.write_text(f'include "{ROOT / "games" / "little_tavern.tav"}"\n'
+    f.write_text('include "little_tavern.tav"\n'
                  'scenario "wrong" players 2 { run { do count_tips } expect player(1).coins == 99 }\n')
     r = tav("test", str(f))
     assert r.exit_code == 1
