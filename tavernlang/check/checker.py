@@ -12,6 +12,8 @@ from .model import (ANY, BOOL, CARD, EFFECT, INT, NONE, PLAYER, STR, ZONE, Calla
                     CounterInfo, GameModel, KindInfo, OptionInfo, PhaseInfo, ScenarioInfo,
                     VarInfo, ZoneInfo, elem, list_of, show)
 
+MAX_COPIES = 10_000  # copies of one card: a box of a game holds far fewer
+
 # Names every game has, with their types.
 BUILTIN_NAMES = {
     "me": PLAYER, "players": list_of(PLAYER), "others": list_of(PLAYER), "cards": list_of(CARD),
@@ -406,6 +408,8 @@ class Checker:
             k = m.kinds.get(cd.kind)
             if cd.copies < 1:
                 self.err(cd.span, "a card needs at least one copy")
+            elif cd.copies > MAX_COPIES:
+                self.err(cd.span, f"x{cd.copies} is too many copies of one card (at most {MAX_COPIES})")
             if k is not None:
                 given = {f.name for f in cd.fields}
                 missing = [a.name for a in k.decl.attrs if a.default is None and not a.mutable and a.name not in given]

@@ -286,10 +286,13 @@ class CompiledGame:
             limit = self.rounds_count(st, [None] + self._pad) if self.rounds_count else None
             if limit is not None and limit < 1:
                 raise GameError(f"the game has {limit} rounds: it needs at least 1", self.model.rounds.count.span)
+            if limit is not None and limit > 10_000:
+                raise GameError(f"the game has {limit} rounds: a game may have at most 10000", self.model.rounds.count.span)
             while True:
                 st.round += 1
                 if st.round > 10_000:
-                    raise GameError("the game did not end after 10000 rounds")
+                    raise GameError("the game did not end after 10000 rounds (the most a game may have)",
+                                    self.model.rounds.span if self.model.rounds is not None else None)
                 for ph in self.phases:
                     if st.log is not None:
                         st.log.append((f"-- round {st.round}: {ph.title} --", None, {"type": "phase", "round": st.round, "phase": ph.name}))

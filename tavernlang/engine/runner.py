@@ -87,7 +87,7 @@ class Match:
         self.choices.append(index)
         self.st.decisions += 1
         if len(self.choices) > MAX_DECISIONS:
-            raise GameError(f"the game did not end after {MAX_DECISIONS} decisions")
+            raise GameError(f"the game did not end after {MAX_DECISIONS} decisions (the last one asked here)", d.span)
         self._step(index)
 
     # ------------------------------------------------------------ views

@@ -12,6 +12,7 @@ from .common import MAX_SUBSETS, Decision, Fn, _const, only_option  # noqa: F401
 from .state import GameOver
 
 MAX_REPEATS = 10_000  # `repeat while`: a loop that goes round more often than this is an error
+MAX_NUMBERS = 100_000  # `choose number`: the most numbers one choice may offer
 
 
 def _first(v):
@@ -467,7 +468,10 @@ class StatementCompiler:
         prompt = s.prompt or f"choose {s.var}"
 
         def gen(st, env, span=span):
-            opts = list(range(lo(st, env), hi(st, env) + 1))
+            a, b = lo(st, env), hi(st, env)
+            if b - a + 1 > MAX_NUMBERS:
+                raise GameError(f"'choose number' from {a} to {b}: more than {MAX_NUMBERS} numbers to choose from", span)
+            opts = list(range(a, b + 1))
             if not opts:
                 return
             if is_random:

@@ -11,6 +11,7 @@ from ..errors import Diagnostic, Span, TavError, did_you_mean
 from . import ast as A
 
 MAX_DEPTH = 200  # deeper syntax trees than this are refused with a located error
+MAX_DIGITS = 18  # a number literal has at most this many digits (a billion billion)
 
 
 @functools.lru_cache(maxsize=1)
@@ -85,6 +86,8 @@ def parse(text: str | bytes, file: str) -> A.File:
     try:
         built = _Builder(file).transform(tree)
     except VisitError as e:  # an internal bug in the builder: still give a place
+        if isinstance(e.orig_exc, TavError):  # a located refusal of the builder's (a number too large)
+            raise e.orig_exc from None
         raise TavError([Diagnostic(Span(file, 1, 1), f"cannot read this file: {e.orig_exc}")]) from None
     f = A.File(Span(file, 1, 1), tuple(built.children), text)
     _check_depth(f)
@@ -185,7 +188,10 @@ class _Builder(Transformer_NonRecursive):
         return _span(self.f, meta)
 
     # ---- expressions
-    def int_lit(self, m, c): return A.Lit(self.sp(m), int(c[0]))
+    def int_lit(self, m, c):
+        if len(c[0]) > MAX_DIGITS:  # a whole number the rules could need has far fewer digits
+            raise TavError([Diagnostic(self.sp(m), f"a number of {len(c[0])} digits is too large (at most {MAX_DIGITS})")])
+        return A.Lit(self.sp(m), int(c[0]))
     def str_lit(self, m, c): return A.Lit(self.sp(m), _s(c[0]))
     def true_lit(self, m, c): return A.Lit(self.sp(m), True)
     def false_lit(self, m, c): return A.Lit(self.sp(m), False)
@@ -311,6 +317,8 @@ class _Builder(Transformer_NonRecursive):
     def kind_def(self, m, c): return A.KindDef(self.sp(m), str(c[0]), c[1], c[2])
     def field(self, m, c): return A.Field(self.sp(m), str(c[0]), c[1])
     def card_decl(self, m, c):
+        if c[1] is not None and len(str(c[1])) - 1 > MAX_DIGITS:
+            raise TavError([Diagnostic(_tspan(self.f, c[1]), f"{len(str(c[1])) - 1} digits of copies is too many")])
         copies = int(str(c[1])[1:]) if c[1] is not None else 1
         return A.CardDecl(self.sp(m), _s(c[0]), copies, str(c[2]), _tspan(self.f, c[2]),
                           tuple(x for x in c[3:] if x is not None))

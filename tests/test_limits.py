@@ -1,0 +1,34 @@
+"""What a rules file may declare and do is bounded, and each bound is a located error (issue 15):
+number literals, copies of a card, rounds, the numbers of one `choose number`."""
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from tavernlang.cli import main
+
+
+def run(tmp_path, text, *args):
+    f = tmp_path / "x.tav"
+    f.write_text(text)
+    return CliRunner().invoke(main, [a if a != "FILE" else str(f) for a in args])
+
+
+@pytest.mark.parametrize(("text", "where", "message"), [
+    ('game "N"\ndef big = 1' + "0" * 5000 + "\n", "x.tav:2:11:", "a number of 5001 digits is too large"),
+    ('game "C"\nkind K\ncard "c" x1000000000: K\n', "x.tav:3:1:", "too many copies of one card (at most 10000)"),
+    ('game "C"\nkind K\ncard "c" x' + "9" * 5000 + ": K\n", "x.tav:3:10:", "digits of copies is too many"),
+])
+def test_check_bounds(tmp_path, text, where, message):
+    r = run(tmp_path, text, "check", "FILE")
+    assert r.exit_code == 1 and where in r.output and message in r.output, r.output
+
+
+def test_run_bounds_are_located(tmp_path):
+    r = run(tmp_path, 'game "R"\nplayers 2\naction a "a" { }\n'
+            'rounds 1000000000 { phase p "P" turns from player(1) once_each { actions a } }\n', "run", "FILE", "-p", "2")
+    assert r.exit_code == 1 and "x.tav:4:8: error: the game has 1000000000 rounds: a game may have at most 10000" in r.output
+    r = run(tmp_path, 'game "N"\nplayers 2\ncounter c per player = 0\n'
+            'effect e { choose number n in 1..1000000000 "n" { gain n c } }\n'
+            'scenario "s" players 2 { run { do e } expect true }\n', "test", "FILE")
+    assert r.exit_code == 1 and "x.tav:4:12: 'choose number' from 1 to 1000000000: more than 100000" in r.output
