@@ -372,6 +372,8 @@ def test(paths, verbose) -> None:
             click.echo(e.render(), err=True)
             errors += 1
             continue
+        if not game.scenarios:
+            click.echo(f"{f}: no scenarios in this file")
         for sc in game.scenarios:
             r = run_scenario(game, sc)
             if verbose:

@@ -129,7 +129,7 @@ def test_test_command_fails_on_a_broken_expectation(tmp_path):
     r = tav("test", str(f))
     assert r.exit_code == 1
     assert "0 passed, 1 failed" in r.output
-    assert "expected player(1).coins == 99" in r.output
+    assert "expected player(1).coins == 99 (player(1).coins is " in r.output  # and what it found
 
 
 def test_play_save_and_resume(tmp_path):

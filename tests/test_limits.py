@@ -32,3 +32,12 @@ def test_run_bounds_are_located(tmp_path):
             'effect e { choose number n in 1..1000000000 "n" { gain n c } }\n'
             'scenario "s" players 2 { run { do e } expect true }\n', "test", "FILE")
     assert r.exit_code == 1 and "x.tav:4:12: 'choose number' from 1 to 1000000000: more than 100000" in r.output
+
+
+def test_expect_failures_show_what_was_found_and_files_without_scenarios_say_so(tmp_path):
+    r = run(tmp_path, 'game "G"\nplayers 2\ncounter coins per player = 3\n'
+            'scenario "w" players 2 { run { gain 2 coins } expect me.coins == 4 and player(2).coins < 10 }\n',
+            "test", "FILE")
+    assert r.exit_code == 1 and "expected me.coins == 4 and player(2).coins < 10 (me.coins is 5)" in r.output
+    r = run(tmp_path, 'game "G"\nplayers 2\n', "test", "FILE")
+    assert r.exit_code == 0 and "no scenarios in this file" in r.output

@@ -44,6 +44,29 @@ def _source(game: CompiledGame, span: Span) -> str:
 
 
 SETUP_LINES_SHOWN = 20
+_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+
+
+def _what_failed(game: CompiledGame, e, st, env) -> str:
+    """What a failed `expect` found: for `A and B ...` the first part that is false, and for a
+    comparison the values of its two sides ("me.coins is 3")."""
+    from ..syntax import ast as A
+    try:
+        while isinstance(e, A.BinOp) and e.op == "and":
+            left = game._compiler.expr(e.left)
+            e = e.left if not left(st, env) else e.right
+        if isinstance(e, A.BinOp) and e.op in _COMPARISONS:
+            parts = []
+            t = game.model.types
+            for side in (e.left, e.right):
+                if isinstance(side, A.Lit):
+                    continue
+                v = game._compiler.expr(side)(st, env)
+                parts.append(f"{_source(game, side.span)} is {game.value_text(v, st, t.get(side))}")
+            return ", ".join(parts)
+    except (GameError, *RULE_FAULTS):
+        return ""
+    return ""
 
 
 def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
@@ -141,6 +164,7 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
             if ok:
                 log.append(f"expect {text}: ok")
             else:
-                failures.append((e.span, msg or f"expected {text}"))
+                got = _what_failed(game, e, st, env)
+                failures.append((e.span, (msg or f"expected {text}") + (f" ({got})" if got else "")))
                 log.append(f"expect {text}: FAILED")
     return res
