@@ -124,3 +124,14 @@ def test_compare_text_output():
     r = CliRunner().invoke(main, ["compare", BASE, "examples/little_tavern/goblins_tip_one.tav", "-p", "3", "-g", "40"])
     assert r.exit_code == 0
     assert "P1 win rate" in r.output and "rounds" in r.output and "[" in r.output
+
+
+def test_one_change_of_each_name_per_variant(tmp_path):
+    (tmp_path / "base.tav").write_text('game "Base"\noption goal: int = 5\ndef bonus: int = 1\n')
+    f = tmp_path / "v.tav"
+    f.write_text('extends "base.tav"\nset goal = 6\nset goal = 7\nreplace def bonus: int = 2\nreplace def bonus: int = 3\n')
+    r = CliRunner().invoke(main, ["check", str(f)])
+    assert r.exit_code == 1
+    assert "v.tav:3:1: error: option 'goal' is changed twice in this variant" in r.output
+    assert "v.tav:5:1: error: def 'bonus' is changed twice in this variant" in r.output
+    assert "note: first changed here" in r.output

@@ -87,9 +87,17 @@ def apply_changes(base: list, own: list, variant_file: str) -> tuple[list, list[
         errors.append(Diagnostic(span, f"there is no {describe(kind, name)} in the base game to {verb}"
                                  + did_you_mean(name or "", names_of(kind))))
 
+    changed: dict = {}  # (kind, name) -> the change's span: one change of each name per variant
     for d in own:
         if isinstance(d, A.Extends):
             continue
+        key = key_of(d.decl) if isinstance(d, A.Replace) else ("option", d.name) if isinstance(d, A.SetOption) else None
+        if key is not None and key[1] is not None:
+            if key in changed:
+                errors.append(Diagnostic(d.span, f"{describe(*key)} is changed twice in this variant: "
+                                                 "only the last change would count", notes=(Note(changed[key], "first changed here"),)))
+                continue
+            changed[key] = d.span
         if isinstance(d, A.Replace):
             new = d.decl
             kind, name = key_of(new)
