@@ -80,6 +80,28 @@ def _compile(path: str):
     return game
 
 
+def _entry_files(folder: Path) -> list[str]:
+    """The rules files of a folder that no other file of it includes (a game's data files are
+    checked through the game that includes them)."""
+    from .loader import resolve_include
+    from .syntax import ast as A
+    from .syntax.parser import parse
+    files = sorted(folder.rglob("*.tav"))
+    included = set()
+    for f in files:
+        try:
+            decls = parse(f.read_bytes(), str(f)).decls
+        except (TavError, OSError):
+            continue  # checked as an entry: its error is reported then
+        for d in decls:
+            if isinstance(d, A.Include):
+                try:
+                    included.add(resolve_include(f.resolve().parent, d.path).resolve())
+                except (OSError, ValueError, RuntimeError):
+                    pass
+    return [str(f) for f in files if f.resolve() not in included]
+
+
 def _playable(game) -> None:
     from .errors import Diagnostic, Span
     m = game.model
@@ -102,14 +124,18 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True))
 @guarded
 def check(files) -> None:
-    """Parse and check rules files; silent when clean."""
+    """Parse and check rules files (a folder: every .tav file in it); silent when clean."""
     from .loader import load
 
     bad = 0
+    paths = []
     for f in files:
+        p = Path(f)
+        paths.extend(_entry_files(p) if p.is_dir() else [f])
+    for f in paths:
         try:
             load(f)
         except TavError as e:
@@ -121,7 +147,7 @@ def check(files) -> None:
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @guarded
 def info(file, as_json) -> None:
@@ -171,7 +197,7 @@ def _game_options(f):
     f = click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE", help="Set a game option.")(f)
     f = click.option("--seed", type=int, default=1, show_default=True, help="Random seed: the same seed gives the same game.")(f)
     f = click.option("--players", "-p", type=int, required=True, help="Number of players.")(f)
-    f = click.argument("file", type=click.Path(dir_okay=False))(f)
+    f = click.argument("file", type=click.Path(exists=True, dir_okay=False))(f)
     return f
 
 
@@ -207,7 +233,7 @@ def run(file, players, seed, options, as_json) -> None:
 @main.command()
 @_game_options
 @click.option("--seat", type=int, default=1, show_default=True, help="Your seat (1 = first player).")
-@click.option("--load", "load_path", type=click.Path(dir_okay=False), help="Resume a saved game.")
+@click.option("--load", "load_path", type=click.Path(exists=True, dir_okay=False), help="Resume a saved game.")
 @click.option("--save-to", type=click.Path(dir_okay=False), default=None, help="Where 's' saves (default: FILE.tavsave.json).")
 @guarded
 def play(file, players, seed, options, seat, load_path, save_to) -> None:
@@ -277,8 +303,8 @@ def sim(file, players, seed, options, n_games, jobs, as_json) -> None:
 
 
 @main.command()
-@click.argument("base", type=click.Path(dir_okay=False))
-@click.argument("variant", type=click.Path(dir_okay=False))
+@click.argument("base", type=click.Path(exists=True, dir_okay=False))
+@click.argument("variant", type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @guarded
 def diff(base, variant, as_json) -> None:
@@ -294,8 +320,8 @@ def diff(base, variant, as_json) -> None:
 
 
 @main.command()
-@click.argument("base", type=click.Path(dir_okay=False))
-@click.argument("variant", type=click.Path(dir_okay=False))
+@click.argument("base", type=click.Path(exists=True, dir_okay=False))
+@click.argument("variant", type=click.Path(exists=True, dir_okay=False))
 @click.option("--players", "-p", type=int, required=True, help="Number of players.")
 @click.option("--games", "-g", "n_games", type=click.IntRange(2), default=200, show_default=True, help="Games per side.")
 @click.option("--seed", type=int, default=1, show_default=True, help="First seed; both sides play the same seeds.")

@@ -41,3 +41,16 @@ def test_expect_failures_show_what_was_found_and_files_without_scenarios_say_so(
     assert r.exit_code == 1 and "expected me.coins == 4 and player(2).coins < 10 (me.coins is 5)" in r.output
     r = run(tmp_path, 'game "G"\nplayers 2\n', "test", "FILE")
     assert r.exit_code == 0 and "no scenarios in this file" in r.output
+
+
+def test_paths_a_missing_one_is_a_usage_error_and_a_folder_is_checked(tmp_path):
+    for cmd in (["check"], ["info"], ["run", "-p", "2"], ["sim", "-p", "2"], ["lint"], ["test"]):
+        r = CliRunner().invoke(main, cmd + [str(tmp_path / "nowhere.tav")])
+        assert r.exit_code == 2 and "does not exist" in r.output, (cmd, r.output)
+    (tmp_path / "cards.tav").write_text('kind Gem\ncard "Ruby": Gem\n')
+    (tmp_path / "game.tav").write_text('game "G"\ninclude "cards.tav"\n')
+    r = CliRunner().invoke(main, ["check", str(tmp_path)])
+    assert r.exit_code == 0, r.output  # cards.tav is checked through game.tav
+    (tmp_path / "broken.tav").write_text('game "B"\ninclude "nope.tav"\n')
+    r = CliRunner().invoke(main, ["check", str(tmp_path)])
+    assert r.exit_code == 1 and "broken.tav:2:1: error: cannot include 'nope.tav'" in r.output

@@ -53,7 +53,7 @@ def _options(game, pairs):
 
 
 @click.command("lint")
-@click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="How to print the findings.")
 @click.option("--select", multiple=True, metavar="CODES",
