@@ -271,7 +271,11 @@ def sim(file, players, seed, options, n_games, jobs, as_json) -> None:
     results = playouts([(file, players, s, opts) for s in range(seed, seed + n_games)], jobs, {file: game})
     with click.progressbar(results, length=n_games, label="simulating", file=sys.stderr, show_eta=True) \
             if show_bar else _nullbar(results) as bar:
+        failed = []
         for r in bar:
+            if "error" in r:  # this game stopped: reported below, the others go on
+                failed.append(r)
+                continue
             decisions += r["decisions"]
             rounds += r["rounds"]
             w = r["winners"]
@@ -280,18 +284,24 @@ def sim(file, players, seed, options, n_games, jobs, as_json) -> None:
             for p, sc in enumerate(r["scores"]):
                 score_sum[p] += sc
     secs = time.perf_counter() - t0
+    ended = max(1, n_games - len(failed))  # the statistics are of the games that ended
     data = {
         "game": game.title, "players": players, "seed": seed, "options": opts,
         "games": n_games, "jobs": jobs, "seconds": round(secs, 4),
         "playouts_per_s": round(n_games / secs, 2), "decisions": decisions,
         "decisions_per_s": round(decisions / secs, 1),
-        "mean_rounds": round(rounds / n_games, 3),
+        "mean_rounds": round(rounds / ended, 3),
         "wins_by_seat": [round(w, 3) for w in wins],
-        "win_rate_by_seat": [round(w / n_games, 4) for w in wins],
-        "mean_score_by_seat": [round(s / n_games, 3) for s in score_sum],
+        "win_rate_by_seat": [round(w / ended, 4) for w in wins],
+        "mean_score_by_seat": [round(s / ended, 3) for s in score_sum],
     }
+    if failed:
+        data["failed"] = [{"seed": r["seed"], "message": r["error"], "file": r["span"].file, "line": r["span"].line,
+                           "col": r["span"].col} for r in failed]
     if as_json:
         click.echo(json.dumps(data))
+        if failed:
+            sys.exit(1)
         return
     click.echo(f"{game.title}: {n_games} games, {players} players, seeds {seed}..{seed + n_games - 1}")
     click.echo(f"  {secs:.2f} s, {data['playouts_per_s']} playouts/s, {decisions} decisions, {data['decisions_per_s']} decisions/s"
@@ -299,7 +309,19 @@ def sim(file, players, seed, options, n_games, jobs, as_json) -> None:
     click.echo(f"  mean rounds per game: {data['mean_rounds']}")
     click.echo("  seat  win rate  mean score")
     for p in range(players):
-        click.echo(f"  P{p + 1:<3}  {wins[p] / n_games:8.3f}  {score_sum[p] / n_games:10.2f}")
+        click.echo(f"  P{p + 1:<3}  {wins[p] / ended:8.3f}  {score_sum[p] / ended:10.2f}")
+    if failed:
+        click.echo(f"  {len(failed)} of {n_games} games stopped with an error (left out above):", err=True)
+        kinds: dict = {}  # the same error at the same place: once, with its seeds
+        for r in failed:
+            kinds.setdefault((r["error"].split(" (seed ")[0], r["span"]), []).append(r["seed"])
+        opt_args = "".join(f" -o {k}={v}" for k, v in opts.items())
+        for (msg, span), seeds in kinds.items():
+            d = GameError(msg, span).diagnostic()
+            click.echo(d.render(_SOURCES.get("current")) if d.span.file != "<builtin>" else f"error: {msg}", err=True)
+            click.echo(f"    in {len(seeds)} game(s), seeds {', '.join(map(str, seeds[:10]))}{' ...' if len(seeds) > 10 else ''}; "
+                       f"replay: tav run {file} -p {players} --seed {seeds[0]}{opt_args}", err=True)
+        sys.exit(1)
 
 
 @main.command()
@@ -348,6 +370,8 @@ def compare(base, variant, players, n_games, seed, jobs, as_json) -> None:
     with click.progressbar(done, length=len(todo), label="comparing", file=sys.stderr) \
             if show_bar else _nullbar(done) as bar:
         for label, r in zip(labels, bar):
+            if "error" in r:  # a game of either file that stops with an error stops the comparison
+                raise GameError(r["error"], r["span"])
             results[label].append(r)
     report = {
         "base_file": base, "variant_file": variant, "players": players, "games": n_games, "seed": seed,

@@ -21,20 +21,29 @@ def _compiled(path: str):
     return g
 
 
-def _play(job: tuple) -> dict:
+def _one(game, players: int, seed: int, options) -> dict:
+    """One playout; a game that stops with an error gives a record of it instead of a result
+    (`{"error": message, "span": place, "seed": seed}`), so a long run goes on and reports it."""
     from .engine.runner import playout
+    from .errors import GameError
+    try:
+        return playout(game, players, seed, options)
+    except GameError as e:
+        return {"error": str(e), "span": e.span, "seed": seed, "players": players}
+
+
+def _play(job: tuple) -> dict:
     path, players, seed, options = job
-    return playout(_compiled(path), players, seed, options)
+    return _one(_compiled(path), players, seed, options)
 
 
 def playouts(jobs: list[tuple[str, int, int, dict | None]], n_jobs: int, local: dict | None = None) -> Iterator[dict]:
     """The results of `jobs` (rules file, players, seed, options), in order. `local` maps a
     rules file to its game compiled in this process (used when there is a single job)."""
     if n_jobs <= 1:
-        from .engine.runner import playout
         for path, players, seed, options in jobs:
             game = (local or {}).get(path) or _compiled(path)
-            yield playout(game, players, seed, options)
+            yield _one(game, players, seed, options)
         return
     try:  # forked workers inherit the games compiled here: nothing is imported, parsed or compiled again
         ctx = mp.get_context("fork")

@@ -54,3 +54,19 @@ def test_paths_a_missing_one_is_a_usage_error_and_a_folder_is_checked(tmp_path):
     (tmp_path / "broken.tav").write_text('game "B"\ninclude "nope.tav"\n')
     r = CliRunner().invoke(main, ["check", str(tmp_path)])
     assert r.exit_code == 1 and "broken.tav:2:1: error: cannot include 'nope.tav'" in r.output
+
+
+def test_sim_goes_on_past_a_game_that_stops_and_reports_it(tmp_path):
+    text = ('game "Sometimes"\nplayers 2\ncounter c per player = 0\nvar w: player\naction a "a" { gain 1 c }\n'
+            'action b "boom" { next turn w }\nrounds 3 { phase p "P" turns from player(1) once_each { actions a, b } }\n'
+            'winner: highest c\n')
+    for jobs in ("1", "2"):
+        r = run(tmp_path, text, "sim", "FILE", "-p", "2", "--games", "20", "--jobs", jobs)
+        assert r.exit_code == 1
+        assert "seat  win rate" in r.output  # the summary of the games that ended
+        assert "19 of 20 games stopped with an error" in r.output
+        assert "x.tav:6:19: error: next turn of nobody" in r.output and "replay: tav run" in r.output
+    r = run(tmp_path, text, "sim", "FILE", "-p", "2", "--games", "20", "--json")
+    import json
+    data = json.loads(r.output.splitlines()[0])
+    assert r.exit_code == 1 and len(data["failed"]) == 19 and data["failed"][0]["line"] == 6
