@@ -449,3 +449,28 @@ scenario "a gain in a trigger fires a trigger declared after it" players 2 {
 ''')
     for res in r.values():
         assert res.passed, res.transcript()
+
+
+def test_a_choice_log_hides_a_card_named_by_an_attribute(tmp_path):
+    f = tmp_path / "m.tav"
+    f.write_text('''
+game "M"
+players 2
+kind Marker { var on: card = none }
+kind Cup
+card "Marker": Marker
+card "The Poisoned Cup": Cup
+zone hand: per player private
+zone table: shared public
+counter c per player = 0
+setup { move named("The Poisoned Cup") to hand of player(2)  move named("Marker") to table  set named("Marker")[1].on = named("The Poisoned Cup")[1] }
+action pick "pick" { choose m in table "marker" { gain 1 c } }
+rounds 1 { phase p "P" turns from player(1) once_each { actions pick } }
+''')
+    g = compile_file(f)
+    m = Match(g, 2, 1)
+    play_bots(m)
+    mine = [line for line in m.log_lines(0) if "chooses" in line]
+    theirs = [line for line in m.log_lines(1) if "chooses" in line]
+    assert mine and all("Poisoned" not in line and "on face-down card" in line for line in mine), mine
+    assert all("The Poisoned Cup" in line for line in theirs), theirs

@@ -148,8 +148,24 @@ class CompiledGame:
         if isinstance(v, bool):
             return "true" if v else "false"
         if t == "card":
-            return self.card_name[v] if viewer is None or st.visible(v, viewer) else "face-down card"
+            seen = viewer is None or (st.vis_mask(v) == (1 << st.n) - 1 if viewer == -1 else st.visible(v, viewer))
+            return self.card_name[v] if seen else "face-down card"
         return self.label(v, st, t, viewer)
+
+    def card_hiding(self, c: int, st: State, text: str, alt_hidden: str):
+        """The hidden part of a log line that names card c by its label: (the players who may read
+        it whole, what the others read) or None. A card some may not see reads `alt_hidden`; a card
+        all may see whose var attributes name a card some may not see reads with those hidden."""
+        full = (1 << st.n) - 1
+        mask = st.vis_mask(c)
+        lm = full
+        for _, i, t in self.card_vars[c]:
+            lm &= self.value_mask(st.cvars[i][c], st, t)
+        if mask != full:
+            return (mask & lm, alt_hidden)
+        if lm != full:
+            return (lm, text.replace(self.card_label(c, st), self.card_label(c, st, -1)))
+        return None
 
     def value_mask(self, v, st: State, t: str | None) -> int:
         """The players who may see a value: a card (or list of cards) hides from some."""

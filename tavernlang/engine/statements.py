@@ -394,7 +394,8 @@ class StatementCompiler:
                     return
                 if st.log is not None:
                     if t == "card":
-                        st.log.append((f"at random: {g.card_label(x, st)} ({prompt})", (st.vis_mask(x), f"at random: a card ({prompt})"),
+                        text = f"at random: {g.card_label(x, st)} ({prompt})"
+                        st.log.append((text, g.card_hiding(x, st, text, f"at random: a card ({prompt})"),
                                        {"type": "random", "prompt": prompt, "choice": g.card_name[x]}))
                     else:
                         st.log.append((f"at random: {g.label(x, st, t)} ({prompt})", None,
@@ -412,12 +413,10 @@ class StatementCompiler:
                         st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, t, span, st))
                     x = opts[i]
                 if st.log is not None:
-                    hidden = None
-                    if t == "card":
-                        mask = st.vis_mask(x)
-                        if mask != (1 << st.n) - 1:
-                            hidden = (mask, f"P{p + 1} chooses a face-down card ({prompt})")
-                    st.log.append((f"P{p + 1} chooses {g.label(x, st, t)} ({prompt})", hidden,
+                    text = f"P{p + 1} chooses {g.label(x, st, t)} ({prompt})"
+                    hidden = g.card_hiding(x, st, text, f"P{p + 1} chooses a face-down card ({prompt})") \
+                        if t == "card" else None
+                    st.log.append((text, hidden,
                                    {"type": "choice", "player": p, "prompt": prompt, "choice": g.label(x, st, t)}))
             env[k] = x
             if body_gen:
@@ -605,12 +604,9 @@ class StatementCompiler:
                             break
                 if st.log is not None:
                     who = "at random" if is_random else f"P{p + 1} chooses"
-                    hidden = None
-                    if t == "card":
-                        mask = st.vis_mask(x)
-                        if mask != (1 << st.n) - 1:
-                            hidden = (mask, f"{who} a face-down card ({prompt})")
-                    st.log.append((f"{who}{':' if is_random else ''} {label(x, st, None)} ({prompt})", hidden,
+                    text = f"{who}{':' if is_random else ''} {label(x, st, None)} ({prompt})"
+                    hidden = g.card_hiding(x, st, text, f"{who} a face-down card ({prompt})") if t == "card" else None
+                    st.log.append((text, hidden,
                                    {"type": "random" if is_random else "choice", "player": p, "prompt": prompt,
                                     "choice": label(x, st, None)}))
                 picked.append(x)
@@ -705,12 +701,10 @@ class StatementCompiler:
             if st.log is not None and chosen:
                 st.log.append((f"all choose at once ({prompt}):", None, {"type": "simultaneous", "prompt": prompt}))
                 for p, x in chosen:
-                    hidden = None
-                    if t == "card":
-                        mask = st.vis_mask(x)
-                        if mask != (1 << st.n) - 1:
-                            hidden = (mask, f"  P{p + 1} chose a card they may not show")
-                    st.log.append((f"  P{p + 1} chose {g.label(x, st, t)}", hidden,
+                    text = f"  P{p + 1} chose {g.label(x, st, t)}"
+                    hidden = g.card_hiding(x, st, text, f"  P{p + 1} chose a card they may not show") \
+                        if t == "card" else None
+                    st.log.append((text, hidden,
                                    {"type": "choice", "player": p, "prompt": prompt, "choice": g.label(x, st, t)}))
             me = env[0]
             for p, x in chosen:
