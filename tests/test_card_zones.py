@@ -474,3 +474,24 @@ rounds 1 { phase p "P" turns from player(1) once_each { actions pick } }
     theirs = [line for line in m.log_lines(1) if "chooses" in line]
     assert mine and all("Poisoned" not in line and "on face-down card" in line for line in mine), mine
     assert all("The Poisoned Cup" in line for line in theirs), theirs
+
+
+def test_who_saw_a_card_before_it_moved_still_reads_its_move(tmp_path):
+    f = tmp_path / "pass.tav"
+    f.write_text('''
+game "Pass"
+players 3
+kind Gem
+card "Ruby": Gem
+zone hand: per player private
+setup { move named("Ruby") to hand of player(1) }
+action give "give" { move hand of me to hand of me.left }
+rounds 1 { phase p "P" turns from player(1) once_each { actions give } }
+''')
+    g = compile_file(f)
+    m = Match(g, 3, 1)
+    play_bots(m)
+    line = lambda p: next(x for x in m.log_lines(p) if "hand of P1 -> hand of P2" in x)
+    assert line(0) == "Ruby: hand of P1 -> hand of P2"  # P1 gave it: P1 knows
+    assert line(1) == "Ruby: hand of P1 -> hand of P2"  # P2 has it
+    assert line(2) == "a card: hand of P1 -> hand of P2"  # P3 saw neither hand

@@ -21,10 +21,12 @@ def _first(v):
 
 class StatementCompiler:
     @staticmethod
-    def _log_move(st, g, c, old, z, face, me) -> None:
+    def _log_move(st, g, c, old, z, face, me, knew: int = 0) -> None:
         src = g._zone_label(old, st.n) if old >= 0 else "(out of play)"
         to = g._zone_label(z, st.n)
-        mask = st.vis_mask(c) | ((1 << me) if face == "facedown" and me is not None else 0)
+        if old < 0 or st.zhidden[z]:
+            knew = 0  # out of play, or into a hidden pile (a card shuffled away): only who sees it now
+        mask = st.vis_mask(c) | knew | ((1 << me) if face == "facedown" and me is not None else 0)
         alt_src, alt_to = src, to
         if st.zholder is not None:  # a zone on a card some may not see names no card to them
             zm = g.zone_mask(z, st) & (g.zone_mask(old, st) if old >= 0 else -1)
@@ -60,9 +62,10 @@ class StatementCompiler:
                 if st.zholder is not None and st.lands_on_itself(c, z):
                     raise GameError(f"{g.card_name[c]} cannot be put on itself (or on a card it holds)", span)
                 old = st.loc[c]
+                knew = st.vis_mask(c) if st.log is not None else 0  # who saw it before it moved still knows it
                 st.move(c, z, top, face, env[0])
                 if st.log is not None:
-                    log_move(st, g, c, old, z, face, env[0])
+                    log_move(st, g, c, old, z, face, env[0], knew)
             return False, move1
         what = self.cards_of(s.what)
         everything = self.m.refs.get(s.what) == ("builtin", "cards")
@@ -83,9 +86,10 @@ class StatementCompiler:
                     if st.zholder is not None and st.lands_on_itself(c, z):
                         raise GameError(f"{g.card_name[c]} cannot be put on itself (or on a card it holds)", span)
                     old = st.loc[c]
+                    knew = st.vis_mask(c) if log is not None and not many else 0
                     st.move(c, z, top, face, env[0])
                     if log is not None and not many:
-                        log_move(st, g, c, old, z, face, env[0])
+                        log_move(st, g, c, old, z, face, env[0], knew)
                 if log is None or not many:
                     return
             if log is not None:
