@@ -392,10 +392,11 @@ MAX_STEPS = 100_000  # actions in one phase: a phase that does not end is an err
 
 
 class _Action:
-    __slots__ = ("name", "title", "req", "body", "frame", "once", "required", "alone")
+    __slots__ = ("name", "title", "req", "body", "frame", "once", "required", "alone", "first")
 
-    def __init__(self, name, title, req, body, frame):
+    def __init__(self, name, title, req, body, frame, first=None):
         self.name, self.title, self.req, self.body, self.frame = name, title, req, body, frame
+        self.first = first  # its first choice, handed the options the legality check worked out
         self.once = False
         self.required = False
         self.alone = frozenset((name,))  # the turn's actions when it is the only one
@@ -472,6 +473,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         for name, a in m.actions.items():
             body = self.gen_block(a.decl.body, skip_requires=True)
             g.actions[name] = _Action(name, a.decl.title or name, self.action_legal(a), body, a.frame)
+            g.actions[name].first = self.first_choice(a)
         g.setup = self.gen_block(m.setup.decl.body) if m.setup else None
         g.setup_frame = m.setup.frame if m.setup else 1
         g.game_end = self.gen_block(m.game_end.decl.body) if m.game_end else None
@@ -506,10 +508,19 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         if isinstance(first, (A.Choose, A.ChooseSubset, A.ChooseOne)) and not (first.chooser and first.chooser.random):
             self.stmt(first)  # registers its option function
             opts = self.option_fns[first]
+            # true as the options themselves, so that a turn that takes the action hands them to its
+            # first choice (st.known_opts) instead of working them out again
             if req is None:
-                return lambda st, env: bool(opts(st, env))
-            return lambda st, env: req(st, env) and bool(opts(st, env))
+                return lambda st, env: opts(st, env) or False
+            return lambda st, env: req(st, env) and (opts(st, env) or False)
         return req
+
+    def first_choice(self, a):
+        """The action's first statement when it is a choice whose options its legality works out."""
+        first = next((st for st in a.decl.body.stmts if not isinstance(st, A.Require)), None)
+        if isinstance(first, (A.Choose, A.ChooseSubset)) and first.chooser is None:
+            return first
+        return None
 
     def requires(self, c) -> Fn | None:
         if not c.requires:
@@ -562,7 +573,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         acts = []
         for ref in ph.actions:
             a = g.actions[ref.name]
-            b = _Action(a.name, a.title, a.req, a.body, a.frame)
+            b = _Action(a.name, a.title, a.req, a.body, a.frame, a.first)
             b.once = ref.once
             b.required = ref.required
             acts.append(b)
@@ -657,6 +668,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                     while True:
                         aenv_me = [cur]
                         legal = []
+                        known = None
                         for a in acts:
                             if a.once and a.name in used:
                                 continue
@@ -664,8 +676,13 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                                 legal.append(a)
                             else:
                                 e2 = aenv_me + [None] * a.frame
-                                if a.req(st, e2):
+                                r = a.req(st, e2)
+                                if r:
                                     legal.append(a)
+                                    if a.first is not None:
+                                        if known is None:
+                                            known = {}
+                                        known[a] = r
                         if multi and can_pass and (pass_cond is None or pass_cond(st, env)) and \
                                 not any(a in legal and a.name not in used for a in required):
                             legal.append(None)  # `pass` ends the turn (not while a required action waits)
@@ -691,7 +708,10 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                         steps += 1
                         if steps > MAX_STEPS:
                             raise GameError(f"the phase did not end after {MAX_STEPS} actions", ph.span)
+                        if known is not None and a in known:  # nothing has changed since they were worked out
+                            st.known_opts = (a.first, known[a])
                         yield from a.body(st, [cur] + [None] * a.frame)
+                        st.known_opts = None
                         if at_once and until(st, env):  # `until C at once`: the phase ends mid-turn
                             st.turn_used = set()
                             return

@@ -20,7 +20,7 @@ class State:
     __slots__ = ("n", "players", "counters", "vars", "zones", "loc", "facedown", "seen", "cvars",
                  "opt", "current", "next_player", "round", "rng", "log", "decisions", "attrs",
                  "zbase", "zowner", "zfamily", "zhidden", "zprivate", "cap", "all_cards", "fired", "game", "agent", "turn_used", "offered", "preset",
-                 "zholder", "czone", "holds")
+                 "zholder", "czone", "holds", "known_opts")
 
     def __init__(self, game, n: int, seed: int):
         self.game = game
@@ -39,6 +39,7 @@ class State:
         self.turn_used: set = set()  # the actions taken in the turn being played (`taken(A)`)
         self.offered: dict | None = None  # scenarios: prompt -> the labels offered, each time it was asked
         self.preset: dict | None = None  # a simultaneous phase's picks: choose statement -> the option chosen ahead
+        self.known_opts = None  # (choose statement, its options) just worked out by the turn's legality check
         # filled by the compiled game's init
         self.counters: list[list[int]] = []
         self.vars: list[list[Any]] = []

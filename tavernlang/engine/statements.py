@@ -405,7 +405,12 @@ class StatementCompiler:
                         st.log.append((f"at random: {g.label(x, st, t)} ({prompt})", None,
                                        {"type": "random", "prompt": prompt, "choice": g.label(x, st, t)}))
             else:
-                opts = filt(st, env, src_of(st, env))
+                ko = st.known_opts
+                if ko is not None and ko[0] is s:  # the options the turn just worked out for this action
+                    opts = ko[1]
+                    st.known_opts = None
+                else:
+                    opts = filt(st, env, src_of(st, env))
                 if not opts:
                     return
                 p = by(st, env) if by is not None else env[0]
@@ -529,7 +534,12 @@ class StatementCompiler:
         self.option_fns[s] = options
 
         def gen(st, env, span=span):
-            opts = options(st, env)
+            ko = st.known_opts
+            if ko is not None and ko[0] is s:  # the options the turn just worked out for this action
+                opts = ko[1]
+                st.known_opts = None
+            else:
+                opts = options(st, env)
             if not opts:
                 return
             if is_random:
