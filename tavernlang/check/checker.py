@@ -627,6 +627,18 @@ class Checker:
         if ch is not None and ch.player is not None:
             self.expect(ch.player, PLAYER, self.expr(ch.player, sc), "the chooser")
 
+    def _bind_picks(self, s, el: str, sc: _Scope) -> _Scope:
+        """`choose subset` and `choose N`: in the `where` condition NAME is one item, in the rest
+        the list picked. Gives the scope of the rest."""
+        inner = sc.child()
+        ks = self.bound_kinds(s.var, s.coll, s.cond)
+        if s.cond is not None:
+            c2 = inner.child()
+            self.m.slots[s.cond] = c2.bind(s.var, el, ks)
+            self.expect(s.cond, BOOL, self.expr(s.cond, c2), "condition")
+        self.m.slots[s] = inner.bind(s.var, list_of(el), ks)
+        return inner
+
     def stmt(self, s: A.Stmt, sc: _Scope) -> None:
         m = self.m
         if isinstance(s, A.Move):
@@ -700,13 +712,7 @@ class Checker:
                 if b is not None:
                     self.expect(b, INT, self.expr(b, sc), "subset size")
             self.chooser(s.chooser, sc)
-            inner = sc.child()
-            ks = self.bound_kinds(s.var, s.coll, s.cond)
-            if s.cond is not None:
-                c2 = inner.child()
-                m.slots[s.cond] = c2.bind(s.var, el, ks)
-                self.expect(s.cond, BOOL, self.expr(s.cond, c2), "condition")
-            m.slots[s] = inner.bind(s.var, list_of(el), ks)
+            inner = self._bind_picks(s, el, sc)
             if s.test is not None:
                 self.expect(s.test, BOOL, self.expr(s.test, inner), "subset condition")
             self.block(s.body, inner)
@@ -721,14 +727,7 @@ class Checker:
             self.expect(s.count, INT, self.expr(s.count, sc), "how many to choose")
             el = self.coll(s.coll, sc, "the options")
             self.chooser(s.chooser, sc)
-            inner = sc.child()
-            ks = self.bound_kinds(s.var, s.coll, s.cond)
-            if s.cond is not None:
-                c2 = inner.child()
-                m.slots[s.cond] = c2.bind(s.var, el, ks)
-                self.expect(s.cond, BOOL, self.expr(s.cond, c2), "condition")
-            m.slots[s] = inner.bind(s.var, list_of(el), ks)
-            self.block(s.body, inner)
+            self.block(s.body, self._bind_picks(s, el, sc))
         elif isinstance(s, A.Show):
             t = self.expr(s.what, sc)
             if not (compatible(CARD, t) or compatible(list_of(CARD), t)):

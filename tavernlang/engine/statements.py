@@ -500,7 +500,6 @@ class StatementCompiler:
         t = elem(self.m.types.get(s.coll) or "any")
         lo = self.expr(s.low) if s.low is not None else _const(0)
         hi = self.expr(s.high) if s.high is not None else None
-        cond = self.expr(s.cond) if s.cond is not None else None
         ck = self.m.slots.get(s.cond) if s.cond is not None else None
         k = self.m.slots[s]
         test = self.expr(s.test) if s.test is not None else None
@@ -509,15 +508,10 @@ class StatementCompiler:
         prompt = s.prompt or f"choose {s.var}"
         g = self.g
 
+        filt = self.filter(s.cond, ck)
+
         def options(st, env, span=span):
-            items = list(coll(st, env))
-            if cond is not None:
-                keep = []
-                for x in items:
-                    env[ck] = x
-                    if cond(st, env):
-                        keep.append(x)
-                items = keep
+            items = list(filt(st, env, coll(st, env)))
             a = max(0, lo(st, env))
             b = min(len(items), hi(st, env)) if hi is not None else len(items)
             opts = []
@@ -570,7 +564,6 @@ class StatementCompiler:
         coll = self.cards_of(s.coll) if ctype == ZONE else self.expr(s.coll)
         t = elem(ctype or "any")
         count = self.expr(s.count)
-        cond = self.expr(s.cond) if s.cond is not None else None
         ck = self.m.slots.get(s.cond) if s.cond is not None else None
         k = self.m.slots[s]
         is_random, by = self.chooser(s.chooser)
@@ -587,15 +580,10 @@ class StatementCompiler:
                 return g.card_label(x, st, p) if st.visible(x, p) else "face-down card"
             return g.label(x, st, t, p)
 
+        filt = self.filter(s.cond, ck)
+
         def gen(st, env, span=span):
-            left = list(coll(st, env))
-            if cond is not None:
-                keep = []
-                for x in left:
-                    env[ck] = x
-                    if cond(st, env):
-                        keep.append(x)
-                left = keep
+            left = list(filt(st, env, coll(st, env)))  # a copy: picks are taken out of it
             n = count(st, env)
             picked = []
             p = None if is_random else (by(st, env) if by is not None else env[0])
