@@ -1,6 +1,11 @@
 """The linter's own speed: static lint of every seed game, and `--simulate`.
 
     python benchmarks/bench_lint.py [--repeat 20] [--simulate 200]
+    python benchmarks/bench_lint.py --scaling [--repeat 5]
+
+--scaling lints the synthetic file of benchmarks/synthetic_lint.py at 250 cards and
+25 effects, then doubling both up to 2,000 and 200: lint alone (load apart), best of
+--repeat, and the factor per doubling (linear is about 2).
 
 Static: each file of games/ and examples/ is loaded (parsed and checked) and
 linted; the time of the whole pass (load + lint) and of the lint alone are the
@@ -35,11 +40,34 @@ def best(fn, repeat: int) -> float:
     return out
 
 
+def scaling(repeat: int) -> None:
+    import tempfile
+
+    from benchmarks.synthetic_lint import synthetic
+
+    print(f"static lint of the synthetic file (benchmarks/synthetic_lint.py), lint alone, best of {repeat}")
+    prev = None
+    with tempfile.TemporaryDirectory() as d:
+        for cards, effects in ((250, 25), (500, 50), (1000, 100), (2000, 200)):
+            p = Path(d) / f"synthetic_{cards}.tav"
+            p.write_text(synthetic(cards, effects))
+            m = load(p)
+            t = best(lambda: lint_model(m), repeat)
+            factor = f"  x{t / prev:.2f}" if prev else ""
+            print(f"  {cards:5d} cards, {effects:4d} effects: {t * 1000:8.1f} ms{factor}")
+            prev = t
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--repeat", type=int, default=None)
     ap.add_argument("--simulate", type=int, default=200)
+    ap.add_argument("--scaling", action="store_true", help="lint the synthetic file at four sizes")
     a = ap.parse_args()
+    if a.scaling:
+        scaling(a.repeat or 5)
+        return
+    a.repeat = a.repeat or 20
 
     t0 = time.perf_counter()
     load(FILES[0])

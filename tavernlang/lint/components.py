@@ -180,12 +180,12 @@ def _picked_cards(ctx, n):
     if isinstance(par, A.Quant) and par.coll is n:
         if par.op != "filter":
             return None  # count/any/every only read
-        return [(cd, c) for cd, c in v.universe if par.cond is None or v.card_test(par.cond, par, cd) is not False]
+        return v.whole() if par.cond is None else v.filter_cards(v.universe, par.cond, par)
     if isinstance(par, (A.Choose, A.For, A.ChooseSubset, A.ChooseN, A.Simultaneous)) and par.coll is n:
-        return [(cd, c) for cd, c in v.universe if par.cond is None or v.card_test(par.cond, par, cd) is not False]
+        return v.whole() if par.cond is None else v.filter_cards(v.universe, par.cond, par)
     if isinstance(par, A.Aggregate) and par.coll is n:
         return None
-    return list(v.universe)
+    return v.whole()
 
 
 @rule("TAV303", "card-never-in-play", "cards that no rule ever takes out of the box (every card starts out of play)")

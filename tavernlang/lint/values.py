@@ -29,6 +29,27 @@ from .facts import Facts
 INF = math.inf
 CMP = ("<", "<=", ">", ">=", "==", "!=")
 UNKNOWN = object()
+_HEAD = 5  # how many cards a reason may name
+
+
+class Cards(list):
+    """A list of (card, copies): what a card collection can hold. ``whole`` says it is
+    every card of the game (so a filter can use the index of cards by attribute values);
+    ``total`` is the sum of the copies when known; ``head``, when known, its first few
+    items in the order of the game's cards (the list itself may be in another order)."""
+
+    __slots__ = ("whole", "total", "head")
+
+    def __init__(self, items=(), whole=False, total=None, head=None):
+        super().__init__(items)
+        self.whole = whole
+        self.total = total
+        self.head = head
+
+
+def total_copies(cards) -> int:
+    t = getattr(cards, "total", None)
+    return t if t is not None else sum(c for _, c in cards)
 
 
 def fmt(x) -> str:
@@ -88,7 +109,15 @@ class Values:
         m = self.m
         self.universe = [(cd, cd.copies) for cd in m.cards if cd.kind in m.kinds]
         self.ncards = sum(c for _, c in self.universe)
-
+        self._order = {id(cd): i for i, (cd, _) in enumerate(self.universe)}
+        self._names = frozenset(cd.name for cd, _ in self.universe)
+        self._kinds = frozenset(cd.kind for cd, _ in self.universe)
+        # card tests memoised by what they read of a card (issue 11 item 7): the features
+        # a condition reads, a card's value of a feature, the cards grouped by values
+        self._feats: dict = {}  # (cond, binder) -> tuple of features
+        self._cval: dict = {}  # (card id, attribute) -> card_value
+        self._groups: dict = {}  # features -> [(signature, Cards of that signature)]
+        self._tests: dict = {}  # (cond, binder, signature) -> card_test
     # ------------------------------------------------------------ guards
     def _guard(self, key, fn, default):
         if key in self._memo:
@@ -536,9 +565,9 @@ class Values:
             if ref[0] == "pvar":
                 return self._var_vals(self.f.var_name(ref[1]))
             if ref[0] == "prop" and ref[1] == "card" and ref[2] == "name":
-                return frozenset(cd.name for cd, _ in self.universe)
+                return self._names
             if ref[0] == "prop" and ref[1] == "card" and ref[2] == "kind":
-                return frozenset(cd.kind for cd, _ in self.universe)
+                return self._kinds
             return None
         if isinstance(e, A.Cond):
             return self._union([self.vals(e.then), self.vals(e.orelse)])
@@ -581,6 +610,13 @@ class Values:
     def card_value(self, cd: A.CardDecl, name: str):
         """A card's printed value of an attribute (a constant), None if it lacks it,
         UNKNOWN when it is not a constant."""
+        key = (id(cd), name)
+        if key in self._cval:
+            return self._cval[key]
+        out = self._cval[key] = self._card_value(cd, name)
+        return out
+
+    def _card_value(self, cd: A.CardDecl, name: str):
         k = self.m.kinds.get(cd.kind)
         if k is None or name not in k.attrs:
             return None
@@ -638,6 +674,92 @@ class Values:
                     return (have == want) if cond.op == "==" else (have != want)
         return None
 
+    # ------------------------------------------------------------ card tests, shared
+    def _features(self, cond, binder) -> tuple:
+        """What `card_test(cond, binder, card)` reads of the card: 'kind', 'name' and
+        ('attr', NAME) (its printed value). Cards alike in these get the same answer."""
+        key = (cond, binder)
+        hit = self._feats.get(key)
+        if hit is None:
+            out: set = set()
+            self._collect_features(cond, binder, out)
+            hit = self._feats[key] = tuple(sorted(out, key=repr))
+        return hit
+
+    def _collect_features(self, cond, binder, out: set) -> None:
+        # mirrors card_test: every branch that reads the card adds what it reads
+        if isinstance(cond, A.BinOp) and cond.op in ("and", "or"):
+            self._collect_features(cond.left, binder, out)
+            self._collect_features(cond.right, binder, out)
+        elif isinstance(cond, A.Not):
+            self._collect_features(cond.operand, binder, out)
+        elif isinstance(cond, A.IsKind):
+            if self._is_item(cond.obj, binder):
+                out.add("kind")
+        elif isinstance(cond, A.BinOp) and cond.op in ("==", "!="):
+            for side, other in ((cond.left, cond.right), (cond.right, cond.left)):
+                if isinstance(side, (A.Attr, A.Of)) and self._is_item(side.obj, binder):
+                    ov = self.vals(other)
+                    if ov is None or len(ov) != 1:
+                        return
+                    ref = self.m.refs.get(side)
+                    if ref is None:
+                        return
+                    if ref[0] == "cattr":
+                        out.add(("attr", self.f.attr_name(ref[1])))
+                    elif ref[0] == "prop" and ref[2] == "name":
+                        out.add("name")
+                    elif ref[0] == "prop" and ref[2] == "kind":
+                        out.add("kind")
+                    return
+
+    def _signature(self, cd, feats: tuple) -> tuple:
+        return tuple(cd.kind if f == "kind" else cd.name if f == "name" else self.card_value(cd, f[1])
+                     for f in feats)
+
+    def _grouped(self, feats: tuple):
+        """Every card of the game, grouped by its values of `feats` (built once per set
+        of features)."""
+        hit = self._groups.get(feats)
+        if hit is None:
+            by: dict = {}
+            for cd, c in self.universe:
+                by.setdefault(self._signature(cd, feats), []).append((cd, c))
+            hit = self._groups[feats] = [(sig, Cards(items, total=sum(c for _, c in items)))
+                                         for sig, items in by.items()]
+        return hit
+
+    def _test(self, cond, binder, cd, sig):
+        key = (cond, binder, sig)
+        if key in self._tests:
+            return self._tests[key]
+        out = self._tests[key] = self.card_test(cond, binder, cd)
+        return out
+
+    def filter_cards(self, cards, cond, binder) -> Cards:
+        """The (card, copies) of `cards` that can meet `cond` (a filter on the item bound
+        by `binder`). Cards are tested once per distinct value of what the condition reads,
+        and every card of the game through its index by those values: the work grows with
+        the conditions and the distinct values, not conditions × cards."""
+        feats = self._features(cond, binder)
+        if getattr(cards, "whole", False) or cards is self.universe:
+            out, total, head = Cards(), 0, []
+            for sig, group in self._grouped(feats):
+                if self._test(cond, binder, group[0][0], sig) is not False:
+                    out.extend(group)
+                    total += group.total
+                    head.extend(group[:_HEAD])
+            out.total = total
+            head.sort(key=lambda x: self._order[id(x[0])])
+            out.head = head[:_HEAD]
+            return out
+        return Cards([(cd, c) for cd, c in cards
+                      if self._test(cond, binder, cd, self._signature(cd, feats)) is not False])
+
+    def whole(self) -> Cards:
+        """Every card of the game (a copy)."""
+        return Cards(self.universe, whole=True, total=self.ncards)
+
     def _is_item(self, e, binder) -> bool:
         return isinstance(e, A.Name) and self.m.refs.get(e, ("",))[0] == "local" and \
             (self.f.binder(e) or (None,))[0] is binder
@@ -651,12 +773,12 @@ class Values:
             base = self.cards_in(coll.coll)
             if base is None or coll.cond is None:
                 return base
-            return [(cd, c) for cd, c in base if self.card_test(coll.cond, coll, cd) is not False]
+            return self.filter_cards(base, coll.cond, coll)
         if isinstance(coll, A.Call) and coll.name == "named" and m.refs.get(coll) == ("builtin", "named"):
             v = self.vals(coll.args[0])
             if v is None:
-                return list(self.universe)
-            return [(cd, c) for cd, c in self.universe if cd.name in v]
+                return self.whole()
+            return Cards((cd, c) for cd, c in self.universe if cd.name in v)
         if isinstance(coll, A.Call) and coll.name == "first" and len(coll.args) == 2:
             return self.cards_in(coll.args[1])
         if isinstance(coll, A.Name) and m.refs.get(coll, ("",))[0] == "local":
@@ -665,12 +787,12 @@ class Values:
                 node = b[0]
                 base = self.cards_in(node.coll)
                 if base is not None and node.cond is not None:
-                    base = [(cd, c) for cd, c in base if self.card_test(node.cond, node, cd) is not False]
+                    base = self.filter_cards(base, node.cond, node)
                 return base
             if b is not None and b[1] == "let":
                 return self.cards_in(b[0].value)
         if t == "zone" or t == "list:card":
-            return list(self.universe)
+            return self.whole()
         return None
 
     def count_ub(self, coll, cond=None, binder=None):
@@ -679,8 +801,8 @@ class Values:
         cards = self.cards_in(coll)
         if cards is not None:
             if cond is not None and binder is not None:
-                cards = [(cd, c) for cd, c in cards if self.card_test(cond, binder, cd) is not False]
-            n = sum(c for _, c in cards)
+                cards = self.filter_cards(cards, cond, binder)
+            n = total_copies(cards)
             lim, lim_why = self._subset_limit(coll)
             if lim < n:
                 return lim, lim_why
@@ -743,8 +865,10 @@ class Values:
     def _cards_why(self, cards, n) -> str:
         if n == self.ncards:
             return f"the game has {n} cards"
-        names = [f"{cd.name} ×{c}" if c > 1 else cd.name for cd, c in cards]
-        shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
+        head = getattr(cards, "head", None)
+        first = head if head is not None else cards[:_HEAD]  # in the order of the game's cards
+        names = [f"{cd.name} ×{c}" if c > 1 else cd.name for cd, c in first]
+        shown = ", ".join(names[:4]) + (", ..." if len(cards) > 4 else "")
         if n == 0:
             return "no card can match"
         return f"only {n} card{'s' if n != 1 else ''} can match ({shown})"
