@@ -71,13 +71,16 @@ def _refused(p: Path, root: Path, entry: bool = False) -> str | None:
     return None
 
 
-def read_decls(path: str | Path, sources: SourceCache, _depth: int = 0, root: Path | None = None) -> list[A.Decl]:
+def read_decls(path: str | Path, sources: SourceCache, _depth: int = 0, root: Path | None = None,
+               overlay: dict[Path, str] | None = None) -> list[A.Decl]:
     """The file's declarations with its includes spliced in, in order.
 
     A file that starts with `extends "BASE"` is a variant: its declarations are the
     base game's, changed by the variant's own (see check/variants.py). The changes
     are left on the returned list's `changes` attribute. Includes and bases stay inside
-    the entry file's project root (project_root) or the standard library."""
+    the entry file's project root (project_root) or the standard library. `overlay` maps resolved
+    paths to texts read instead of the file's (an editor's unsaved buffers, for `tav lsp`); a file
+    of it is held to the same rules, except that the entry file need not be on disk."""
     decls: list[A.Decl] = []
     errors: list[Diagnostic] = []
     stack: list[Path] = []
@@ -86,7 +89,10 @@ def read_decls(path: str | Path, sources: SourceCache, _depth: int = 0, root: Pa
         root = project_root(Path(path))
 
     def visit(p: Path, site: A.Include | None, chain: list[A.Include]) -> None:
-        why = _refused(p, root, entry=site is None)
+        text = overlay.get(p.resolve()) if overlay else None
+        why = None if text is not None and site is None else _refused(p, root, entry=site is None)
+        if why is None and text is not None and len(text) > MAX_RULES_FILE:
+            why = f"the file is larger than {MAX_RULES_FILE // (1024 * 1024)} MB"
         if why is not None:  # never read: nothing of it is shown
             if site is None:
                 errors.append(Diagnostic(Span(_display(p), 1, 1), f"cannot read the file: {why}"))
@@ -102,7 +108,7 @@ def read_decls(path: str | Path, sources: SourceCache, _depth: int = 0, root: Pa
         if p in done:
             return
         try:
-            data = p.read_bytes()
+            data = p.read_bytes() if text is None else text.encode("utf-8")
         except OSError as e:
             if site is None:
                 errors.append(Diagnostic(Span(name, 1, 1), f"cannot read the file: {e.strerror or e}"))
@@ -146,7 +152,7 @@ def read_decls(path: str | Path, sources: SourceCache, _depth: int = 0, root: Pa
         raise TavError([Diagnostic(first.span, f"cannot extend '{first.path[:200]}': {why}")], sources)
     if base_path.resolve() == Path(path).resolve():
         raise TavError([Diagnostic(first.span, "a game cannot extend itself")], sources)
-    base = read_decls(base_path, sources, _depth + 1, root)
+    base = read_decls(base_path, sources, _depth + 1, root, overlay)
     merged, changes, errs = apply_changes(list(base), decls[1:], own_file)
     if errs:
         raise TavError(errs, sources)
@@ -173,12 +179,13 @@ def resolve_include(base: Path, inc: str) -> Path:
     return base / inc
 
 
-def load(path: str | Path) -> GameModel:
-    """Parse and check a rules file; raise TavError listing every error."""
+def load(path: str | Path, overlay: dict[Path, str] | None = None) -> GameModel:
+    """Parse and check a rules file; raise TavError listing every error. `overlay`: texts to read
+    instead of files (see read_decls)."""
     if sys.getrecursionlimit() < 6000:  # the syntax tree may be MAX_DEPTH deep
         sys.setrecursionlimit(6000)
     sources = SourceCache()
-    decls = read_decls(path, sources)
+    decls = read_decls(path, sources, overlay=overlay)
     model = GameModel(path=str(path), sources=sources)
     model.changes = list(decls.changes)
     model.decls = list(decls)
@@ -188,7 +195,7 @@ def load(path: str | Path) -> GameModel:
     except RecursionError:
         errors = [Diagnostic(Span(_display(Path(path)), 1, 1), "the rules are nested too deeply to check")]
     if errors and decls.extends is not None:
-        load(decls.base_path)  # the base's own errors are reported as they are
+        load(decls.base_path, overlay)  # the base's own errors are reported as they are
         def text_at(span):
             line = sources.line(span.file, span.line) or ""
             end = span.end_col if span.end_line == span.line and span.end_col > span.col else len(line) + 1
