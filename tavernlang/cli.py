@@ -441,9 +441,23 @@ def test(paths, verbose) -> None:
         sys.exit(1)
 
 
+@main.command()
+@click.option("--stdio", is_flag=True, hidden=True, help="Talk over stdin/stdout (always so; editors pass it).")
+def lsp(stdio) -> None:
+    """A language server for editors, over stdin/stdout: diagnostics, lint, hover, definitions,
+    completion, outline, formatting (needs the [lsp] extra; docs/editors.md)."""
+    from .lsp import main as serve
+
+    sys.exit(serve())
+
+
 from .lint.command import lint  # noqa: E402  (the `tav lint` command lives with the linter)
 
 main.add_command(lint)
+
+from .mutate.command import mutate  # noqa: E402  (the `tav mutate` command lives with the mutation tester)
+
+main.add_command(mutate)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

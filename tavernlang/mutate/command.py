@@ -1,0 +1,135 @@
+"""The `tav mutate` command (a click command object, added to the `tav` group by the CLI).
+
+    tav mutate FILE [--tests PATH...] [--jobs N] [--json]
+
+Each surviving mutant prints as ``FILE:LINE:COL: survived: <what was changed>`` with
+its source line and a caret, then the counts and the mutation score. Exit code 0
+when every mutant is killed or marked equivalent, 1 when unmarked survivors remain
+(or the file does not load, or a marker is without reason or marks nothing), 2 for
+a wrong command line.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+
+import click
+
+from ..errors import GameError, TavError, _excerpt
+
+
+def _guarded(fn):
+    @functools.wraps(fn)
+    def wrapper(*a, **kw):
+        try:
+            return fn(*a, **kw)
+        except TavError as e:
+            click.echo(e.render(), err=True)
+            sys.exit(1)
+        except GameError as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(1)
+        except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
+            raise
+        except BrokenPipeError:
+            sys.stderr.close()
+            sys.exit(0)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+        except Exception as e:  # a bug of the tool: say so briefly
+            if os.environ.get("TAV_DEBUG"):
+                raise
+            click.echo(f"internal error: {type(e).__name__}: {e} (set TAV_DEBUG=1 for details)", err=True)
+            sys.exit(1)
+    return wrapper
+
+
+def _place(sp) -> dict:
+    return {"file": sp.file, "line": sp.line, "col": sp.col, "end_line": sp.end_line, "end_col": sp.end_col}
+
+
+def report_json(rep) -> dict:
+    return {
+        "file": rep.file,
+        "mutants": rep.mutants,
+        "killed": rep.killed,
+        "equivalent": rep.equivalent,
+        "survived": [dict(_place(r.mutant.span), change=r.mutant.change, operator=r.mutant.op)
+                     for r in rep.survivors],
+        "equivalents": [dict(_place(r.mutant.span), change=r.mutant.change, reason=r.equivalent)
+                        for r in rep.results if r.status == "survived" and r.equivalent],
+        "timeouts": rep.timeouts,
+        "invalid": rep.invalid,
+        "score": round(rep.score, 4),
+        "scenario_files": [t.path for t in rep.targets],
+        "scenarios": sum(len(t.scenarios) for t in rep.targets),
+        "left_out": [dict(_place(sp), title=title, why=why) for sp, title, why in rep.left_out],
+        "unused_markers": [_place(sp) for sp in rep.unused_markers],
+        "markers_without_reason": [_place(sp) for sp in rep.bad_markers],
+        "seconds": round(rep.seconds, 2),
+    }
+
+
+def report_text(rep) -> tuple[list[str], list[str]]:
+    """(standard output: the survivors and marker problems; error output: notes and summary)."""
+    out, err = [], []
+    for sp, title, why in rep.left_out:
+        err.append(f"{sp}: warning: scenario '{title}' fails without any mutant, so it is left out: {why}")
+    for r in rep.survivors:
+        out.append(f"{r.mutant.span}: survived: {r.mutant.change}")
+        out.extend(_excerpt(r.mutant.span, rep.sources))
+    for sp in rep.bad_markers:
+        out.append(f"{sp}: error: an equivalent mark must say why: write '# tav: equivalent the reason'")
+        out.extend(_excerpt(sp, rep.sources))
+    for sp in rep.unused_markers:
+        out.append(f"{sp}: error: marked equivalent, but no mutant of this line survives")
+        out.extend(_excerpt(sp, rep.sources))
+    n_sc = sum(len(t.scenarios) for t in rep.targets)
+    err.append(f"{rep.file}: {rep.mutants} mutants, {rep.killed} killed"
+               + (f" ({rep.timeouts} by the time limit)" if rep.timeouts else "")
+               + f", {rep.equivalent} equivalent, {len(rep.survivors)} survived: score {rep.score:.1%}"
+               + f" ({n_sc} scenarios in {len(rep.targets)} files, {rep.seconds:.1f} s"
+               + (f"; {rep.invalid} mutants that do not check left out" if rep.invalid else "") + ")")
+    return out, err
+
+
+@click.command("mutate")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--tests", "tests", multiple=True, type=click.Path(exists=True), metavar="PATH",
+              help="Scenario files or folders to run (default: every file under tests/ that includes or "
+                   "extends FILE). Repeat for several.")
+@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
+              help="Run the mutants on this many processes.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.option("--time-limit", type=click.FloatRange(0.1), default=None, metavar="SECONDS",
+              help="Stop a mutant's scenarios after this long and count it killed "
+                   "[default: 20 x the unmutated run + 10 s].")
+@click.option("--progress/--no-progress", default=None,
+              help="Show how far the run is on the error output [default: when it is a terminal].")
+@_guarded
+def mutate(file, tests, jobs, as_json, time_limit, progress):
+    """Change the rules of FILE one small step at a time and report the changes no scenario notices."""
+    from .run import mutate as run
+
+    show = sys.stderr.isatty() if progress is None else progress
+
+    def tick(done, total, _r):
+        if show and (done % 10 == 0 or done == total):
+            click.echo(f"\r{done}/{total} mutants", err=True, nl=done == total)
+
+    rep = run(file, list(tests) or None, jobs, tick, time_limit)
+    if as_json:
+        click.echo(json.dumps(report_json(rep), indent=2))
+    else:
+        out, err = report_text(rep)
+        if out:
+            click.echo("\n".join(out))
+        click.echo("\n".join(err), err=True)
+    sys.exit(0 if rep.ok else 1)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    mutate()

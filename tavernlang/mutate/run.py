@@ -1,0 +1,370 @@
+"""Running the mutants of a game against the scenarios that reach it.
+
+The scenario files are found (by default every rules file under the project's
+`tests/` folder that includes or extends the game and declares scenarios), each is
+parsed once, and its scenarios are run unchanged first: those that fail without a
+mutant are left out (and reported). Then each mutant is applied to the game file's
+own parse (a mutant that no longer checks is *invalid* and not counted) and, in turn,
+to each scenario file's parse, which is checked, compiled and run in-process; the
+first failing scenario kills the mutant (an error or a crash of the rules counts as a
+failure, and so does a mutant that runs past its time limit). A mutant no scenario
+kills survives, unless its line is marked `# tav: equivalent REASON`.
+"""
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import re
+import signal
+import time
+from pathlib import Path
+
+import attrs
+
+from ..check.checker import check
+from ..check.model import GameModel
+from ..errors import Diagnostic, SourceCache, Span, TavError
+from ..loader import _display, load, project_root, read_decls, stdlib_dir
+from ..syntax import ast as A
+from .operators import Index, Mutant, mutants
+
+EQUIVALENT = re.compile(r"#\s*tav:\s*equivalent\b[ \t]*(.*?)\s*$")
+
+
+class Timeout(BaseException):
+    """A mutant ran past its time limit (a loop that no longer ends, say). A BaseException, so
+    that no handler of the rules' faults catches it."""
+
+
+@attrs.define
+class Target:
+    """A rules file whose scenarios run against the game, parsed once."""
+
+    path: str
+    decls: list
+    index: Index
+    sources: SourceCache
+    changes: list
+    base_path: str | None
+    scenarios: set  # spans of the scenarios of this file that pass without a mutant
+    seconds: float = 0.0  # check, compile and run, unmutated
+
+
+@attrs.define
+class Result:
+    mutant: Mutant
+    status: str  # killed, survived, invalid, timeout (killed)
+    by: str | None = None  # the scenario that killed it ("FILE:LINE:COL: title")
+    equivalent: str | None = None  # the reason of its line's marker, for a survivor
+
+
+@attrs.define
+class Report:
+    file: str
+    results: list
+    targets: list
+    left_out: list  # (span, title, why): scenarios failing without a mutant
+    markers: dict  # (file, line) -> (Span, reason)
+    unused_markers: list  # Spans of markers on lines with no surviving mutant
+    bad_markers: list  # Spans of markers without a reason
+    seconds: float
+    sources: SourceCache
+
+    def _count(self, *st):
+        return sum(1 for r in self.results if r.status in st)
+
+    @property
+    def mutants(self) -> int:
+        return self._count("killed", "timeout", "survived")
+
+    @property
+    def killed(self) -> int:
+        return self._count("killed", "timeout")
+
+    @property
+    def timeouts(self) -> int:
+        return self._count("timeout")
+
+    @property
+    def invalid(self) -> int:
+        return self._count("invalid")
+
+    @property
+    def equivalent(self) -> int:
+        return sum(1 for r in self.results if r.status == "survived" and r.equivalent)
+
+    @property
+    def survivors(self) -> list:
+        return [r for r in self.results if r.status == "survived" and not r.equivalent]
+
+    @property
+    def score(self) -> float:
+        """Killed mutants over all (valid) mutants, equivalent ones included."""
+        return self.killed / self.mutants if self.mutants else 1.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.survivors and not self.unused_markers and not self.bad_markers
+
+
+# ------------------------------------------------------------------ the files
+def _is_library(f: str) -> bool:
+    try:
+        p = Path(f).resolve()
+    except (OSError, ValueError):
+        return False
+    lib = stdlib_dir().resolve()
+    return lib in p.parents
+
+
+def game_files(model: GameModel) -> set[str]:
+    """The files whose declarations are mutated: a game's entry file and the files it includes
+    (its data), never the standard library; for a variant, its own file only."""
+    own = {d.span.file for d in model.decls}
+    if getattr(model, "base_path", None):
+        return {d.span.file for d in model.decls if Path(d.span.file).resolve() == Path(model.path).resolve()}
+    return {f for f in own if not _is_library(f)}
+
+
+_SCENARIO = re.compile(rb"^\s*scenario\b", re.M)
+
+
+def find_scenario_files(entry: str, paths: list[str] | None) -> list[str]:
+    """The rules files (under `paths`, default the project's tests/ folder) that declare
+    scenarios and include or extend the game `entry` (directly or through other files); the
+    entry file itself too when it declares scenarios."""
+    root = project_root(Path(entry))
+    if paths is None:
+        paths = [str(root / "tests")] if (root / "tests").is_dir() else []
+    want = Path(entry).resolve()
+    out: list[str] = []
+    cands: list[Path] = [want]
+    for p in paths:
+        pp = Path(p)
+        cands.extend(sorted(pp.rglob("*.tav")) if pp.is_dir() else [pp])
+    seen = set()
+    for f in cands:
+        rf = f.resolve()
+        if rf in seen:
+            continue
+        seen.add(rf)
+        try:
+            data = rf.read_bytes()
+        except OSError:
+            continue
+        if not _SCENARIO.search(data):
+            continue
+        if rf == want:
+            out.append(_display(rf))
+            continue
+        try:
+            decls = read_decls(f, SourceCache())
+        except (TavError, RecursionError, OSError, ValueError):
+            continue
+        if any(Path(d.span.file).resolve() == want for d in decls):
+            out.append(_display(rf))
+    return out
+
+
+def build(path: str, decls: list, sources: SourceCache, changes=(), base_path=None) -> GameModel:
+    """Check a list of declarations (as the loader does after reading them): a GameModel, or
+    TavError."""
+    model = GameModel(path=path, sources=sources)
+    model.changes = list(changes)
+    model.decls = list(decls)
+    model.base_path = base_path
+    errors = check(decls, model)
+    if errors:
+        raise TavError(errors, sources)
+    return model
+
+
+def _target(path: str) -> Target:
+    sources = SourceCache()
+    decls = read_decls(path, sources)
+    return Target(path, list(decls), Index(list(decls)), sources, list(getattr(decls, "changes", [])),
+                  str(decls.base_path) if getattr(decls, "base_path", None) else None, set())
+
+
+def _own_scenarios(game, path: str):
+    want = Path(path).resolve()
+    return [sc for sc in game.scenarios if Path(sc["decl"].span.file).resolve() == want]
+
+
+def run_target(t: Target, decls: list, only=None):
+    """Check, compile and run a target's scenarios on `decls`: None when they all pass, else
+    (span, title, why) of the first that fails. `only`: the spans of the scenarios to run."""
+    from ..engine.compile import CompiledGame
+    from ..engine.scenario import run_scenario
+    from ..errors import GameError
+
+    try:
+        model = build(t.path, decls, t.sources, t.changes, t.base_path)
+    except TavError as e:
+        d = e.diagnostics[0]
+        return d.span, "(the file)", f"no longer checks: {d.message}"
+    try:
+        game = CompiledGame(model)
+    except (GameError, TavError) as e:
+        return Span(t.path, 1, 1), "(the file)", f"no longer compiles: {e}"
+    for sc in _own_scenarios(game, t.path):
+        d = sc["decl"]
+        if only is not None and d.span not in only:
+            continue
+        try:
+            r = run_scenario(game, sc)
+        except Timeout:
+            raise
+        except Exception as e:  # a crash of the rules (or of the engine) is noticed too
+            return d.span, d.title, f"crashed: {type(e).__name__}: {e}"
+        if not r.passed:
+            sp, msg = r.failures[0]
+            return d.span, d.title, f"{sp}: {msg}"
+    return None
+
+
+# ------------------------------------------------------------------ markers
+def markers(sources: SourceCache, files) -> dict:
+    out = {}
+    texts = getattr(sources, "_texts", {})
+    for f in files:
+        text = texts.get(f)
+        if text is None:
+            continue
+        for i, line in enumerate(text.split("\n"), 1):
+            if "tav:" not in line:
+                continue
+            mt = EQUIVALENT.search(line)
+            if mt is None:
+                continue
+            reason = mt.group(1).split("#", 1)[0].strip()
+            out[(f, i)] = (Span(f, i, mt.start() + 1, i, len(line.rstrip()) + 1), reason)
+    return out
+
+
+# ------------------------------------------------------------------ the run
+_STATE: dict = {}  # in a worker: what run_mutant needs (inherited by fork)
+
+
+def _alarm(signum, frame):
+    raise Timeout()
+
+
+def run_mutant(i: int) -> tuple[int, str, str | None]:
+    st = _STATE
+    m: Mutant = st["mutants"][i]
+    order: list = st["order"]
+    limit = st["limit"]
+    own = st["own"]
+    decls = own.index.apply(m)
+    if decls is None:
+        return i, "invalid", None
+    try:
+        build(own.path, decls, own.sources, own.changes, own.base_path)
+    except (TavError, RecursionError):
+        return i, "invalid", None
+    except Exception:
+        return i, "invalid", None
+    old = signal.signal(signal.SIGALRM, _alarm) if limit else None
+    try:
+        if limit:
+            signal.setitimer(signal.ITIMER_REAL, limit)
+        for k, t in enumerate(list(order)):
+            d2 = t.index.apply(m)
+            if d2 is None:
+                continue
+            try:
+                hit = run_target(t, d2, t.scenarios)
+            except RecursionError:
+                hit = (Span(t.path, 1, 1), "(the file)", "the rules nest too deeply")
+            if hit is not None:
+                order.remove(t)  # the file that killed the last mutant goes first for the next
+                order.insert(0, t)
+                sp, title, _why = hit
+                return i, "killed", f"{sp}: {title}"
+        return i, "survived", None
+    except Timeout:
+        return i, "timeout", None
+    finally:
+        if limit:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+
+
+def mutate(path: str, tests: list[str] | None = None, jobs: int = 1, progress=None,
+           time_limit: float | None = None) -> Report:
+    """Make the mutants of the game at `path` and run them; raise TavError when the game
+    does not load or no scenario reaches it."""
+    from ..engine.compile import CompiledGame
+    from ..engine.scenario import run_scenario
+
+    t0 = time.perf_counter()
+    model = load(path)
+    files = game_files(model)
+    ms = mutants(model, files)
+    found = find_scenario_files(path, tests)
+    own = _target(path)
+    targets, left_out = [], []
+    for f in found:
+        t = own if Path(f).resolve() == Path(path).resolve() else _target(f)
+        s0 = time.perf_counter()
+        try:
+            game = CompiledGame(build(t.path, t.decls, t.sources, t.changes, t.base_path))
+        except TavError as e:
+            left_out.append((e.diagnostics[0].span, "(the file)", f"does not check: {e.diagnostics[0].message}"))
+            continue
+        for sc in _own_scenarios(game, t.path):
+            r = run_scenario(game, sc)
+            if r.passed:
+                t.scenarios.add(sc["decl"].span)
+            else:
+                sp, msg = r.failures[0]
+                left_out.append((sc["decl"].span, sc["decl"].title, f"{sp}: {msg}"))
+        t.seconds = time.perf_counter() - s0
+        if t.scenarios:
+            targets.append(t)
+    if not targets:
+        where = ", ".join(tests) if tests else "tests/"
+        raise TavError([Diagnostic(Span(model.path, 1, 1),
+                                   f"no passing scenario includes or extends this game (looked in {where})")],
+                       model.sources)
+    base = sum(t.seconds for t in targets)
+    limit = time_limit if time_limit is not None else 20 * base + 10
+    _STATE.clear()
+    _STATE.update(mutants=ms, order=list(targets), limit=limit, own=own)
+    results: list[Result | None] = [None] * len(ms)
+    done = 0
+    if jobs <= 1 or len(ms) < 2:
+        it = map(run_mutant, range(len(ms)))
+        pool = None
+    else:
+        ctx = mp.get_context("fork")
+        pool = ctx.Pool(jobs)
+        it = pool.imap_unordered(run_mutant, range(len(ms)), chunksize=1)
+    try:
+        for i, status, by in it:
+            results[i] = Result(ms[i], status, by)
+            done += 1
+            if progress is not None:
+                progress(done, len(ms), results[i])
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+    marks = markers(model.sources, files)
+    used = set()
+    bad = [sp for sp, reason in marks.values() if not reason]
+    for r in results:
+        if r.status != "survived":
+            continue
+        mk = marks.get(r.mutant.line)
+        if mk is not None and mk[1]:
+            r.equivalent = mk[1]
+            used.add(r.mutant.line)
+    unused = [sp for key, (sp, reason) in sorted(marks.items()) if reason and key not in used]
+    return Report(model.path, results, targets, left_out, marks, unused, bad, time.perf_counter() - t0,
+                  model.sources)
+
+
+def default_jobs() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
