@@ -1,0 +1,345 @@
+"""`tav lsp`: the language server (pygls), over stdin and stdout.
+
+As a rules file is opened or changed: the checker's errors and `tav lint`'s static findings (with
+their codes) for every file of its game; hover (a name's kind, type and the comment above its
+declaration); go to definition (across includes, from a house rule into its base, and from an
+`include`/`extends` path to that file); completion of the names in scope and of keywords; the
+outline (document symbols); and `tav fmt` as the formatter. What it knows comes from
+:mod:`.analysis`; this module only speaks the protocol.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from pathlib import Path
+
+from lsprotocol import types as T
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from ..errors import Span
+from . import analysis as An
+
+DEBOUNCE = 0.05  # seconds after the last change before checking again (typing stays smooth)
+
+_KIND = {  # symbol kind -> (outline kind, completion kind)
+    "option": (T.SymbolKind.Constant, T.CompletionItemKind.Constant),
+    "enum": (T.SymbolKind.Enum, T.CompletionItemKind.Enum),
+    "enum value": (T.SymbolKind.EnumMember, T.CompletionItemKind.EnumMember),
+    "kind": (T.SymbolKind.Class, T.CompletionItemKind.Class),
+    "attribute": (T.SymbolKind.Property, T.CompletionItemKind.Property),
+    "card zone": (T.SymbolKind.Property, T.CompletionItemKind.Property),
+    "kind def": (T.SymbolKind.Property, T.CompletionItemKind.Property),
+    "card": (T.SymbolKind.Object, T.CompletionItemKind.Value),
+    "counter": (T.SymbolKind.Variable, T.CompletionItemKind.Variable),
+    "var": (T.SymbolKind.Variable, T.CompletionItemKind.Variable),
+    "zone": (T.SymbolKind.Array, T.CompletionItemKind.Variable),
+    "def": (T.SymbolKind.Function, T.CompletionItemKind.Function),
+    "effect": (T.SymbolKind.Function, T.CompletionItemKind.Function),
+    "action": (T.SymbolKind.Method, T.CompletionItemKind.Method),
+    "phase": (T.SymbolKind.Event, T.CompletionItemKind.Event),
+    "handler": (T.SymbolKind.Event, T.CompletionItemKind.Event),
+    "scenario": (T.SymbolKind.Module, T.CompletionItemKind.Module),
+    "rounds": (T.SymbolKind.Namespace, T.CompletionItemKind.Keyword),
+    "parameter": (T.SymbolKind.Variable, T.CompletionItemKind.Variable),
+    "local": (T.SymbolKind.Variable, T.CompletionItemKind.Variable),
+    "builtin": (T.SymbolKind.Constant, T.CompletionItemKind.Variable),
+}
+_COMPLETE = ("option", "enum value", "kind", "counter", "var", "zone", "def", "effect", "action", "phase", "enum")
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("tavernlang")
+    except PackageNotFoundError:
+        return "0"
+
+
+class TavServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("tav-lsp", _version())
+        self.entries: dict[str, str] = {}  # document uri -> the entry file checked for it
+        self.latest: dict[str, An.Analysis] = {}  # entry -> its last analysis
+        self.good: dict[str, An.Analysis] = {}  # entry -> its last analysis whose declarations read
+        self.published: dict[str, set[str]] = {}  # entry -> the uris it published diagnostics to
+        self.pending: dict[str, asyncio.Task] = {}
+        self.uri_of_path: dict[str, str] = {}  # an open document's real path -> its uri, as the client names it
+
+    # -------------------------------------------------------------- documents
+    def path_of(self, uri: str) -> str:
+        return os.path.realpath(to_fs_path(uri) or uri)
+
+    def uri_of(self, span_file: str) -> str:
+        real = An.abspath(span_file)
+        return self.uri_of_path.get(real) or from_fs_path(real)
+
+    def overlay(self) -> dict[Path, str]:
+        out = {}
+        for uri, doc in list(self.workspace.text_documents.items()):
+            out[Path(self.path_of(uri))] = doc.source
+        return out
+
+    def entry_of(self, uri: str, fresh: bool = False) -> str:
+        if fresh or uri not in self.entries:
+            self.entries[uri] = An.entry_for(self.path_of(uri), self.overlay())
+        return self.entries[uri]
+
+    def check(self, uri: str) -> An.Analysis:
+        """Check the game of a document and publish the diagnostics of each of its files."""
+        entry = self.entry_of(uri)
+        t0 = time.perf_counter()
+        a = An.analyse(entry, self.overlay())
+        self.latest[entry] = a
+        if a.decls is not None:
+            self.good[entry] = a
+        by_uri: dict[str, list[T.Diagnostic]] = {}
+        for f in a.files:
+            by_uri.setdefault(self.uri_of(f), [])
+        by_uri.setdefault(uri, [])
+        for fd in a.findings:
+            if fd.span.file == "<builtin>":
+                continue
+            by_uri.setdefault(self.uri_of(fd.span.file), []).append(self.diagnostic(fd, a))
+        before = self.published.get(entry, set())
+        now = {u for u, ds in by_uri.items() if ds}
+        for u in set(by_uri) | before:
+            ds = by_uri.get(u, [])
+            if ds or u in before or u in self.workspace.text_documents:
+                self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=u, diagnostics=ds))
+        self.published[entry] = now
+        self.window_log_message(T.LogMessageParams(
+            T.MessageType.Log, f"checked {entry}: {len(a.findings)} diagnostics in {time.perf_counter() - t0:.3f} s"))
+        return a
+
+    def diagnostic(self, fd: An.Finding, a: An.Analysis) -> T.Diagnostic:
+        sev = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning}.get(
+            fd.severity, T.DiagnosticSeverity.Information)
+        related = [T.DiagnosticRelatedInformation(T.Location(self.uri_of(n.span.file), self.range(n.span, a)), n.message)
+                   for n in fd.notes if n.span.file != "<builtin>"]
+        return T.Diagnostic(range=self.range(fd.span, a), message=fd.message, severity=sev,
+                            code=fd.code or None, source="tav lint" if fd.code else "tav",
+                            related_information=related or None)
+
+    def range(self, sp: Span, a: An.Analysis | None = None) -> T.Range:
+        line, col = max(sp.line, 1) - 1, max(sp.col, 1) - 1
+        if sp.end_line and (sp.end_line, sp.end_col) > (sp.line, sp.col):
+            end = T.Position(sp.end_line - 1, max(sp.end_col, 1) - 1)
+        else:  # a place with no end: the word there (or one character)
+            text = An._text(a.sources, sp.file) if a is not None else ""
+            n = 1
+            if text:
+                off = An.offset_of(text, sp.line, sp.col)
+                m = An.WORD.match(text, off)
+                n = len(m.group(0)) if m else 1
+            end = T.Position(line, col + n)
+        return T.Range(T.Position(line, col), end)
+
+    def schedule(self, uri: str) -> None:
+        old = self.pending.pop(uri, None)
+        if old is not None:
+            old.cancel()
+
+        async def later():
+            await asyncio.sleep(DEBOUNCE)
+            self.pending.pop(uri, None)
+            self.check(uri)
+        self.pending[uri] = asyncio.ensure_future(later())
+
+    # -------------------------------------------------------------- queries
+    def analysis(self, uri: str) -> tuple[An.Analysis | None, str, str]:
+        """The latest analysis that knows the document's names, its name for the file, the text."""
+        entry = self.entry_of(uri)
+        a = self.latest.get(entry)
+        task = self.pending.pop(uri, None)
+        if task is not None:  # an edit not checked yet: check it now, so the answer fits the text
+            task.cancel()
+        if a is None or task is not None:
+            a = self.check(uri)
+        if a.decls is None:
+            a = self.good.get(entry, a)
+        real = self.path_of(uri)
+        name = next((f for f in a.files if An.abspath(f) == real), None) or os.path.relpath(real)
+        doc = self.workspace.get_text_document(uri)
+        return a, name, doc.source
+
+    def location(self, sp: Span, a: An.Analysis) -> T.Location:
+        return T.Location(self.uri_of(sp.file), self.range(sp, a))
+
+
+server = TavServer()
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: TavServer, params: T.DidOpenTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    ls.uri_of_path[ls.path_of(uri)] = uri
+    ls.entry_of(uri, fresh=True)
+    ls.check(uri)
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: TavServer, params: T.DidChangeTextDocumentParams) -> None:
+    ls.schedule(params.text_document.uri)
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: TavServer, params: T.DidSaveTextDocumentParams) -> None:
+    ls.entry_of(params.text_document.uri, fresh=True)
+    ls.schedule(params.text_document.uri)
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: TavServer, params: T.DidCloseTextDocumentParams) -> None:
+    ls.entries.pop(params.text_document.uri, None)
+
+
+@server.feature(T.TEXT_DOCUMENT_HOVER)
+def hover(ls: TavServer, params: T.HoverParams) -> T.Hover | None:
+    a, name, text = ls.analysis(params.text_document.uri)
+    line, col = params.position.line + 1, params.position.character + 1
+    syms = An.lookup(a, name, text, line, col)
+    if not syms:
+        return None
+    s = syms[0]
+    head = f"({s.kind}) {s.name}: {s.detail}" if s.kind != "card" else f'(card) "{s.name}": {s.detail}'
+    t = An.type_at(a, name, line, col)
+    parts = [f"```tav\n{head}\n```"]
+    if t and s.kind not in ("effect", "action", "phase", "handler") and t not in s.detail:
+        parts.append(f"type here: `{t}`")
+    if len(syms) > 1:
+        parts.append("also: " + ", ".join(f"{x.kind} ({x.detail})" for x in syms[1:4]))
+    if s.doc:
+        parts.append(s.doc)
+    if s.span.file != "<builtin>":
+        parts.append(f"declared at {s.name_span}")
+    w = An.word_at(text, line, col)
+    rng = None
+    if w is not None:
+        (l1, c1), (l2, c2) = An.place_of(text, w[1]), An.place_of(text, w[2])
+        rng = T.Range(T.Position(l1 - 1, c1 - 1), T.Position(l2 - 1, c2 - 1))
+    return T.Hover(contents=T.MarkupContent(T.MarkupKind.Markdown, "\n\n".join(parts)), range=rng)
+
+
+@server.feature(T.TEXT_DOCUMENT_DEFINITION)
+def definition(ls: TavServer, params: T.DefinitionParams) -> list[T.Location] | None:
+    uri = params.text_document.uri
+    a, name, text = ls.analysis(uri)
+    line, col = params.position.line + 1, params.position.character + 1
+    path = An.string_at(text, line, col)
+    if path is not None:  # `include "FILE"` or `extends "FILE"`: that file
+        off = An.offset_of(text, line, col)
+        ls_ = text.rfind("\n", 0, off) + 1
+        if An.re.match(r'\s*(include|extends)\s+"', text[ls_:]):
+            from ..loader import resolve_include
+            target = resolve_include(Path(ls.path_of(uri)).parent, path)
+            if target.is_file():
+                return [T.Location(from_fs_path(str(target.resolve())), T.Range(T.Position(0, 0), T.Position(0, 0)))]
+        cards = [s for s in a.symbols.get(path, []) if s.kind in ("card", "scenario")]  # a card's name
+        return [ls.location(s.name_span, a) for s in cards] or None
+    w = An.word_at(text, line, col)
+    if w is None:
+        return None
+    base = An.change_target(a, name, line, col, w[0])
+    if base is not None:  # `replace`/`remove`/`set` in a house rule: what it changes in the base
+        return [ls.location(base, a)]
+    syms = [s for s in An.lookup(a, name, text, line, col) if s.span.file != "<builtin>"]
+    return [ls.location(s.name_span, a) for s in syms] or None
+
+
+@server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=["."]))
+def completion(ls: TavServer, params: T.CompletionParams) -> T.CompletionList:
+    from ..highlight import keywords
+
+    a, name, text = ls.analysis(params.text_document.uri)
+    line, col = params.position.line + 1, params.position.character + 1
+    off = An.offset_of(text, line, col)
+    start = off
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        start -= 1
+    before = text[:start].rstrip(" \t")
+    items: dict[str, T.CompletionItem] = {}
+
+    def add(label, kind, detail, doc=""):
+        if label not in items:
+            items[label] = T.CompletionItem(label=label, kind=_KIND.get(kind, (None, T.CompletionItemKind.Text))[1],
+                                            detail=f"{kind}: {detail}" if detail else kind,
+                                            documentation=doc or None)
+    if before.endswith(".") and not before.endswith(".."):  # a member: attributes, per-player names, properties
+        for n, ss in a.symbols.items():
+            for s in ss:
+                if s.kind in ("attribute", "kind def", "card zone") or (
+                        s.kind in ("counter", "var", "zone") and "per player" in s.detail):
+                    add(n, s.kind, s.detail, s.doc)
+        from ..check.checker import BUILTIN_PROPS
+        for (t, n), r in BUILTIN_PROPS.items():
+            add(n, "builtin", f"{An.show(r)}, a property of every {t}")
+        return T.CompletionList(is_incomplete=False, items=list(items.values()))
+    for s in An.locals_at(a, name, off):
+        add(s.name, s.kind, s.detail)
+    for n, ss in a.symbols.items():
+        for s in ss:
+            if s.kind in _COMPLETE:
+                add(n, s.kind, s.detail, s.doc)
+    from ..check.checker import BUILTIN_FUNCS, BUILTIN_NAMES
+    for n, t in BUILTIN_NAMES.items():
+        add(n, "builtin", An.show(t))
+    for n in BUILTIN_FUNCS:
+        add(n, "builtin", "function")
+    for k in sorted(keywords()):
+        if k not in items:
+            items[k] = T.CompletionItem(label=k, kind=T.CompletionItemKind.Keyword)
+    return T.CompletionList(is_incomplete=False, items=list(items.values()))
+
+
+@server.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+def document_symbol(ls: TavServer, params: T.DocumentSymbolParams) -> list[T.DocumentSymbol]:
+    uri = params.text_document.uri
+    doc = ls.workspace.get_text_document(uri)
+    name = os.path.relpath(ls.path_of(uri))
+    sources = An.SourceCache()
+    sources.add(name, doc.source)
+    a = An.Analysis(name, [name], [], sources)
+
+    def conv(s: An.Symbol) -> T.DocumentSymbol:
+        rng = ls.range(s.span, a)
+        sel = ls.range(s.name_span, a)
+        if not (_within(sel, rng)):
+            sel = T.Range(rng.start, rng.start)
+        return T.DocumentSymbol(name=s.name if s.kind != "card" else f'"{s.name}"', detail=s.detail,
+                                kind=_KIND.get(s.kind, (T.SymbolKind.Key,))[0], range=rng, selection_range=sel,
+                                children=[conv(c) for c in s.children] or None)
+    return [conv(s) for s in An.outline(doc.source, name)]
+
+
+def _within(inner: T.Range, outer: T.Range) -> bool:
+    def k(p):
+        return (p.line, p.character)
+    return k(outer.start) <= k(inner.start) and k(inner.end) <= k(outer.end)
+
+
+@server.feature(T.TEXT_DOCUMENT_FORMATTING)
+def formatting(ls: TavServer, params: T.DocumentFormattingParams) -> list[T.TextEdit] | None:
+    uri = params.text_document.uri
+    doc = ls.workspace.get_text_document(uri)
+    try:
+        from ..fmt import format_text
+    except ImportError as e:
+        ls.window_show_message(T.ShowMessageParams(T.MessageType.Warning, f"tav fmt is not available: {e}"))
+        return None
+    from ..errors import TavError
+    try:
+        new = format_text(doc.source, os.path.relpath(ls.path_of(uri)))
+    except TavError as e:  # a file that does not parse is left as it is (its error is a diagnostic)
+        ls.window_log_message(T.LogMessageParams(T.MessageType.Info, f"not formatted: {e.diagnostics[0].render()}"))
+        return None
+    if new == doc.source:
+        return []
+    lines = doc.source.split("\n")
+    end = T.Position(len(lines) - 1, len(lines[-1]))
+    return [T.TextEdit(T.Range(T.Position(0, 0), end), new)]
+
+
+def serve() -> None:
+    server.start_io()

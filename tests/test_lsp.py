@@ -1,0 +1,273 @@
+"""`tav lsp` driven by a real LSP client (pytest-lsp) over the server process's stdin and stdout:
+diagnostics and lint findings as a file is opened and edited, hover, go to definition (across
+includes, from a house rule into its base, from an include's path), completion, the outline and
+formatting. One server serves the whole module; waits have a time-out only so that a broken
+server fails instead of hanging (no duration is asserted)."""
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as T
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+ROOT = Path(__file__).resolve().parent.parent
+PUBLISH = T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
+WAIT = 30.0  # seconds before a wait gives up (a hang is a failure, not a measurement)
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+GAME = '''\
+# The Test Inn
+game "Test Inn"
+players 2..3
+include "parts.tav"
+
+# Coins in front of you.
+counter coins per player = 0 in 0..20
+zone deck: shared hidden
+zone hand: per player private
+
+# A number nothing reads.
+def spare: int = 3
+
+# Pour a drink: its price in coins.
+effect pour(n: int) {
+  gain n coins
+}
+
+action serve "serve a mug" {
+  require not empty(deck)
+  choose c in deck "pick" {
+    move c to hand of me
+    do pour(c.price)
+  }
+}
+
+setup { move cards to deck  shuffle deck }
+rounds 3 { phase serving "Serve" turns from player(1) once_each { actions serve } }
+winner: highest coins
+'''
+PARTS = '''\
+# A mug of something.
+kind Mug { price: int = 1 }
+card "Ale" x4: Mug { price: 2 }
+'''
+HOUSE = '''\
+# Every pour earns one coin more.
+extends "game.tav"
+
+replace effect pour(n: int) {
+  gain n + 1 coins
+}
+'''
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("inn")
+    (d / ".tavroot").write_text("")
+    (d / "game.tav").write_text(GAME)
+    (d / "parts.tav").write_text(PARTS)
+    (d / "house.tav").write_text(HOUSE)
+    return d
+
+
+@pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=[sys.executable, "-m", "tavernlang", "lsp"]))
+async def client(lsp_client: LanguageClient, project: Path):
+    await lsp_client.initialize_session(T.InitializeParams(
+        capabilities=T.ClientCapabilities(), root_uri=project.as_uri()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+def uri(p: Path) -> str:
+    return p.resolve().as_uri()
+
+
+async def wait_diagnostics(client: LanguageClient, u: str, pred) -> list[T.Diagnostic]:
+    """The document's diagnostics, once a published set satisfies pred."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while True:
+        got = client.diagnostics.get(u)
+        if got is not None and pred(got):
+            return got
+        left = deadline - loop.time()
+        if left <= 0:
+            raise AssertionError(f"no diagnostics for {u} as expected; the last: {got}")
+        try:
+            await asyncio.wait_for(client.wait_for_notification(PUBLISH), timeout=left)
+        except asyncio.TimeoutError:
+            pass
+
+
+def open_doc(client: LanguageClient, p: Path, text: str | None = None) -> str:
+    u = uri(p)
+    client.text_document_did_open(T.DidOpenTextDocumentParams(T.TextDocumentItem(
+        uri=u, language_id="tav", version=1, text=p.read_text() if text is None else text)))
+    return u
+
+
+_versions: dict[str, int] = {}
+
+
+def change(client: LanguageClient, u: str, text: str) -> None:
+    _versions[u] = _versions.get(u, 1) + 1
+    client.text_document_did_change(T.DidChangeTextDocumentParams(
+        T.VersionedTextDocumentIdentifier(uri=u, version=_versions[u]),
+        [T.TextDocumentContentChangeWholeDocument(text=text)]))
+
+
+def pos(text: str, needle: str, k: int = 0) -> T.Position:
+    """The place of the k-th character of the first NEEDLE in text."""
+    i = text.index(needle) + k
+    return T.Position(text.count("\n", 0, i), i - (text.rfind("\n", 0, i) + 1))
+
+
+async def test_lint_findings_with_their_codes_on_open(client: LanguageClient, project: Path):
+    u = open_doc(client, project / "game.tav")
+    ds = await wait_diagnostics(client, u, lambda ds: any(d.code == "TAV401" for d in ds))
+    unused = next(d for d in ds if d.code == "TAV401")
+    assert unused.severity == T.DiagnosticSeverity.Warning and unused.source == "tav lint"
+    assert "spare" in unused.message and unused.range.start.line == 11
+    assert not [d for d in ds if d.severity == T.DiagnosticSeverity.Error]
+
+
+async def test_every_checker_error_with_its_range_after_an_edit(client: LanguageClient, project: Path):
+    u = open_doc(client, project / "game.tav")
+    bad = GAME.replace("gain n coins", "gain n coinz").replace("move c to hand of me", "move c to hnd of me")
+    change(client, u, bad)
+    ds = await wait_diagnostics(client, u, lambda ds: sum(d.severity == T.DiagnosticSeverity.Error for d in ds) >= 2)
+    errs = sorted((d for d in ds if d.severity == T.DiagnosticSeverity.Error), key=lambda d: d.range.start.line)
+    assert "coinz" in errs[0].message and "did you mean 'coins'" in errs[0].message
+    assert errs[0].range.start == pos(bad, "coinz") and errs[0].range.end == pos(bad, "coinz", 5)
+    assert "hnd" in errs[1].message and errs[1].range.start == pos(bad, "hnd")
+    assert all(d.source == "tav" and not d.code for d in errs)
+    # a syntax error, then the fix: the errors go away
+    change(client, u, GAME.replace("require not empty(deck)", "require not empty(deck"))
+    ds = await wait_diagnostics(client, u, lambda ds: any("unexpected" in d.message for d in ds))
+    assert [d.range.start.line for d in ds if d.severity == T.DiagnosticSeverity.Error] == [20]
+    change(client, u, GAME)
+    await wait_diagnostics(client, u, lambda ds: ds and not any(d.severity == T.DiagnosticSeverity.Error for d in ds))
+
+
+async def test_an_included_files_error_is_published_for_that_file(client: LanguageClient, project: Path):
+    u = open_doc(client, project / "game.tav")
+    pu = open_doc(client, project / "parts.tav", PARTS.replace("price: 2", "price: cheap"))
+    ds = await wait_diagnostics(client, pu, lambda ds: any("cheap" in d.message for d in ds))
+    assert ds[0].range.start.line == 2
+    change(client, pu, PARTS)
+    await wait_diagnostics(client, pu, lambda ds: not any("cheap" in d.message for d in ds))
+    assert u in client.diagnostics
+
+
+async def test_hover_gives_kind_type_and_the_comment_above(client: LanguageClient, project: Path):
+    u = open_doc(client, project / "game.tav")
+    await wait_diagnostics(client, u, lambda ds: True)
+    h = await client.text_document_hover_async(T.HoverParams(T.TextDocumentIdentifier(u), pos(GAME, "coins\n}", 1)))
+    text = h.contents.value
+    assert "(counter) coins: int, per player, in 0..20" in text and "Coins in front of you." in text
+    h = await client.text_document_hover_async(T.HoverParams(T.TextDocumentIdentifier(u), pos(GAME, "pour(c.price)")))
+    assert "(effect) pour: effect(n: int)" in h.contents.value and "its price in coins" in h.contents.value
+    h = await client.text_document_hover_async(T.HoverParams(T.TextDocumentIdentifier(u), pos(GAME, "price)")))
+    assert "(attribute) price: int, an attribute of Mug" in h.contents.value and "A mug of something." in h.contents.value
+    h = await client.text_document_hover_async(T.HoverParams(T.TextDocumentIdentifier(u), pos(GAME, "c.price")))
+    assert "(local) c: Mug" in h.contents.value or "(local) c: card" in h.contents.value
+    h = await client.text_document_hover_async(T.HoverParams(T.TextDocumentIdentifier(u), pos(GAME, "me\n")))
+    assert "(builtin) me: player" in h.contents.value
+    h = await client.text_document_hover_async(T.HoverParams(T.TextDocumentIdentifier(u), pos(GAME, "\n\n# Coins", 1)))
+    assert h is None
+
+
+async def _definition(client, u, p) -> list[T.Location]:
+    got = await client.text_document_definition_async(T.DefinitionParams(T.TextDocumentIdentifier(u), p))
+    assert got, "no definition"
+    return got if isinstance(got, list) else [got]
+
+
+async def test_definition_across_includes_and_from_a_house_rule(client: LanguageClient, project: Path):
+    u = open_doc(client, project / "game.tav")
+    await wait_diagnostics(client, u, lambda ds: True)
+    # a kind's attribute, declared in the included file
+    [loc] = await _definition(client, u, pos(GAME, "price)", 2))
+    assert loc.uri == uri(project / "parts.tav") and loc.range.start == pos(PARTS, "price:")
+    # a local: the choose that binds it
+    [loc] = await _definition(client, u, pos(GAME, "c to hand"))
+    assert loc.uri == u and loc.range.start == pos(GAME, "c in deck")
+    # an effect's parameter
+    [loc] = await _definition(client, u, pos(GAME, "gain n coins", 5))
+    assert loc.range.start == pos(GAME, "n: int")
+    # the include's path: that file
+    [loc] = await _definition(client, u, pos(GAME, 'parts.tav"', 2))
+    assert loc.uri == uri(project / "parts.tav")
+    # a house rule: a name it uses, and what its `replace` replaces, are in the base
+    hu = open_doc(client, project / "house.tav")
+    await wait_diagnostics(client, hu, lambda ds: True)
+    [loc] = await _definition(client, hu, pos(HOUSE, "coins"))
+    assert loc.uri == u and loc.range.start == pos(GAME, "coins per player")
+    [loc] = await _definition(client, hu, pos(HOUSE, "pour(", 1))
+    assert loc.uri == u and loc.range.start.line == pos(GAME, "effect pour").line
+    [loc] = await _definition(client, hu, pos(HOUSE, 'game.tav"'))
+    assert loc.uri == u
+
+
+async def test_completion_of_names_in_scope_and_keywords(client: LanguageClient, project: Path):
+    u = open_doc(client, project / "game.tav")
+    await wait_diagnostics(client, u, lambda ds: True)
+    text = GAME.replace("    do pour(c.price)\n", "    do pour(c.price)\n    gain 1 co\n")
+    change(client, u, text)
+    got = await client.text_document_completion_async(T.CompletionParams(T.TextDocumentIdentifier(u), pos(text, "co\n", 2)))
+    labels = {i.label: i for i in got.items}
+    assert {"coins", "c", "pour", "serve", "deck", "hand", "me", "size", "choose", "move", "facedown"} <= set(labels)
+    assert "n" not in labels  # pour's parameter is not in scope in serve
+    assert labels["coins"].kind == T.CompletionItemKind.Variable and labels["choose"].kind == T.CompletionItemKind.Keyword
+    text2 = GAME.replace("do pour(c.price)", "do pour(c.)")
+    change(client, u, text2)
+    got = await client.text_document_completion_async(T.CompletionParams(T.TextDocumentIdentifier(u), pos(text2, "c.)", 2)))
+    labels = {i.label for i in got.items}
+    assert {"price", "coins", "name", "owner"} <= labels and "choose" not in labels
+    change(client, u, GAME)
+    await wait_diagnostics(client, u, lambda ds: not any(d.severity == T.DiagnosticSeverity.Error for d in ds))
+
+
+async def test_document_symbols(client: LanguageClient, project: Path):
+    u = open_doc(client, project / "game.tav")
+    got = await client.text_document_document_symbol_async(T.DocumentSymbolParams(T.TextDocumentIdentifier(u)))
+    names = [(s.name, s.kind) for s in got]
+    assert ("pour", T.SymbolKind.Function) in names and ("serve", T.SymbolKind.Method) in names
+    assert ("coins", T.SymbolKind.Variable) in names and ("deck", T.SymbolKind.Array) in names
+    rounds = next(s for s in got if s.name == "rounds")
+    assert [(c.name, c.kind) for c in rounds.children] == [("serving", T.SymbolKind.Event)]
+    pour = next(s for s in got if s.name == "pour")
+    assert pour.selection_range.start == pos(GAME, "pour(n") and pour.range.start == pos(GAME, "effect pour")
+    pu = open_doc(client, project / "parts.tav")
+    got = await client.text_document_document_symbol_async(T.DocumentSymbolParams(T.TextDocumentIdentifier(pu)))
+    assert [(s.name, s.kind) for s in got] == [("Mug", T.SymbolKind.Class), ('"Ale"', T.SymbolKind.Object)]
+    assert [c.name for c in got[0].children] == ["price"]
+
+
+async def test_formatting_is_tav_fmt(client: LanguageClient, project: Path):
+    fmt = pytest.importorskip("tavernlang.fmt")  # written alongside (issue 16 item 1)
+    messy = GAME.replace("  gain n coins\n", "      gain   n coins\n")
+    u = open_doc(client, project / "game.tav", messy)
+    edits = await client.text_document_formatting_async(T.DocumentFormattingParams(
+        T.TextDocumentIdentifier(u), T.FormattingOptions(tab_size=2, insert_spaces=True)))
+    want = fmt.format_text(messy, str(project / "game.tav"))
+    assert want != messy
+    assert len(edits) == 1 and edits[0].new_text == want and edits[0].range.start == T.Position(0, 0)
+    change(client, u, GAME)
+
+
+async def test_without_the_extra_it_says_which_to_install():
+    code = ("import sys; sys.modules['pygls'] = None; sys.argv = ['tav', 'lsp']\n"
+            "from tavernlang.cli import main; main()")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 2
+    assert "pip install 'tavernlang[lsp]'" in out.stderr and "Traceback" not in out.stderr
