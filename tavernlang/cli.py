@@ -451,6 +451,18 @@ def lsp(stdio) -> None:
     sys.exit(serve())
 
 
+@main.command("fmt")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--check", is_flag=True, help="Change nothing; list the files that would change (exit 1 if any).")
+@click.option("--diff", "show_diff", is_flag=True, help="Change nothing; print what would change as a unified diff.")
+@guarded
+def fmt(paths, check, show_diff) -> None:
+    """Lay rules files out in the canonical format, in place (a folder: every .tav file under it)."""
+    from .fmt import run as run_fmt
+    sys.exit(run_fmt(paths, check=check, show_diff=show_diff, echo=click.echo,
+                     echo_err=lambda m: click.echo(m, err=True)))
+
+
 from .lint.command import lint  # noqa: E402  (the `tav lint` command lives with the linter)
 
 main.add_command(lint)
