@@ -153,6 +153,11 @@ async def test_every_checker_error_with_its_range_after_an_edit(client: Language
     change(client, u, GAME.replace("require not empty(deck)", "require not empty(deck"))
     ds = await wait_diagnostics(client, u, lambda ds: any("unexpected" in d.message for d in ds))
     assert [d.range.start.line for d in ds if d.severity == T.DiagnosticSeverity.Error] == [20]
+    # columns as the client counts them (UTF-16): a beer mug is two units
+    wide = GAME.replace("  gain n coins\n", '  log "\U0001F37A"  gain n coinz\n')
+    change(client, u, wide)
+    ds = await wait_diagnostics(client, u, lambda ds: any("coinz" in d.message for d in ds))
+    assert next(d for d in ds if "coinz" in d.message).range.start == T.Position(15, 19)
     change(client, u, GAME)
     await wait_diagnostics(client, u, lambda ds: ds and not any(d.severity == T.DiagnosticSeverity.Error for d in ds))
 
@@ -183,6 +188,9 @@ async def test_hover_gives_kind_type_and_the_comment_above(client: LanguageClien
     assert "(builtin) me: player" in h.contents.value
     h = await client.text_document_hover_async(T.HoverParams(T.TextDocumentIdentifier(u), pos(GAME, "\n\n# Coins", 1)))
     assert h is None
+    pu = open_doc(client, project / "parts.tav")
+    h = await client.text_document_hover_async(T.HoverParams(T.TextDocumentIdentifier(pu), pos(PARTS, 'Ale"')))
+    assert '(card) "Ale": card of kind Mug, x4' in h.contents.value
 
 
 async def _definition(client, u, p) -> list[T.Location]:
@@ -271,3 +279,52 @@ async def test_without_the_extra_it_says_which_to_install():
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert out.returncode == 2
     assert "pip install 'tavernlang[lsp]'" in out.stderr and "Traceback" not in out.stderr
+
+
+async def test_a_seed_game_across_its_includes(client: LanguageClient):
+    """Cavern Tavern as shipped: no error, and its names lead into the files it includes."""
+    from tavernlang.lsp.analysis import analyse
+
+    game = ROOT / "games" / "cavern_tavern.tav"
+    text = game.read_text()
+    u = open_doc(client, game)
+    ds = await wait_diagnostics(client, u, lambda ds: True)
+    assert not [d for d in ds if d.severity == T.DiagnosticSeverity.Error]
+    board = ROOT / "games" / "cavern_tavern" / "board.tav"
+    [loc] = await _definition(client, u, pos(text, 'cavern_tavern/board.tav"', 2))
+    assert loc.uri == uri(board)
+    # a name declared in board.tav and used in the entry file: its definition is in board.tav
+    a = analyse(str(board), lint=False)
+    declared_there = sorted((s for ss in a.symbols.values() for s in ss
+                             if Path(s.name_span.file).resolve() == board and s.kind in ("zone", "counter", "def", "effect")),
+                            key=lambda s: (s.name_span.line, s.name_span.col))
+    used = [s for s in declared_there if f" {s.name}" in text or f"({s.name}" in text]
+    assert used, "no name of board.tav is used in cavern_tavern.tav"
+    s = used[0]
+    i = text.find(f" {s.name}") + 1 if f" {s.name}" in text else text.find(f"({s.name}") + 1
+    locs = await _definition(client, u, pos(text[:i] + "\0", "\0"))
+    assert any(loc.uri == uri(board) and loc.range.start.line == s.name_span.line - 1 for loc in locs)
+
+
+async def test_every_declared_and_bound_name_is_found_where_it_is_written():
+    """The places the server points at (definitions, outline) are the names themselves, in every
+    game and example (the analysis alone, no server)."""
+    from tavernlang.lsp.analysis import analyse, offset_of
+
+    files = sorted((ROOT / "games").glob("*.tav")) + sorted((ROOT / "examples").rglob("*.tav"))
+    seen = 0
+    for f in files:
+        a = analyse(str(f), lint=False)
+        assert a.decls is not None, f
+        for s in [s for ss in a.symbols.values() for s in ss] + [lc.symbol for lc in a.locals]:
+            t = a.sources._texts.get(s.name_span.file)
+            if t is None:
+                continue
+            sp = s.name_span
+            got = t[offset_of(t, sp.line, sp.col):offset_of(t, sp.end_line, sp.end_col)]
+            want = s.name if s.kind not in ("card", "scenario") else f'"{s.name}"'
+            if s.name == "this":
+                continue  # `this` in a kind's def stands for the kind's card: it points at the kind
+            assert got == want, f"{sp}: {s.kind} {s.name} found as {got!r}"
+            seen += 1
+    assert seen > 1000

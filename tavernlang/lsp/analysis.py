@@ -147,7 +147,10 @@ def find_name(sources: SourceCache, span: Span, name: str, after: str = "", quot
     if end <= start:
         end = len(text)
     word = re.escape(f'"{name}"') if quoted else rf"\b{re.escape(name)}\b"
-    m = re.compile(rf"{after}\s*({word})" if after else f"({word})").search(_code(text), start, end)
+    code = _code(text)
+    m = re.compile(rf"{after}\s*({word})" if after else f"({word})").search(code, start, end)
+    if m is None and after:  # (a house rule's `set NAME = ...` stands for the option)
+        m = re.compile(f"({word})").search(code, start, end)
     if m is None:
         return Span(span.file, span.line, span.col, span.line, span.col + len(name))
     a, b = m.span(1)
@@ -398,9 +401,11 @@ def _bind_locals(a: Analysis, d) -> None:
             _local(a, p.name, p.span, d.span, _type(p.type), kind="parameter")
     if isinstance(d, A.ReachDecl):
         _local(a, d.pvar, d.span, d.span, "player", r"\bof")
-    if isinstance(d, A.KindDecl):  # in a kind's def, its attributes are this card's
+    if isinstance(d, A.KindDecl):  # in a kind's def, `this` is the card (its attributes are this card's)
+        ks = find_name(a.sources, d.span, d.name, r"\bkind")
         for k in d.defs:
-            _local(a, "this", k.span, k.span, f"card (this {d.name})", kind="builtin")
+            a.locals.append(Local(Symbol("this", "builtin", f"{d.name}, the card whose {k.name} it is", d.span, ks),
+                                  _scope_of(a, k.span)))
     for n in A.walk(d):
         if isinstance(n, (A.Choose, A.For)):
             word = r"\bchoose" if isinstance(n, A.Choose) else r"\bfor"

@@ -123,18 +123,27 @@ class TavServer(LanguageServer):
                             related_information=related or None)
 
     def range(self, sp: Span, a: An.Analysis | None = None) -> T.Range:
+        """A span as the client counts (its position encoding: UTF-16 unless it chose another)."""
         line, col = max(sp.line, 1) - 1, max(sp.col, 1) - 1
+        text = An._text(a.sources, sp.file) if a is not None else ""
         if sp.end_line and (sp.end_line, sp.end_col) > (sp.line, sp.col):
             end = T.Position(sp.end_line - 1, max(sp.end_col, 1) - 1)
         else:  # a place with no end: the word there (or one character)
-            text = An._text(a.sources, sp.file) if a is not None else ""
             n = 1
             if text:
                 off = An.offset_of(text, sp.line, sp.col)
                 m = An.WORD.match(text, off)
                 n = len(m.group(0)) if m else 1
             end = T.Position(line, col + n)
-        return T.Range(T.Position(line, col), end)
+        rng = T.Range(T.Position(line, col), end)
+        if text and not text.isascii():
+            rng = self.workspace.position_codec.range_to_client_units(text.split("\n"), rng)
+        return rng
+
+    def place(self, uri: str, position: T.Position) -> tuple[int, int]:
+        """A client's position in a document as 1-based line and column (code points)."""
+        p = self.workspace.get_text_document(uri).position_from_client_units(position)
+        return p.line + 1, p.character + 1
 
     def schedule(self, uri: str) -> None:
         old = self.pending.pop(uri, None)
@@ -198,8 +207,11 @@ def did_close(ls: TavServer, params: T.DidCloseTextDocumentParams) -> None:
 @server.feature(T.TEXT_DOCUMENT_HOVER)
 def hover(ls: TavServer, params: T.HoverParams) -> T.Hover | None:
     a, name, text = ls.analysis(params.text_document.uri)
-    line, col = params.position.line + 1, params.position.character + 1
+    line, col = ls.place(params.text_document.uri, params.position)
     syms = An.lookup(a, name, text, line, col)
+    quoted = An.string_at(text, line, col)
+    if quoted is not None:  # a card's name (or a scenario's title): that card
+        syms = [s for s in a.symbols.get(quoted, []) if s.kind in ("card", "scenario")]
     if not syms:
         return None
     s = syms[0]
@@ -218,7 +230,8 @@ def hover(ls: TavServer, params: T.HoverParams) -> T.Hover | None:
     rng = None
     if w is not None:
         (l1, c1), (l2, c2) = An.place_of(text, w[1]), An.place_of(text, w[2])
-        rng = T.Range(T.Position(l1 - 1, c1 - 1), T.Position(l2 - 1, c2 - 1))
+        rng = ls.workspace.get_text_document(params.text_document.uri).range_to_client_units(
+            T.Range(T.Position(l1 - 1, c1 - 1), T.Position(l2 - 1, c2 - 1)))
     return T.Hover(contents=T.MarkupContent(T.MarkupKind.Markdown, "\n\n".join(parts)), range=rng)
 
 
@@ -226,7 +239,7 @@ def hover(ls: TavServer, params: T.HoverParams) -> T.Hover | None:
 def definition(ls: TavServer, params: T.DefinitionParams) -> list[T.Location] | None:
     uri = params.text_document.uri
     a, name, text = ls.analysis(uri)
-    line, col = params.position.line + 1, params.position.character + 1
+    line, col = ls.place(params.text_document.uri, params.position)
     path = An.string_at(text, line, col)
     if path is not None:  # `include "FILE"` or `extends "FILE"`: that file
         off = An.offset_of(text, line, col)
@@ -253,7 +266,7 @@ def completion(ls: TavServer, params: T.CompletionParams) -> T.CompletionList:
     from ..highlight import keywords
 
     a, name, text = ls.analysis(params.text_document.uri)
-    line, col = params.position.line + 1, params.position.character + 1
+    line, col = ls.place(params.text_document.uri, params.position)
     off = An.offset_of(text, line, col)
     start = off
     while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
