@@ -15,7 +15,7 @@ An observation is built only from ``Match.view(agent)``, what that seat may see,
 fixed layout worked out from the checked game (see :meth:`TavernEnv.observation_layout` and
 docs/pettingzoo.md). Rewards come at the end, from the winner rule.
 
-Only the engine's public API is used: the loader, ``CompiledGame`` and ``Match``.
+Only the engine's public API is used: ``tavernlang.compile_file``, the checked model and ``Match``.
 """
 from __future__ import annotations
 
@@ -50,6 +50,8 @@ def env(rules_path: str, players: int, options: dict[str, Any] | None = None, se
         render_mode: str | None = None, reward: str = "win", max_actions: int | None = None) -> "TavernEnv":
     """A PettingZoo AEC environment playing the game of `rules_path` with `players` seats.
 
+    rules_path: a rules file, or a game compiled by `tavernlang.compile_file` (to make many
+    envs of one game without compiling it again).
     options: the game's options by name (as `tav run -o NAME=VALUE`, with Python values).
     seed: the game seed of the first `reset()` without a seed (`reset(seed=S)` plays seed S,
     the same game as `tav run --seed S` for the same choices).
@@ -311,19 +313,20 @@ class TavernEnv(AECEnv):
 
     def __init__(self, rules_path: str, players: int, options: dict[str, Any] | None = None,
                  seed: int | None = None, render_mode: str | None = None, reward: str = "win",
-                 max_actions: int | None = None, _game=None):
+                 max_actions: int | None = None):
         super().__init__()
-        from .engine.compile import CompiledGame
-        from .engine.runner import Match
-        from .loader import load
+        from . import CompiledGame, Match, compile_file
 
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {', '.join(self.metadata['render_modes'])} or None, "
                              f"not {render_mode!r}")
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
-        self.rules_path = str(rules_path)
-        self.game = _game if _game is not None else CompiledGame(load(self.rules_path))
+        if isinstance(rules_path, CompiledGame):  # compiled once, for many envs
+            self.game, self.rules_path = rules_path, rules_path.model.path
+        else:
+            self.rules_path = str(rules_path)
+            self.game = compile_file(self.rules_path)
         g = self.game
         if g.model.rounds is None:
             raise ValueError(f"{self.rules_path} has no 'rounds' block, so there is no game to play")
@@ -355,6 +358,7 @@ class TavernEnv(AECEnv):
         self._seed_rng = np.random.default_rng(seed)
         self._next_seed = seed
         self.match = None
+        self._obs_cache = None
         self._log_shown = 0
 
     # ------------------------------------------------------------ spaces
@@ -387,6 +391,7 @@ class TavernEnv(AECEnv):
         self._next_seed = None
         self.game_seed = game_seed
         self.match = self._Match(self.game, self.players, game_seed, self.options, log=self.render_mode is not None)
+        self._obs_cache = None
         self._log_shown = 0
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}
@@ -430,10 +435,14 @@ class TavernEnv(AECEnv):
     def observe(self, agent):
         p = self.agent_name_mapping[agent]
         m = self.match
-        mask = np.zeros(self.max_actions, dtype=np.int8)
-        if not m.over and m.to_act() == p:
-            mask[:self._legal_count] = 1
-        return {"observation": self._enc.encode(m.view(p), p), "action_mask": mask}
+        key = (id(m), len(m.choices), m.over, p)  # (observing twice between steps views once)
+        if self._obs_cache is None or self._obs_cache[0] != key:
+            mask = np.zeros(self.max_actions, dtype=np.int8)
+            if not m.over and m.to_act() == p:
+                mask[:self._legal_count] = 1
+            self._obs_cache = (key, self._enc.encode(m.view(p), p), mask)
+        _, vec, mask = self._obs_cache
+        return {"observation": vec.copy(), "action_mask": mask.copy()}
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -454,6 +463,10 @@ class TavernEnv(AECEnv):
             self.render()
 
     # ------------------------------------------------------------ helpers
+    def legal_count(self) -> int:
+        """How many actions are legal now (the first ones of the action space; 0 at the end)."""
+        return 0 if self.match is None or self.match.over else self._legal_count
+
     def legal_labels(self) -> list[str]:
         """The acting agent's options by label, as `tav play` shows them (index = action)."""
         return [] if self.match is None else self.match.legal()
@@ -468,7 +481,8 @@ class TavernEnv(AECEnv):
         ahead with it sees what no player could (the next card drawn): fine for baselines."""
         e = TavernEnv.__new__(TavernEnv)
         e.__dict__.update(self.__dict__)
-        e.match = self._Match.load(self.game, self.match.save(self.rules_path), log=self.match.st.log is not None)
+        e.match = self._Match.load(self.game, self.match.save(self.rules_path), log=self.render_mode is not None)
+        e._obs_cache = None
         e.agents = list(self.agents)
         e.rewards, e._cumulative_rewards = dict(self.rewards), dict(self._cumulative_rewards)
         e.terminations, e.truncations = dict(self.terminations), dict(self.truncations)
@@ -499,7 +513,7 @@ class TavernEnv(AECEnv):
             out.append(f"   {name}: {val}")
         for name, cards in v["zones"].items():
             if cards:
-                out.append(f"   {name}: {', '.join(cards)}")
+                out.append(f"   {name}: {' | '.join(cards)}")
         if m.over:
             r = m.result
             out.append("   game over: winners " + (", ".join(agent_name(p) for p in r["winners"]) or "none")

@@ -15,7 +15,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from tavernlang.engine.runner import Match, bot_pick, bot_rng, play_bots  # noqa: E402
 from tavernlang.errors import GameError  # noqa: E402
-from tavernlang.pettingzoo import TavernEnv, env  # noqa: E402
+from tavernlang.pettingzoo import env  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {  # a short set-up of each seed game, so the whole file runs in seconds
@@ -95,7 +95,7 @@ def test_api_test(name, envs):
 @pytest.mark.parametrize("name", list(GAMES))
 def test_seed_test(name, envs):
     game = envs[name].game
-    seed_test(lambda: TavernEnv(game_path(name), GAMES[name], seed=1, _game=game), num_cycles=300)
+    seed_test(lambda: env(game, GAMES[name], seed=1), num_cycles=300)
 
 
 def test_seeds_matter(envs):
@@ -249,7 +249,7 @@ def test_die_faces_are_summed(envs):
 
 
 def test_too_small_an_action_space_says_what_to_pass(envs):
-    e = TavernEnv(game_path("little_tavern"), 2, seed=1, max_actions=2, _game=envs["little_tavern"].game)
+    e = env(envs["little_tavern"].game, players=2, seed=1, max_actions=2)
     with pytest.raises(GameError, match=r"max_actions=\d+ or more"):
         e.reset()
         rng = np.random.default_rng(0)
