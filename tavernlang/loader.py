@@ -72,7 +72,7 @@ def _refused(p: Path, root: Path, entry: bool = False) -> str | None:
 
 
 def read_decls(path: str | Path, sources: SourceCache, _depth: int = 0, root: Path | None = None,
-               overlay: dict[Path, str] | None = None) -> list[A.Decl]:
+               overlay: dict[Path, str] | None = None, parsed: dict | None = None) -> list[A.Decl]:
     """The file's declarations with its includes spliced in, in order.
 
     A file that starts with `extends "BASE"` is a variant: its declarations are the
@@ -80,7 +80,9 @@ def read_decls(path: str | Path, sources: SourceCache, _depth: int = 0, root: Pa
     are left on the returned list's `changes` attribute. Includes and bases stay inside
     the entry file's project root (project_root) or the standard library. `overlay` maps resolved
     paths to texts read instead of the file's (an editor's unsaved buffers, for `tav lsp`); a file
-    of it is held to the same rules, except that the entry file need not be on disk."""
+    of it is held to the same rules, except that the entry file need not be on disk. `parsed` is a
+    cache of syntax trees by (file name, bytes) that a long-lived caller keeps from one load to the
+    next (the trees are immutable), so that only the files that changed are parsed again."""
     decls: list[A.Decl] = []
     errors: list[Diagnostic] = []
     stack: list[Path] = []
@@ -117,7 +119,11 @@ def read_decls(path: str | Path, sources: SourceCache, _depth: int = 0, root: Pa
             return
         try:
             sources.add(name, data.decode("utf-8", errors="replace"))
-            f = parse(data, name)
+            f = parsed.get((name, data)) if parsed is not None else None
+            if f is None:
+                f = parse(data, name)
+                if parsed is not None:
+                    parsed[(name, data)] = f
         except TavError as e:
             errors.extend(e.diagnostics)
             return
@@ -152,7 +158,7 @@ def read_decls(path: str | Path, sources: SourceCache, _depth: int = 0, root: Pa
         raise TavError([Diagnostic(first.span, f"cannot extend '{first.path[:200]}': {why}")], sources)
     if base_path.resolve() == Path(path).resolve():
         raise TavError([Diagnostic(first.span, "a game cannot extend itself")], sources)
-    base = read_decls(base_path, sources, _depth + 1, root, overlay)
+    base = read_decls(base_path, sources, _depth + 1, root, overlay, parsed)
     merged, changes, errs = apply_changes(list(base), decls[1:], own_file)
     if errs:
         raise TavError(errs, sources)
@@ -179,13 +185,13 @@ def resolve_include(base: Path, inc: str) -> Path:
     return base / inc
 
 
-def load(path: str | Path, overlay: dict[Path, str] | None = None) -> GameModel:
+def load(path: str | Path, overlay: dict[Path, str] | None = None, parsed: dict | None = None) -> GameModel:
     """Parse and check a rules file; raise TavError listing every error. `overlay`: texts to read
-    instead of files (see read_decls)."""
+    instead of files; `parsed`: a cache of syntax trees to use and fill (see read_decls)."""
     if sys.getrecursionlimit() < 6000:  # the syntax tree may be MAX_DEPTH deep
         sys.setrecursionlimit(6000)
     sources = SourceCache()
-    decls = read_decls(path, sources, overlay=overlay)
+    decls = read_decls(path, sources, overlay=overlay, parsed=parsed)
     model = GameModel(path=str(path), sources=sources)
     model.changes = list(decls.changes)
     model.decls = list(decls)
@@ -195,7 +201,7 @@ def load(path: str | Path, overlay: dict[Path, str] | None = None) -> GameModel:
     except RecursionError:
         errors = [Diagnostic(Span(_display(Path(path)), 1, 1), "the rules are nested too deeply to check")]
     if errors and decls.extends is not None:
-        load(decls.base_path, overlay)  # the base's own errors are reported as they are
+        load(decls.base_path, overlay, parsed)  # the base's own errors are reported as they are
         def text_at(span):
             line = sources.line(span.file, span.line) or ""
             end = span.end_col if span.end_line == span.line and span.end_col > span.col else len(line) + 1
