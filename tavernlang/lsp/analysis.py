@@ -68,6 +68,7 @@ class Analysis:
     symbols: dict[str, list[Symbol]] = attrs.field(factory=dict)
     locals: list[Local] = attrs.field(factory=list)
     changes: list = attrs.field(factory=list)  # a house rule's changes, for going to the base
+    indexed: bool = False
 
 
 # ------------------------------------------------------------------ files and places
@@ -227,15 +228,17 @@ def entry_for(path: str, overlay: dict[Path, str] | None = None) -> str:
 
 
 # ------------------------------------------------------------------ analysis
-def analyse(path: str, overlay: dict[Path, str] | None = None, lint: bool = True) -> Analysis:
+def analyse(path: str, overlay: dict[Path, str] | None = None, lint: bool = True, parsed: dict | None = None,
+            names: bool = True) -> Analysis:
     """Check the game PATH belongs to (see entry_for) with the overlay's texts: every error, the
-    static lint findings when it checks, and the names it declares."""
+    static lint findings when it checks, and (with `names`, else later by ensure_index) the names
+    it declares. `parsed`: a cache of syntax trees kept between analyses (loader.read_decls)."""
     entry = entry_for(path, overlay)
     findings: list[Finding] = []
     model = None
     decls = None
     try:
-        model = load(entry, overlay)
+        model = load(entry, overlay, parsed)
         sources = model.sources
         decls = model.decls
     except TavError as e:
@@ -243,7 +246,7 @@ def analyse(path: str, overlay: dict[Path, str] | None = None, lint: bool = True
         findings += [Finding(d.span, d.message, "error", "", tuple(d.notes)) for d in e.diagnostics]
         try:  # the names are still known when every file parses
             sc = SourceCache()
-            decls = list(read_decls(entry, sc, overlay=overlay))
+            decls = list(read_decls(entry, sc, overlay=overlay, parsed=parsed))
             sources = sc
         except (TavError, RecursionError):
             decls = None
@@ -264,8 +267,16 @@ def analyse(path: str, overlay: dict[Path, str] | None = None, lint: bool = True
     a = Analysis(entry, list(getattr(sources, "_texts", {}).keys()), findings, sources, model, decls)
     if model is not None:
         a.changes = list(model.changes)
-    if decls is not None:
+    if names:
+        ensure_index(a)
+    return a
+
+
+def ensure_index(a: Analysis) -> Analysis:
+    """The analysis with its names indexed (once)."""
+    if a.decls is not None and not a.indexed:
         index(a)
+        a.indexed = True
     return a
 
 

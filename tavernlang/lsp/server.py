@@ -66,6 +66,7 @@ class TavServer(LanguageServer):
         self.published: dict[str, set[str]] = {}  # entry -> the uris it published diagnostics to
         self.pending: dict[str, asyncio.Task] = {}
         self.uri_of_path: dict[str, str] = {}  # an open document's real path -> its uri, as the client names it
+        self.parsed: dict = {}  # syntax trees by (file, bytes): only a changed file is parsed again
 
     # -------------------------------------------------------------- documents
     def path_of(self, uri: str) -> str:
@@ -90,7 +91,9 @@ class TavServer(LanguageServer):
         """Check the game of a document and publish the diagnostics of each of its files."""
         entry = self.entry_of(uri)
         t0 = time.perf_counter()
-        a = An.analyse(entry, self.overlay())
+        if len(self.parsed) > 2000:
+            self.parsed.clear()
+        a = An.analyse(entry, self.overlay(), parsed=self.parsed, names=False)
         self.latest[entry] = a
         if a.decls is not None:
             self.good[entry] = a
@@ -168,6 +171,7 @@ class TavServer(LanguageServer):
             a = self.check(uri)
         if a.decls is None:
             a = self.good.get(entry, a)
+        An.ensure_index(a)
         real = self.path_of(uri)
         name = next((f for f in a.files if An.abspath(f) == real), None) or os.path.relpath(real)
         doc = self.workspace.get_text_document(uri)
