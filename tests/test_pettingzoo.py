@@ -334,3 +334,23 @@ def test_example_runs():
                          capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "greedy" in out.stdout and "random" in out.stdout
+
+
+def _shipped_games():
+    files = sorted((ROOT / "games").glob("*.tav")) + sorted((ROOT / "examples").rglob("*.tav"))
+    return [str(f.relative_to(ROOT)) for f in files]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rel", _shipped_games())
+def test_every_shipped_game_passes_api_test(rel):
+    """Every game and house rule shipped, at its smallest and largest player count, for the
+    first 60 rounds of turns (any rules file, no game-specific code)."""
+    from tavernlang import compile_file
+    game = compile_file(str(ROOT / rel))
+    if game.model.rounds is None:
+        pytest.skip("no rounds: nothing to play")
+    for n in sorted({game.min_players, game.max_players}):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            api_test(env(game, players=n, seed=1), num_cycles=60)
