@@ -331,6 +331,8 @@ def _render(toks: list[_Tok], gaps: list[_Gap], expanded: set[int], breaks: set[
             newline = True
         elif t.block > i:  # a block's '{' joins its header's line
             newline = False
+        elif t.parent == "else_part" and t.text == "else" and 0 <= a.block < i - 1:
+            newline = False  # '} else {'
         elif t.stmt and frames[-1].kind == "block" and frames[-1].multi:
             newline = True
         elif after_open and multi(i - 1):
@@ -477,7 +479,10 @@ def _format(text: str, path: str, width: int) -> str:
     toks = _tokens(tree)
     gaps = _gaps(src, toks)
     if not toks:
-        lines = [c for c, _ in gaps[0].comments]
+        lines = []
+        for c, blank in gaps[0].comments:
+            lines.extend([""] if blank and lines else [])
+            lines.append(c)
         return "\n".join(lines) + "\n" if lines else ""
     out = _layout(toks, gaps, width)
     return "\n".join(out) + "\n"
