@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -52,6 +53,82 @@ def test_textmate_grammar_is_generated_from_the_lark_grammar():
     assert not missing and not extra, (f"{TEXTMATE.relative_to(ROOT)} is stale (missing {sorted(missing)}, "
                                        f"extra {sorted(extra)}): run python -m tavernlang.highlight textmate > {TEXTMATE.relative_to(ROOT)}")
     assert TEXTMATE.read_text() == highlight.textmate_json(), "regenerate it: python -m tavernlang.highlight textmate"
+
+
+@pytest.mark.parametrize("rel", sorted(highlight.GENERATED_FILES))
+def test_generated_editor_files_are_up_to_date(rel):
+    assert (ROOT / rel).read_text() == highlight.GENERATED_FILES[rel](), \
+        f"{rel} is stale: run python -m tavernlang.highlight write"
+
+
+def test_vim_and_emacs_name_every_keyword():
+    vim = (ROOT / "editors" / "vim" / "syntax" / "tav.vim").read_text()
+    words = set()
+    for line in vim.splitlines():
+        if line.startswith("syn keyword ") and not line.startswith("syn keyword tavBuiltin"):
+            words |= set(line.split()[3:])
+    assert words == set(highlight.keywords())
+    el = (ROOT / "editors" / "emacs" / "tav-mode.el").read_text()
+    assert set(highlight.keywords()) <= set(re.findall(r'"([A-Za-z_]+)"', el))
+
+
+SAMPLE = """\
+# A sample.
+action pour "pour" {
+  require me.coins > 0 and open == true
+  log "a mug"
+}
+"""
+VIM_SCRIPT = r"""set rtp^=@VIM@
+filetype plugin on
+syntax on
+edit @FILE@
+let out = [&filetype, &commentstring]
+for [pat, off] in [['^action', 0], ['\<require\>', 0], ['\<me\.', 0], ['\.coins', 1], ['"a mug', 0], ['\<true\>', 0], ['\<and\>', 0], ['^#', 0]]
+  call cursor(1, 1)
+  call search(pat)
+  call add(out, synIDattr(synID(line('.'), col('.') + off, 1), 'name'))
+endfor
+call writefile(out, '@OUT@')
+qall!
+"""
+EMACS_SCRIPT = r"""(add-to-list 'load-path "@EMACS@")
+(require 'tav-mode)
+(find-file "@FILE@")
+(font-lock-ensure)
+(defun face-at (re off) (goto-char (point-min)) (re-search-forward re) (get-text-property (+ (match-beginning 0) off) 'face))
+(princ (format "%s %s %s %s %s %s\n" major-mode (face-at "^action" 0) (face-at "\\_<require\\_>" 0)
+               (face-at "me\\.coins" 3) (face-at "\\_<true\\_>" 0) (face-at "\\_<me\\_>" 0)))
+(with-temp-buffer (tav-mode) (insert "action a {\nmove x to y\nif c {\n gain 1 coins\n}\n}\n")
+  (indent-region (point-min) (point-max)) (princ (buffer-string)))
+"""
+
+
+@pytest.mark.skipif(shutil.which("vim") is None, reason="no vim here")
+def test_vim_highlights_a_rules_file(tmp_path):
+    (tmp_path / "s.tav").write_text(SAMPLE)
+    script = tmp_path / "t.vim"
+    out = tmp_path / "out"
+    script.write_text(VIM_SCRIPT.replace("@VIM@", str(ROOT / "editors" / "vim")).replace("@FILE@", str(tmp_path / "s.tav"))
+                      .replace("@OUT@", str(out)))
+    subprocess.run(["vim", "-Nu", "NONE", "-i", "NONE", "-es", "-S", str(script)], timeout=60, check=True,
+                   stdin=subprocess.DEVNULL)
+    assert out.read_text().split("\n")[:10] == ["tav", "# %s", "tavDeclaration", "tavKeyword", "tavBuiltin",
+                                                "tavAttribute", "tavString", "tavConstant", "tavOperatorWord",
+                                                "tavComment"]
+
+
+@pytest.mark.skipif(shutil.which("emacs") is None, reason="no emacs here")
+def test_emacs_mode_highlights_and_indents(tmp_path):
+    (tmp_path / "s.tav").write_text(SAMPLE)
+    script = tmp_path / "t.el"
+    script.write_text(EMACS_SCRIPT.replace("@EMACS@", str(ROOT / "editors" / "emacs")).replace("@FILE@", str(tmp_path / "s.tav")))
+    r = subprocess.run(["emacs", "-Q", "--batch", "-l", str(script)], capture_output=True, text=True, timeout=60,
+                       stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[0] == ("tav-mode font-lock-keyword-face font-lock-keyword-face "
+                                       "font-lock-variable-name-face font-lock-constant-face font-lock-builtin-face")
+    assert "action a {\n  move x to y\n  if c {\n    gain 1 coins\n  }\n}\n" in r.stdout
 
 
 def test_textmate_patterns_compile_and_match():

@@ -1,0 +1,2 @@
+" tavernlang rules files
+autocmd BufRead,BufNewFile *.tav setfiletype tav
