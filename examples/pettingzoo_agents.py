@@ -33,9 +33,8 @@ def greedy_agent(env, agent, obs, rng):
     if len(legal) == 1:
         return int(legal[0])
     me = env.agent_name_mapping[agent]
-    counters = env.observation_layout()["counters"]
-    mine = [s.start + me if s.stop - s.start == env.players else None for s in counters.values()]
-    mine = [i for i in mine if i is not None]  # the per-player counters, at my seat
+    layout = env.observation_layout()
+    mine = [layout["counters"][name].start + me for name in layout["per_player_counters"]]  # at my seat
     best, best_value = [], None
     for a in legal:
         f = env.fork()

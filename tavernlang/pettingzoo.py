@@ -190,8 +190,11 @@ class _Encoding:
         self.zones.append("(other zones)")
         self.zone_ix = {z: i for i, z in enumerate(self.zones)}
         self.counters: list[tuple[str, int]] = []
+        self.per_player: list[str] = []  # counters the view gives one value per player of
         for name, v in probe_view["counters"].items():
             self.counters.append((name, len(v) if isinstance(v, list) else 1))
+            if isinstance(v, list):
+                self.per_player.append(name)
         # the vector: me, to_act, current (one-hot seats), round, counters, zones
         self.off_me, self.off_to_act, self.off_current = 0, players, 2 * players
         self.off_round = 3 * players
@@ -217,6 +220,7 @@ class _Encoding:
             "current": slice(self.off_current, self.off_current + self.n),
             "round": self.off_round,
             "counters": {name: slice(o, o + w) for name, (o, w) in self.counter_off.items()},
+            "per_player_counters": list(self.per_player),
             "zones": {name: slice(z + i * self.width, z + (i + 1) * self.width) for i, name in enumerate(self.zones)},
             "zone_features": (self.names + self.kinds + [f"{a}={v}" if v is not None else a for a, v in self.var_feats]
                               + ["hidden", "other"]),
@@ -370,7 +374,7 @@ class TavernEnv(AECEnv):
 
     def observation_layout(self) -> dict:
         """Where each part of the observation vector lies: seats (one-hot), round, counters by
-        name, zones by label (each a block of `zone_features`: counts of card names, of kinds,
+        name (`per_player_counters`: those with a value per seat, in seat order), zones by label (each a block of `zone_features`: counts of card names, of kinds,
         sums or counts of shown `var` attributes, then cards hidden from the agent, then cards
         of a label it did not expect)."""
         return self._enc.layout()

@@ -219,6 +219,7 @@ def test_observation_layout_reads_the_view(envs):
     obs = e.observe("player_2")["observation"]
     view = e.match.view(1)
     assert list(obs[lay["counters"]["coins"]]) == view["counters"]["coins"]
+    assert lay["per_player_counters"] == ["coins"]
     assert obs[lay["me"]].tolist() == [0, 1]
     assert obs[lay["round"]] == view["round"]
     names = lay["zone_features"]
