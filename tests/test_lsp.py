@@ -30,7 +30,7 @@ include "parts.tav"
 
 # Coins in front of you.
 counter coins per player = 0 in 0..20
-zone deck: shared hidden
+zone deck: shared hidden  # the mugs, face down
 zone hand: per player private
 
 # A number nothing reads.
@@ -184,6 +184,8 @@ async def test_hover_gives_kind_type_and_the_comment_above(client: LanguageClien
     assert "(attribute) price: int, an attribute of Mug" in h.contents.value and "A mug of something." in h.contents.value
     h = await client.text_document_hover_async(T.HoverParams(T.TextDocumentIdentifier(u), pos(GAME, "c.price")))
     assert "(local) c: Mug" in h.contents.value or "(local) c: card" in h.contents.value
+    h = await client.text_document_hover_async(T.HoverParams(T.TextDocumentIdentifier(u), pos(GAME, "deck)")))
+    assert "(zone) deck: zone, shared, hidden" in h.contents.value and "the mugs, face down" in h.contents.value
     h = await client.text_document_hover_async(T.HoverParams(T.TextDocumentIdentifier(u), pos(GAME, "me\n")))
     assert "(builtin) me: player" in h.contents.value
     h = await client.text_document_hover_async(T.HoverParams(T.TextDocumentIdentifier(u), pos(GAME, "\n\n# Coins", 1)))

@@ -121,15 +121,30 @@ def string_at(text: str, line: int, col: int) -> str | None:
     return None
 
 
+_RULE = re.compile(r"[-=*~_#]{4,}")  # a comment that is a section's rule (`# ------ Setup`)
+
+
 def doc_above(text: str, line: int) -> str:
-    """The comment lines right above a 1-based line (no blank line between), without the '#'."""
+    """The comment lines right above a 1-based line (no blank line between, up to a section's
+    rule line), without the '#'; then the comment at the end of the line itself, if any."""
     lines = text.split("\n")
     out: list[str] = []
     i = line - 2
     while i >= 0 and lines[i].lstrip().startswith("#"):
-        out.append(lines[i].lstrip()[1:].strip())
+        body = lines[i].lstrip()[1:].strip()
+        if _RULE.match(body):
+            break
+        out.append(body)
         i -= 1
     out.reverse()
+    if 1 <= line <= len(lines):  # `zone center: shared hidden   # all the cards, face down`
+        src = lines[line - 1]
+        own = _code(text)[sum(len(x) + 1 for x in lines[:line - 1]):][:len(src)]  # comments blanked
+        j = next((k for k, ch in enumerate(src) if ch == "#" and own[k] != "#"), -1)  # not in a string
+        if j >= 0 and src.lstrip()[:1] != "#":
+            tail = src[j + 1:].strip()
+            if tail and not tail.startswith("tav:"):
+                out.append(tail)
     return "\n".join(x for x in out if not x.startswith("tav:"))
 
 
