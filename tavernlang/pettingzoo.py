@@ -84,10 +84,15 @@ def action_bound(game, players: int) -> tuple[int | None, list[str]]:
         v = getattr(e, "value", None)
         return v if isinstance(e, A.Node) and type(v) is int else None
 
-    def coll_size(e) -> int | None:
-        """How many items a list may hold, where that is sure: a zone's cards (each card lies in
-        one place), the cards of every zone of a family, every zone of a family, a written list.
-        Anything else (a def's list, a sum of lists that may repeat an item) has no bound here."""
+    defs = {d.name: d for d in m.decls if isinstance(d, A.DefDecl)}
+    domain = {"list:player": players, "list:card": ncards, "list:zone": nzones, "list:bool": 2}
+
+    def coll_size(e, seen: frozenset = frozenset()) -> int | None:
+        """At most how many items a list holds, where that is sure: a zone's cards (each card
+        lies in one place), the cards or the zones of a family, players, others, cards, a
+        written list, a def's list, a filter of a bounded list, a sum of bounded lists, either
+        branch of an if; distinct values, by their list or their type (an enum's values).
+        Anything else (a parameter's or a let's list, a range up to a counter) has no bound here."""
         t = m.types.get(e, "")
         if isinstance(e, A.ListLit):
             return len(e.items)
@@ -95,9 +100,50 @@ def action_bound(game, players: int) -> tuple[int | None, list[str]]:
             return ncards
         if isinstance(e, A.EveryZone):
             return nzones
-        ref = m.refs.get(e) if isinstance(e, A.Name) else None
-        if ref is not None and ref[0] == "builtin":  # players, others, cards
+        if isinstance(e, A.Quant) and e.op == "filter":
+            return coll_size(e.coll, seen)
+        if isinstance(e, A.Aggregate) and e.op == "distinct":
+            n = coll_size(e.coll, seen)
+            d = len(m.enums.get(t[10:], ())) if t.startswith("list:enum:") else domain.get(t)
+            return min(x for x in (n, d) if x is not None) if (n, d) != (None, None) else None
+        if isinstance(e, A.BinOp) and e.op == "+" and t.startswith("list"):
+            a, b = coll_size(e.left, seen), coll_size(e.right, seen)
+            return None if a is None or b is None else a + b
+        if isinstance(e, A.Cond):
+            a, b = coll_size(e.then, seen), coll_size(e.orelse, seen)
+            return None if a is None or b is None else max(a, b)
+        if isinstance(e, A.Call) and e.name == "values" and t.startswith("list:enum:"):
+            return len(m.enums.get(t[10:], ()))
+        if isinstance(e, A.Call) and e.name == "first" and len(e.args) == 2:
+            return coll_size(e.args[1], seen)
+        if isinstance(e, A.Call) and e.name == "range" and len(e.args) == 2:
+            lo, hi = num_bound(e.args[0], low=True), num_bound(e.args[1])
+            return None if lo is None or hi is None else max(0, hi - lo + 1)
+        ref = m.refs.get(e) if isinstance(e, (A.Name, A.Call)) else None
+        if ref is not None and ref[0] == "builtin" and isinstance(e, A.Name):  # players, others, cards
             return players if t == "list:player" else ncards if t == "list:card" else None
+        name = e.name if isinstance(e, (A.Name, A.Call)) else None
+        if ref is not None and ref[0] == "def" and name in defs and name not in seen:
+            return coll_size(defs[name].body, seen | {name})
+        return None
+
+    def num_bound(e, low: bool = False) -> int | None:
+        """A written number; for a high end, also a counter's declared highest value, the size
+        of a bounded list, the lesser of two numbers one of which is bounded."""
+        v = lit(e)
+        if v is not None or low:
+            return v
+        if isinstance(e, A.Call) and e.name == "size" and len(e.args) == 1:
+            return coll_size(e.args[0])
+        if isinstance(e, A.Quant) and e.op == "count":
+            return coll_size(e.coll)
+        if isinstance(e, A.Call) and e.name == "lesser" and len(e.args) == 2:
+            known = [b for b in (num_bound(e.args[0]), num_bound(e.args[1])) if b is not None]
+            return min(known) if known else None
+        if isinstance(e, A.Attr) and e.name in m.counters:
+            return lit(m.counters[e.name].decl.high) if m.counters[e.name].decl.high is not None else None
+        if isinstance(e, A.Name) and e.name in m.counters and not m.counters[e.name].decl.per_player:
+            return lit(m.counters[e.name].decl.high) if m.counters[e.name].decl.high is not None else None
         return None
 
     def note(n: int | None, node, what: str) -> None:
@@ -115,7 +161,7 @@ def action_bound(game, players: int) -> tuple[int | None, list[str]]:
         elif isinstance(node, A.ChooseOne):
             note(len(node.options), node, "choose one of")
         elif isinstance(node, A.ChooseNumber):
-            lo, hi = lit(node.low), lit(node.high)
+            lo, hi = num_bound(node.low, low=True), num_bound(node.high)
             note(None if lo is None or hi is None else max(1, hi - lo + 1), node, "choose number")
         elif isinstance(node, A.ChooseSubset):
             n = coll_size(node.coll)

@@ -249,6 +249,27 @@ def test_die_faces_are_summed(envs):
             assert obs[lay["zones"][zone]][i] == want
 
 
+def test_the_action_space_is_a_bound_read_from_the_rules(peek, envs):
+    """Peek's one decision is a choice among a hand's cards: at most its 5 cards. Little Tavern's
+    decisions are all bounded too (its 58 cards); a game whose decisions are all played at 5
+    players within that bound (the env stops at one that is not)."""
+    assert env(peek, players=2).max_actions == 5
+    lt = env(envs["little_tavern"].game, players=5, seed=1)
+    assert lt.action_bound == lt.max_actions == 58 and lt.bound_reasons == []
+    rng = np.random.default_rng(0)
+    for s in (1, 2):
+        lt.reset(seed=s)
+        for _ in lt.agent_iter():
+            lt.step(random_agent(lt, rng))
+
+
+def test_the_action_space_is_capped_where_no_bound_is_read(envs):
+    from tavernlang.pettingzoo import DEFAULT_MAX_ACTIONS
+    tm = envs["tavern_masters"]
+    assert tm.action_bound is None and tm.max_actions == DEFAULT_MAX_ACTIONS
+    assert any("choose number" in r and "tavern_masters.tav:" in r for r in tm.bound_reasons)
+
+
 def test_too_small_an_action_space_says_what_to_pass(envs):
     e = env(envs["little_tavern"].game, players=2, seed=1, max_actions=2)
     with pytest.raises(GameError, match=r"max_actions=\d+ or more"):
