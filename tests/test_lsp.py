@@ -52,6 +52,9 @@ action serve "serve a mug" {
 setup { move cards to deck  shuffle deck }
 rounds 3 { phase serving "Serve" turns from player(1) once_each { actions serve } }
 winner: highest coins
+
+# What a player has paid (a counter named as the mugs' attribute).
+counter price per player = 0
 '''
 PARTS = '''\
 # A mug of something.
@@ -204,9 +207,11 @@ async def _definition(client, u, p) -> list[T.Location]:
 async def test_definition_across_includes_and_from_a_house_rule(client: LanguageClient, project: Path):
     u = open_doc(client, project / "game.tav")
     await wait_diagnostics(client, u, lambda ds: True)
-    # a kind's attribute, declared in the included file
+    # a kind's attribute, declared in the included file (not the counter of the same name)
     [loc] = await _definition(client, u, pos(GAME, "price)", 2))
     assert loc.uri == uri(project / "parts.tav") and loc.range.start == pos(PARTS, "price:")
+    [loc] = await _definition(client, u, pos(GAME, "counter price", 9))  # a declaration's own name
+    assert loc.uri == u and loc.range.start == pos(GAME, "price per player")
     # a local: the choose that binds it
     [loc] = await _definition(client, u, pos(GAME, "c to hand"))
     assert loc.uri == u and loc.range.start == pos(GAME, "c in deck")

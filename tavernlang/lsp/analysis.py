@@ -480,7 +480,13 @@ def lookup(a: Analysis, file: str, text: str, line: int, col: int) -> list[Symbo
     for s in locals_at(a, file, start):
         if s.name == name:
             return [s]
-    cands = a.symbols.get(name, [])
+    cands = [s for s in a.symbols.get(name, []) if s.kind not in ("card", "scenario")]  # (named in strings)
+    here = [s for s in cands if s.name_span.file == file and _contains(s.name_span, line, col)]
+    if here:  # on a declaration's own name
+        return here
+    kinds = resolved_kinds(a, file, line, col, name) if len({s.kind for s in cands}) > 1 else None
+    if kinds is not None and any(s.kind in kinds for s in cands):  # the one the checker chose
+        cands = [s for s in cands if s.kind in kinds]
     before = text[:start].rstrip()
     if before.endswith(".") and not before.endswith(".."):
         member = [s for s in cands if s.kind in _MEMBER_KINDS]
@@ -524,6 +530,40 @@ def type_at(a: Analysis, file: str, line: int, col: int) -> str | None:
                 if best is None or _size(n.span) <= _size(best.span):
                     best = n
     return show(m.types[best]) if best is not None else None
+
+
+# what the checker resolved a name to (GameModel.refs) -> the kinds of symbol it can be
+_REF_KINDS = {
+    "local": ("local", "parameter", "builtin"), "selfattr": ("attribute",), "selfzone": ("card zone",),
+    "selfdef": ("kind def",), "builtin": ("builtin",), "effect": ("effect",), "action": ("action",),
+    "phase": ("phase",), "option": ("option",), "mecounter": ("counter",), "counter": ("counter",),
+    "pcounter": ("counter",), "var": ("var",), "pvar": ("var",), "zone": ("zone",), "pzone": ("zone",),
+    "zfamily": ("zone",), "const": ("enum value",), "def": ("def",), "czone": ("card zone",),
+    "kdef": ("kind def",), "cattr": ("attribute",), "cvar": ("attribute",),
+}
+
+
+def resolved_kinds(a: Analysis, file: str, line: int, col: int, name: str) -> tuple[str, ...] | None:
+    """What the checker made of the name at a place, as symbol kinds (None: it does not say)."""
+    m = a.model
+    if m is None:
+        return None
+    best = None
+    for d in m.decls:
+        if d.span.file != file or not _contains(d.span, line, col):
+            continue
+        for n in A.walk(d):
+            if isinstance(n, A.Gain) and _contains(n.counter_span, line, col) and n.counter == name:
+                return ("counter",)
+            if isinstance(n, A.Of) and _contains(n.name_span, line, col) and n.name == name:
+                return ("counter", "var", "zone", "card zone")
+            hit = isinstance(n, (A.Name, A.Attr, A.Call)) and n.name == name
+            if hit and _contains(n.span, line, col) and n in m.refs:
+                if best is None or _size(n.span) <= _size(best.span):
+                    best = n
+    if best is None:
+        return None
+    return _REF_KINDS.get(m.refs[best][0])
 
 
 def _contains(sp: Span, line: int, col: int) -> bool:
