@@ -1,65 +1,331 @@
-"""Compiling expressions: each becomes ``f(st, env) -> value``, with fast paths for
-the shapes rules use most (local names, kind tests, zone tests, attribute compares).
-(A mixin of the compiler in compile.py.)"""
+"""Compiling expressions to Python source: each expression the statements need becomes one
+generated function ``f(st, env) -> value`` with the whole expression tree inside it (plain
+locals, loops and comprehensions), compiled once with ``compile()``.
+
+The generated text holds only what the generator makes itself: slot numbers, its own names
+(``_v3``, ``_t2``, ``_k17``), Python operators and ``repr()`` of ints, bools and None. Every
+other value of the rules (strings, names, tables, spans) is a constant in the generated
+module's namespace, read by a name the generator made, so no text of a rules file is ever
+code. (A mixin of the compiler in compile.py; jinja's ``compiler.py`` is the model.)
+
+Each ``x_NODE`` method gives ``(lines, value)``: statements to run first (often none) and a
+Python expression for the value, evaluated once, after the lines.
+"""
 from __future__ import annotations
 
 import functools
 import itertools
+import re
 
 from ..check.model import CARD, STR, ZONE
 from ..errors import GameError
 from ..syntax import ast as A
-from .common import Fn, _const
-
+from .common import Fn
 
 _BINDERS = (A.Quant, A.Aggregate, A.AnySubset)
 _PURE = (A.Name, A.Lit, A.Attr, A.Of)  # arguments an inlined def may read more than once (or not at all)
 INLINE_DEPTH = 6  # defs inlined into inlined defs, at most
 INLINE_NODES = 60  # a def whose body is larger stays a call
+_SIMPLE = re.compile(r"^(env\[\d+\]|_[vtx]\d*|-?\d+|None|True|False|st\.current|_k\d+)$")
+_COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-", "*": "*"}
+
+
+def _simple(src: str) -> bool:
+    """A value cheap and safe to write twice: a slot, a local, a literal."""
+    return _SIMPLE.match(src) is not None
+
+
+# ---------------------------------------------------------------- run-time helpers
+# (called by the generated code for the rarer shapes; each is plain Python over the state)
+
+def _index(items, i):
+    return items[i - 1] if items is not None and 1 <= i <= len(items) else None
+
+
+def _nn(col, c):
+    return None if c is None else col[c]
+
+
+def _czone(row, c):
+    if c is None:
+        return None
+    z = row[c]
+    return None if z < 0 else z
+
+
+def _kdef(st, me, c, has, cell, pad):
+    return None if c is None or not has[c] else cell[0](st, [me, c, *pad])
+
+
+def _holder(st, c):
+    if c is None or st.zholder is None or st.loc[c] < 0:
+        return None
+    h = st.zholder[st.loc[c]]
+    return None if h < 0 else h
+
+
+def _zone_of(st, c):
+    z = st.loc[c]
+    return None if z < 0 else z
+
+
+def _owner_fixed(st, c):
+    z = st.loc[c]
+    return None if z < 0 else st.zowner[z]
+
+
+def _owner(st, c):
+    z = st.loc[c]
+    return None if z < 0 else st.zone_owner(z)
+
+
+def _zowner_fixed(st, z):
+    return None if z is None else st.zowner[z]
+
+
+def _zowner(st, z):
+    return None if z is None else st.zone_owner(z)
+
+
+def _allz(st, f):
+    b = st.zbase[f]
+    zs = st.zones
+    out = []
+    for z in range(b, b + st.n):
+        out += zs[z]
+    return out
+
+
+def _is(mask, c):
+    return c is not None and mask[c]
+
+
+def _div(x, y, span):
+    if y == 0:
+        raise GameError("division by zero", span)
+    return x // y
+
+
+def _mod(x, y, span):
+    if y == 0:
+        raise GameError("division by zero", span)
+    return x % y
+
+
+def _full(st, z):
+    cap = st.cap[z]
+    return cap is not None and len(st.zones[z]) >= cap
+
+
+def _free(st, z):
+    cap = st.cap[z]
+    return 1_000_000 if cap is None else max(0, cap - len(st.zones[z]))
+
+
+def _top(st, z):
+    cs = st.zones[z]
+    return cs[-1] if cs else None
+
+
+def _player(st, v, span):
+    if not 1 <= v <= st.n:
+        raise GameError(f"there is no player {v} in a {st.n}-player game", span)
+    return v - 1
+
+
+def _allowed(st, g, name, who):
+    if name in g.actions:
+        act = g.actions[name]
+        req, frame = act.req, act.frame
+    elif name not in g.effect_cells:
+        return True  # a phase can always be run
+    else:
+        req, _, frame, _ = g.effect_cells[name][0]
+    return req is None or bool(req(st, [who] + [None] * frame))
+
+
+def _offered(st, prompt, nth):
+    asked = (st.offered or {}).get(prompt, [])
+    i = nth if nth is not None else len(asked)
+    return list(asked[i - 1]) if 1 <= i <= len(asked) else []
+
+
+def _has_word_lit(cache, want, t):
+    if t is None:
+        return False
+    hit = cache.get(t)
+    if hit is None:
+        hit = cache[t] = _has_words(_words(t), want)
+    return hit
+
+
+def _has_word2(t, w):
+    return t is not None and w is not None and _has_word(t, w)
+
+
+def _card_text(names, v):
+    return "none" if v is None else names[v]
+
+
+def _order_from(st, p):
+    return [(p + i) % st.n for i in range(st.n)]
+
+
+def _distinct(vals):
+    out = []
+    for v in vals:
+        if v not in out:
+            out.append(v)
+    return out
+
+
+def _any_subset(items, a, b, test, span):
+    """Some subset of items of a size in a..b passes test: smallest first, stopping at the first."""
+    tried = 0
+    for size in range(a, b + 1):
+        for combo in itertools.combinations(items, size):
+            tried += 1
+            if tried > 1 << 16:
+                raise GameError("more than 65536 subsets to try", span)
+            if test(list(combo)):
+                return True
+    return False
+
+
+def _subset_sum(items, a, b, want, col, test, span):
+    """`any(subset S ... where sum(x.A for x in S) == V)` by subset sums, without trying subsets
+    (but for none or negative values, which are tried as subsets)."""
+    if a > b:
+        return False
+    if want is None or want < 0:
+        return _any_subset(items, a, b, test, span)
+    reach = [1] + [0] * b  # reach[c]: bit s is set when some c items sum to s
+    for x in items:
+        w = col[x] if x is not None else None
+        w = 0 if w is None else w  # none adds nothing to a sum
+        if w < 0:
+            return _any_subset(items, a, b, test, span)
+        for c in range(b - 1, -1, -1):
+            r = reach[c]
+            if r:
+                reach[c + 1] |= r << w
+    for c in range(a, b + 1):
+        if (reach[c] >> want) & 1:
+            return True
+    return False
+
+
+_HELPERS = {n: f for n, f in dict(globals()).items() if n.startswith("_") and callable(f) and n not in ("_simple",)
+            and getattr(f, "__module__", None) == __name__}
+
+
+class _Fn:
+    """The function being generated: its temporaries."""
+
+    def __init__(self):
+        self.n = 0
+
+    def tmp(self, prefix="_t") -> str:
+        self.n += 1
+        return f"{prefix}{self.n}"
+
+
+def _indent(lines: list[str], by: str = "    ") -> list[str]:
+    return [by + ln for ln in lines]
 
 
 class ExpressionCompiler:
-    _subst: dict | None = None  # param slot -> ("slot", caller slot) | ("fn", closure), while inlining
+    _locals: dict | None = None  # slot -> Python source: a def's parameters while inlining, bound names
     _inlining: frozenset = frozenset()
+    _fn: _Fn | None = None
 
-    # ================================================================ def inlining
-    def _inline(self, e: A.Call, name: str) -> Fn | None:
-        """A call of a small `def` compiled into the caller: its body, with the parameters
-        read from the caller's slots or its argument closures. Only for bodies that bind no
-        names (no quantifiers) and for arguments that are cheap and pure; recursion is not
-        inlined."""
-        d = self.m.defs[name]
-        if name in self._inlining or len(e.args) != len(d.params) or len(self._inlining) >= INLINE_DEPTH:
-            return None
-        ok = self.g.inline_ok.get(name)
-        if ok is None:
-            nodes = list(A.walk(d.decl.body))
-            ok = self.g.inline_ok[name] = len(nodes) <= INLINE_NODES and not any(isinstance(n, _BINDERS) for n in nodes)
-        if not ok:
-            return None
-        mapping = {}
-        for i, a in enumerate(e.args):
-            k = self.local_slot(a)
-            if k is not None and not self._wants_list(d, i, a):
-                mapping[i + 1] = ("slot", k)
-            elif all(isinstance(n, _PURE) and not (isinstance(n, A.Name) and self.m.refs.get(n, ("",))[0] == "def")
-                     and not (isinstance(n, (A.Attr, A.Of)) and self.m.refs.get(n, ("",))[0] not in ("cattr", "cvar"))
-                     for n in A.walk(a)):
-                # a literal or an attribute read: the same value however often it is read, never an error
-                mapping[i + 1] = ("fn", self.cards_of(a) if self._wants_list(d, i, a) else self.expr(a))
-            else:
-                return None
-        saved, saved_in = self._subst, self._inlining
-        self._subst, self._inlining = mapping, saved_in | {name}
+    # ================================================================ the module
+    def _ns(self) -> dict:
+        ns = getattr(self, "_gen_ns", None)
+        if ns is None:
+            ns = self._gen_ns = {"__builtins__": {"len": len, "list": list, "range": range, "sum": sum, "min": min,
+                                                  "max": max, "abs": abs, "reversed": reversed, "any": any, "all": all},
+                                 **_HELPERS, "_g": self.g}
+            self._gen_consts = {}
+            self._gen_count = 0
+            self.g.gen_source = []
+        return ns
+
+    def k(self, value) -> str:
+        """A constant of the rules, as a name in the generated module (never as text in its code)."""
+        ns = self._ns()
+        if value is None or isinstance(value, bool):
+            return repr(value)
+        if type(value) is int and -10**6 < value < 10**6:
+            return repr(value)
         try:
-            return self.def_body(d)
-        finally:
-            self._subst, self._inlining = saved, saved_in
+            key = (type(value), value)
+            hash(key)
+        except TypeError:
+            key = ("id", id(value))
+        name = self._gen_consts.get(key)
+        if name is None:
+            name = self._gen_consts[key] = f"_k{len(self._gen_consts)}"
+            ns[name] = value
+            if key[0] == "id":
+                self._gen_consts[("keep", id(value))] = value  # (ids stay unique while the value lives)
+        return name
 
-    def _wants_list(self, c, i: int, a: A.Expr) -> bool:
-        """A zone given for a `list of ...` parameter: the callee gets the zone's cards."""
-        return (i < len(c.params) and c.params[i][1].startswith("list:")
-                and self.m.types.get(a) == ZONE)
+    def compile_fn(self, params: str, lines: list[str], val: str) -> Fn:
+        """Compile one generated function `def _eN(params): lines; return val`."""
+        ns = self._ns()
+        self._gen_count += 1
+        name = f"_e{self._gen_count}"
+        src = "\n".join([f"def {name}({params}):", *_indent(lines), f"    return {val}", ""])
+        try:
+            code = compile(src, f"<tav generated {name}>", "exec")
+        except (SyntaxError, RecursionError, MemoryError, ValueError) as exc:
+            raise GameError("the rules nest too deeply to run") from exc
+        exec(code, ns)  # the source is the generator's own (see the module's docstring)
+        self.g.gen_source.append(src)
+        return ns[name]
+
+    def _root(self, params: str, build):
+        """Generate one function around build() -> (lines, value), with fresh temporaries."""
+        saved = self._fn
+        self._fn = _Fn()
+        try:
+            lines, val = build()
+        finally:
+            self._fn = saved
+        return self.compile_fn(params, lines, val)
+
+    def tmp(self, prefix: str = "_t") -> str:
+        return self._fn.tmp(prefix)
+
+    # ================================================================ entry points
+    def expr(self, e: A.Expr) -> Fn:
+        if isinstance(e, A.Lit) and (e.value is None or isinstance(e.value, (bool, int, str))):
+            v = e.value
+            return lambda st, env: v
+        return self._root("st, env", lambda: self.x(e))
+
+    def coll(self, e: A.Expr) -> Fn:
+        """An expression as a collection: a zone gives its (live) list of cards."""
+        return self._root("st, env", lambda: self.xcoll(e))
+
+    def cards_of(self, e: A.Expr) -> Fn:
+        """An expression giving a card, a list of cards or a zone -> list of cards (a copy, as
+        they are now): what `move`/`reveal` act on, and a zone given where a list is wanted."""
+        return self._root("st, env", lambda: self.xcards(e))
+
+    def filter(self, cond: A.Expr | None, k: int):
+        """A function (st, env, src) -> list of the items of src meeting cond (bound at slot k)."""
+        def build():
+            if cond is None:
+                return [], "list(src)"
+            with self._bound(k, "_x") as v:
+                lines, c = self.x(cond)
+            if not lines:
+                return [], f"[{v} for {v} in src if {c}]"
+            out = self.tmp()
+            return [f"{out} = []", f"for {v} in src:", *_indent(lines), f"    if {c}:", f"        {out}.append({v})"], out
+        return self._root("st, env, src", build)
 
     def def_body(self, d) -> Fn:
         """A def's body; a zone where the def gives a list of cards gives its cards."""
@@ -68,187 +334,44 @@ class ExpressionCompiler:
             return self.cards_of(b)
         return self.expr(b)
 
-    def cards_of(self, e: A.Expr) -> Fn:
-        """An expression giving a card, a list of cards or a zone -> list of cards (a copy, as
-        they are now): what `move`/`reveal` act on, and a zone given where a list is wanted."""
-        f = self.expr(e)
-        t = self.m.types.get(e)
-        if t == CARD:
-            return lambda st, env: [f(st, env)]
-        if t == ZONE:
-            return lambda st, env: list(st.zones[f(st, env)])
-        return lambda st, env: list(f(st, env))
+    # ================================================================ helpers
+    def _bound(self, k: int, prefix: str = "_v"):
+        """A name bound by a quantifier (or a filter) at slot k, as a Python local."""
+        comp = self
 
-    # ================================================================ filters
-    def _kind_split(self, cond: A.Expr | None, k: int):
-        """(mask, rest): `x is K [and rest]` on the bound slot k becomes a static mask."""
-        if cond is None:
-            return None, None
-        if isinstance(cond, A.IsKind) and isinstance(cond.obj, A.Name) and self.m.refs.get(cond.obj) == ("local", k):
-            return self.g.kind_mask.get(cond.kind), None
-        if isinstance(cond, A.BinOp) and cond.op == "and":
-            mask, rest = self._kind_split(cond.left, k)
-            if mask is not None and rest is None:
-                return mask, cond.right
-        return None, cond
+        class _B:
+            def __enter__(self_):
+                self_.saved = comp._locals
+                name = comp._fn.tmp(prefix)
+                comp._locals = {**(comp._locals or {}), k: name}
+                return name
 
-    def filter(self, cond: A.Expr | None, k: int):
-        """A function (st, env, src) -> list of the items of src meeting cond (bound at slot k)."""
-        neg = isinstance(cond, A.Not)
-        call = cond.operand if neg else cond
-        if isinstance(call, A.Call) and call.name in ("full", "empty") and len(call.args) == 1 \
-                and self.local_slot(call.args[0]) == k and self.m.refs.get(call) == ("builtin", call.name) \
-                and self.m.types.get(call.args[0]) == ZONE:
-            # zones that are (not) full / (not) empty: one comprehension, no calls
-            if call.name == "full" and neg:
-                return lambda st, env, src: [z for z in src if st.cap[z] is None or len(st.zones[z]) < st.cap[z]]
-            if call.name == "full":
-                return lambda st, env, src: [z for z in src if st.cap[z] is not None and len(st.zones[z]) >= st.cap[z]]
-            if neg:
-                return lambda st, env, src: [z for z in src if st.zones[z]]
-            return lambda st, env, src: [z for z in src if not st.zones[z]]
-        mask, rest = self._kind_split(cond, k)
-        restf = self.expr(rest) if rest is not None else None
-        if mask is None and restf is None:
-            return lambda st, env, src: list(src)
-        if restf is None:
-            return lambda st, env, src: [x for x in src if mask[x]]
+            def __exit__(self_, *a):
+                comp._locals = self_.saved
+        return _B()
 
-        def filt(st, env, src):
-            out = []
-            for x in src:
-                if mask is not None and not mask[x]:
-                    continue
-                env[k] = x
-                if restf(st, env):
-                    out.append(x)
-            return out
-        return filt
+    def seq(self, parts: list[tuple[list[str], str]]) -> tuple[list[str], list[str]]:
+        """Several sub-expressions evaluated in order: (lines, values), spilling a value to a
+        temporary when a later part must run statements first (so the order stays the rules')."""
+        lines: list[str] = []
+        vals: list[str] = []
+        for i, (ls, v) in enumerate(parts):
+            if ls:
+                for j, pv in enumerate(vals):
+                    if not _simple(pv):
+                        t = self.tmp()
+                        lines.append(f"{t} = {pv}")
+                        vals[j] = t
+                lines += ls
+            vals.append(v)
+        return lines, vals
 
-    # ================================================================ expressions
-    def expr(self, e: A.Expr) -> Fn:
-        return getattr(self, "e_" + type(e).__name__)(e)
-
-    def coll(self, e: A.Expr) -> Fn:
-        """An expression as a collection: a zone gives its (live) list of cards."""
-        if self.m.types.get(e) == ZONE:
-            ref = self.m.refs.get(e)
-            if ref is not None and ref[0] == "zone":
-                fam = ref[1]
-                return lambda st, env: st.zones[st.zbase[fam]]
-            k = self.local_slot(e)
-            if k is not None:
-                return lambda st, env: st.zones[env[k]]
-            if ref is not None and ref[0] == "pzone":
-                k = self.local_slot(e.obj)
-                if k is not None:
-                    fam = ref[1]
-                    return lambda st, env: st.zones[st.zbase[fam] + env[k]]
-            if ref is not None and ref[0] == "czone":  # the zone on a local card: its cards
-                k = self.local_slot(e.obj)
-                if k is not None:
-                    fam = ref[1]
-                    empty: list = []
-
-                    def czone_cards(st, env):
-                        z = st.czone[fam][env[k]]
-                        return st.zones[z] if z >= 0 else empty  # a card without such a zone holds nothing
-                    return czone_cards
-            f = self.expr(e)
-            return lambda st, env: st.zones[f(st, env)]
-        return self.expr(e)
-
-    def e_Lit(self, e):
-        return _const(e.value)
-
-    def e_Index(self, e):
-        lst, ix = self.coll(e.obj), self.expr(e.index)
-
-        def index(st, env):
-            items, i = lst(st, env), ix(st, env)
-            return items[i - 1] if items is not None and 1 <= i <= len(items) else None
-        return index
-
-    def e_ListLit(self, e):
-        items = [self.expr(x) for x in e.items]
-        return lambda st, env: [f(st, env) for f in items]
-
-    def e_Name(self, e):
-        ref = self.m.refs[e]
-        kind = ref[0]
-        if kind == "local":
-            k = ref[1]
-            sub = self._subst
-            if sub is not None and k in sub:  # a parameter of a def being inlined
-                how, v = sub[k]
-                if how == "slot":
-                    return lambda st, env: env[v]
-                return v
-            return lambda st, env: env[k]
-        if kind == "builtin":
-            n = ref[1]
-            if n == "me":
-                return lambda st, env: env[0]
-            if n == "players":
-                return lambda st, env: st.players
-            if n == "others":
-                return lambda st, env: [p for p in st.players if p != env[0]]
-            if n == "cards":
-                return lambda st, env: st.all_cards
-            if n == "current":
-                return lambda st, env: st.current
-            if n == "next_player":
-                return lambda st, env: st.next_player
-            if n == "round":
-                return lambda st, env: st.round
-            if n == "player_count":
-                return lambda st, env: st.n
-            if n == "game_ends":
-                g = self.g
-                return lambda st, env: g.ended(st)
-            if n == "winners":
-                g = self.g
-                return lambda st, env: g.result(st)["winners"]
-        if kind == "option":
-            k = ref[1]
-            return lambda st, env: st.opt[k]
-        if kind == "counter":
-            k = ref[1]
-            return lambda st, env: st.counters[k][0]
-        if kind == "mecounter":
-            k = ref[1]
-            return lambda st, env: st.counters[k][env[0]]
-        if kind == "var":
-            k = ref[1]
-            return lambda st, env: st.vars[k][0]
-        if kind == "zone":
-            f = ref[1]
-            return lambda st, env: st.zbase[f]
-        if kind == "const":
-            return _const(ref[1])
-        if kind == "def":
-            inl = self._inline(A.Call(e.span, ref[1], ()), ref[1])  # a def without parameters
-            if inl is not None:
-                return inl
-            cell = self.g.def_cells[ref[1]]
-            frame = self.m.defs[ref[1]].frame
-            return lambda st, env: cell[0](st, [env[0]] + [None] * frame)
-        if kind in ("effect", "action", "phase"):
-            return _const(ref[1])
-        if kind == "selfattr":  # in a kind's def: an attribute of the card itself
-            this, aslot, mutable = ref[1], ref[2], ref[3]
-            if mutable:
-                return lambda st, env: st.cvars[aslot][env[this]]
-            return lambda st, env: st.attrs[aslot][env[this]]
-        if kind == "selfzone":
-            this, fam = ref[1], ref[2]
-            return lambda st, env: st.czone[fam][env[this]]
-        if kind == "selfdef":
-            this, name = ref[1], ref[2]
-            cell = self.g.kdef_cells[name]
-            pad = [None] * self.m.kind_defs[name].frame
-            return lambda st, env: cell[0](st, [env[0], env[this], *pad])
-        raise AssertionError(ref)  # pragma: no cover
+    def spill(self, lines: list[str], v: str) -> tuple[list[str], str]:
+        """A value that will be read more than once: in a temporary unless it is simple."""
+        if _simple(v):
+            return lines, v
+        t = self.tmp()
+        return lines + [f"{t} = {v}"], t
 
     def local_slot(self, e) -> int | None:
         """The env slot an expression reads, if it is just a local name (or `me`)."""
@@ -257,10 +380,10 @@ class ExpressionCompiler:
             if ref == ("builtin", "me"):
                 return 0
             if ref is not None and ref[0] == "local":
-                sub = self._subst
-                if sub is not None and ref[1] in sub:
-                    how, v = sub[ref[1]]
-                    return v if how == "slot" else None
+                loc = self._locals
+                if loc is not None and ref[1] in loc:
+                    m = re.match(r"^env\[(\d+)\]$", loc[ref[1]])
+                    return int(m.group(1)) if m else None
                 return ref[1]
         return None
 
@@ -274,244 +397,289 @@ class ExpressionCompiler:
                 return True, ref[1]
         return False, None
 
+    def _kind_split(self, cond: A.Expr | None, k: int):
+        """(mask, rest): `x is K [and rest]` on the bound slot k becomes a static mask."""
+        if cond is None:
+            return None, None
+        if isinstance(cond, A.IsKind) and isinstance(cond.obj, A.Name) and self.m.refs.get(cond.obj) == ("local", k):
+            return self.g.kind_mask.get(cond.kind), None
+        if isinstance(cond, A.BinOp) and cond.op == "and":
+            mask, rest = self._kind_split(cond.left, k)
+            if mask is not None and rest is None:
+                return mask, cond.right
+        return None, cond
+
+    def _wants_list(self, c, i: int, a: A.Expr) -> bool:
+        """A zone given for a `list of ...` parameter: the callee gets the zone's cards."""
+        return (i < len(c.params) and c.params[i][1].startswith("list:")
+                and self.m.types.get(a) == ZONE)
+
+    # ================================================================ def inlining
+    def _inline(self, e: A.Call, name: str):
+        """A call of a small `def` generated into the caller: its body, with the parameters
+        read from the caller's values. Only for bodies that bind no names (no quantifiers) and
+        for arguments that are cheap and pure; recursion is not inlined."""
+        d = self.m.defs[name]
+        if name in self._inlining or len(e.args) != len(d.params) or len(self._inlining) >= INLINE_DEPTH:
+            return None
+        ok = self.g.inline_ok.get(name)
+        if ok is None:
+            nodes = list(A.walk(d.decl.body))
+            ok = self.g.inline_ok[name] = len(nodes) <= INLINE_NODES and not any(isinstance(n, _BINDERS) for n in nodes)
+        if not ok:
+            return None
+        mapping = {}
+        for i, a in enumerate(e.args):
+            k = self.local_slot(a)
+            wants = self._wants_list(d, i, a)
+            if k is not None and not wants:
+                mapping[i + 1] = f"env[{k}]"
+                continue
+            if isinstance(a, A.Name) and self.m.refs.get(a, ("",))[0] == "local" and not wants:
+                ls, v = self.x(a)  # a name bound by a quantifier: its local
+                if not ls and _simple(v):
+                    mapping[i + 1] = v
+                    continue
+            if all(isinstance(n, _PURE) and not (isinstance(n, A.Name) and self.m.refs.get(n, ("",))[0] == "def")
+                   and not (isinstance(n, (A.Attr, A.Of)) and self.m.refs.get(n, ("",))[0] not in ("cattr", "cvar"))
+                   for n in A.walk(a)):
+                # a literal or an attribute read: the same value however often it is read, never an error
+                ls, v = self.xcards(a) if wants else self.x(a)
+                if ls:
+                    return None
+                mapping[i + 1] = f"({v})"
+            else:
+                return None
+        saved, saved_in = self._locals, self._inlining
+        self._locals, self._inlining = mapping, saved_in | {name}
+        try:
+            b = d.decl.body
+            if (d.type or "").startswith("list:") and self.m.types.get(b) == ZONE:
+                return self.xcards(b)
+            return self.x(b)
+        finally:
+            self._locals, self._inlining = saved, saved_in
+
+    # ================================================================ expressions
+    def x(self, e: A.Expr) -> tuple[list[str], str]:
+        return getattr(self, "x_" + type(e).__name__)(e)
+
+    def xcoll(self, e: A.Expr) -> tuple[list[str], str]:
+        """An expression as a collection: a zone gives its (live) list of cards."""
+        if self.m.types.get(e) == ZONE:
+            ref = self.m.refs.get(e)
+            if ref is not None and ref[0] == "czone":  # the zone on a card: its cards (none: nothing)
+                ls, c = self.spill(*self.x(e.obj))
+                t = self.tmp()
+                return ls + [f"{t} = None if {c} is None else st.czone[{ref[1]}][{c}]"], \
+                    f"(st.zones[{t}] if {t} is not None and {t} >= 0 else [])"
+            ls, z = self.x(e)
+            return ls, f"st.zones[{z}]"
+        return self.x(e)
+
+    def xcards(self, e: A.Expr) -> tuple[list[str], str]:
+        t = self.m.types.get(e)
+        ls, v = self.x(e)
+        if t == CARD:
+            return ls, f"[{v}]"
+        if t == ZONE:
+            return ls, f"list(st.zones[{v}])"
+        return ls, f"list({v})"
+
+    def x_Lit(self, e):
+        return [], self.k(e.value)
+
+    def x_Index(self, e):
+        lines, (a, b) = self.seq([self.xcoll(e.obj), self.x(e.index)])
+        return lines, f"_index({a}, {b})"
+
+    def x_ListLit(self, e):
+        lines, vals = self.seq([self.x(i) for i in e.items])
+        return lines, "[" + ", ".join(vals) + "]"
+
+    def _def_call(self, name: str, args: list[str]) -> str:
+        cell = self.k(self.g.def_cells[name])
+        frame = self.m.defs[name].frame
+        pad = ["None"] * max(0, frame - 1 - len(args))
+        return f"{cell}[0](st, [env[0], {', '.join(args + pad)}])"
+
+    def x_Name(self, e):
+        ref = self.m.refs[e]
+        kind = ref[0]
+        if kind == "local":
+            k = ref[1]
+            loc = self._locals
+            if loc is not None and k in loc:
+                return [], loc[k]
+            return [], f"env[{k}]"
+        if kind == "builtin":
+            n = ref[1]
+            if n == "me":
+                return [], "env[0]"
+            if n == "players":
+                return [], "st.players"
+            if n == "others":
+                return [], "[_p for _p in st.players if _p != env[0]]"
+            if n == "cards":
+                return [], "st.all_cards"
+            if n == "current":
+                return [], "st.current"
+            if n == "next_player":
+                return [], "st.next_player"
+            if n == "round":
+                return [], "st.round"
+            if n == "player_count":
+                return [], "st.n"
+            if n == "game_ends":
+                return [], "_g.ended(st)"
+            if n == "winners":
+                return [], '_g.result(st)["winners"]'
+        if kind == "option":
+            return [], f"st.opt[{ref[1]}]"
+        if kind == "counter":
+            return [], f"st.counters[{ref[1]}][0]"
+        if kind == "mecounter":
+            return [], f"st.counters[{ref[1]}][env[0]]"
+        if kind == "var":
+            return [], f"st.vars[{ref[1]}][0]"
+        if kind == "zone":
+            return [], f"st.zbase[{ref[1]}]"
+        if kind == "const":
+            return [], self.k(ref[1])
+        if kind == "def":
+            inl = self._inline(A.Call(e.span, ref[1], ()), ref[1])  # a def without parameters
+            if inl is not None:
+                return inl
+            return [], self._def_call(ref[1], [])
+        if kind in ("effect", "action", "phase"):
+            return [], self.k(ref[1])
+        if kind == "selfattr":  # in a kind's def: an attribute of the card itself
+            this, aslot, mutable = ref[1], ref[2], ref[3]
+            _, c = self.x_slot(this)
+            return [], f"st.{'cvars' if mutable else 'attrs'}[{aslot}][{c}]"
+        if kind == "selfzone":
+            this, fam = ref[1], ref[2]
+            _, c = self.x_slot(this)
+            return [], f"st.czone[{fam}][{c}]"
+        if kind == "selfdef":
+            this, name = ref[1], ref[2]
+            _, c = self.x_slot(this)
+            cell = self.k(self.g.kdef_cells[name])
+            pad = ", None" * self.m.kind_defs[name].frame
+            return [], f"{cell}[0](st, [env[0], {c}{pad}])"
+        raise AssertionError(ref)  # pragma: no cover
+
+    def x_slot(self, k: int):
+        loc = self._locals
+        if loc is not None and k in loc:
+            return [], loc[k]
+        return [], f"env[{k}]"
+
     def _prop(self, e, obj_e):
         ref = self.m.refs[e]
         kind, slot = ref[0], ref[1]
         g = self.g
+        ls, o = self.x(obj_e)
+        simple = _simple(o)
         if kind == "czone":  # `dice of s`: the zone on card s
-            k = self.local_slot(obj_e)
-            if k is not None:  # on a local: one closure
-                def czone_local(st, env):
-                    c = env[k]
-                    if c is None:
-                        return None
-                    z = st.czone[slot][c]
-                    return None if z < 0 else z
-                return czone_local
-            obj = self.expr(obj_e)
-
-            def czone(st, env):
-                c = obj(st, env)
-                if c is None:
-                    return None
-                z = st.czone[slot][c]
-                return None if z < 0 else z
-            return czone
+            return ls, f"_czone(st.czone[{slot}], {o})"
         if kind == "kdef":  # a kind's derived attribute, worked out for the card
-            obj = self.expr(obj_e)
-            cell = g.kdef_cells[slot]
-            pad = [None] * self.m.kind_defs[slot].frame
             kinds = set(self.m.kind_defs[slot].kinds)
-            has = [k in kinds for k in g.card_kind]  # only the kind's own cards have the value
-
-            def kdef(st, env):
-                c = obj(st, env)
-                return None if c is None or not has[c] else cell[0](st, [env[0], c, *pad])
-            return kdef
-        if kind == "prop" and ref[1] == CARD and ref[2] == "holder":
-            obj = self.expr(obj_e)
-
-            def holder(st, env):
-                c = obj(st, env)
-                if c is None or st.zholder is None or st.loc[c] < 0:
-                    return None
-                h = st.zholder[st.loc[c]]
-                return None if h < 0 else h
-            return holder
-        k = self.local_slot(obj_e)
-        if k is not None:  # the common case, `x.attr` on a local: one closure, not two
-            if kind == "pcounter":
-                return lambda st, env: st.counters[slot][env[k]]
-            if kind == "pzone":
-                return lambda st, env: st.zbase[slot] + env[k]
-            if kind == "cattr":
-                def cattr_local(st, env):
-                    c = env[k]
-                    return None if c is None else st.attrs[slot][c]
-                return cattr_local
-            if kind == "prop" and ref[1] == CARD and ref[2] == "zone":
-                def zone_local(st, env):
-                    z = st.loc[env[k]]
-                    return None if z < 0 else z
-                return zone_local
-            if kind == "prop" and ref[1] == CARD and ref[2] == "facedown":
-                return lambda st, env: st.facedown[env[k]]
-            if kind == "prop" and ref[1] == ZONE and ref[2] == "owner":
-                if not g.has_card_zones:  # every zone's owner is fixed: read it
-                    def zowner_fixed(st, env):
-                        z = env[k]
-                        return None if z is None else st.zowner[z]
-                    return zowner_fixed
-
-                def zowner_local(st, env):
-                    z = env[k]
-                    return None if z is None else st.zone_owner(z)
-                return zowner_local
-        obj = self.expr(obj_e)
+            has = self.k([k in kinds for k in g.card_kind])  # only the kind's own cards have the value
+            cell = self.k(g.kdef_cells[slot])
+            pad = self.k((None,) * self.m.kind_defs[slot].frame)
+            return ls, f"_kdef(st, env[0], {o}, {has}, {cell}, {pad})"
         if kind == "pcounter":
-            return lambda st, env: st.counters[slot][obj(st, env)]
+            return ls, f"st.counters[{slot}][{o}]"
         if kind == "pvar":
-            return lambda st, env: st.vars[slot][obj(st, env)]
+            return ls, f"st.vars[{slot}][{o}]"
         if kind == "pzone":
-            return lambda st, env: st.zbase[slot] + obj(st, env)
-        if kind == "cattr":
-            def cattr(st, env):
-                c = obj(st, env)
-                return None if c is None else st.attrs[slot][c]
-            return cattr
-        if kind == "cvar":
-            def cvar(st, env):
-                c = obj(st, env)
-                return None if c is None else st.cvars[slot][c]
-            return cvar
+            return ls, f"(st.zbase[{slot}] + {o})"
+        if kind in ("cattr", "cvar"):
+            table = "attrs" if kind == "cattr" else "cvars"
+            if simple:
+                return ls, f"(None if {o} is None else st.{table}[{slot}][{o}])"
+            return ls, f"_nn(st.{table}[{slot}], {o})"
         if kind == "prop":
             t, name = ref[1], ref[2]
+            if t == CARD and name == "holder":
+                return ls, f"_holder(st, {o})"
             if t == "player":
                 if name == "left":
-                    return lambda st, env: (obj(st, env) + 1) % st.n
+                    return ls, f"(({o} + 1) % st.n)"
                 if name == "right":
-                    return lambda st, env: (obj(st, env) - 1) % st.n
+                    return ls, f"(({o} - 1) % st.n)"
                 if name == "seat":
-                    return lambda st, env: obj(st, env) + 1
+                    return ls, f"({o} + 1)"
             if t == CARD:
                 if name == "name":
-                    return lambda st, env: g.card_name[obj(st, env)]
+                    return ls, f"{self.k(g.card_name)}[{o}]"
                 if name == "kind":
-                    return lambda st, env: g.card_kind[obj(st, env)]
+                    return ls, f"{self.k(g.card_kind)}[{o}]"
                 if name == "facedown":
-                    return lambda st, env: st.facedown[obj(st, env)]
+                    return ls, f"st.facedown[{o}]"
                 if name == "zone":
-                    def zone_of(st, env):
-                        z = st.loc[obj(st, env)]
-                        return None if z < 0 else z
-                    return zone_of
+                    if simple:
+                        return ls, f"(None if st.loc[{o}] < 0 else st.loc[{o}])"
+                    return ls, f"_zone_of(st, {o})"
                 if name == "owner":
-                    if not g.has_card_zones:
-                        def owner_fixed(st, env):
-                            z = st.loc[obj(st, env)]
-                            return None if z < 0 else st.zowner[z]
-                        return owner_fixed
-
-                    def owner(st, env):
-                        z = st.loc[obj(st, env)]
-                        return None if z < 0 else st.zone_owner(z)
-                    return owner
+                    return ls, f"_owner{'_fixed' if not g.has_card_zones else ''}(st, {o})"
             if t == ZONE:
                 if name == "owner":
-                    if not g.has_card_zones:
-                        def zowner_fixed2(st, env):
-                            z = obj(st, env)
-                            return None if z is None else st.zowner[z]
-                        return zowner_fixed2
-
-                    def zowner(st, env):
-                        z = obj(st, env)
-                        return None if z is None else st.zone_owner(z)
-                    return zowner
+                    if simple:
+                        return ls, (f"(None if {o} is None else st.zowner[{o}])" if not g.has_card_zones
+                                    else f"(None if {o} is None else st.zone_owner({o}))")
+                    return ls, f"_zowner{'_fixed' if not g.has_card_zones else ''}(st, {o})"
                 if name == "size":
-                    return lambda st, env: len(st.zones[obj(st, env)])
+                    return ls, f"len(st.zones[{o}])"
                 if name == "capacity":
-                    return lambda st, env: st.cap[obj(st, env)]
+                    return ls, f"st.cap[{o}]"
         raise AssertionError(ref)  # pragma: no cover
 
-    def e_Attr(self, e):
+    def x_Attr(self, e):
         return self._prop(e, e.obj)
 
-    def e_Of(self, e):
+    def x_Of(self, e):
         return self._prop(e, e.obj)
 
-    def e_AllZone(self, e):
+    def x_AllZone(self, e):
+        return [], f"_allz(st, {self.m.refs[e][1]})"
+
+    def x_EveryZone(self, e):
         f = self.m.refs[e][1]
+        return [], f"list(range(st.zbase[{f}], st.zbase[{f}] + st.n))"
 
-        def allz(st, env):
-            b = st.zbase[f]
-            zs = st.zones
-            out = []
-            for z in range(b, b + st.n):
-                out += zs[z]
-            return out
-        return allz
-
-    def e_EveryZone(self, e):
-        f = self.m.refs[e][1]
-        return lambda st, env: list(range(st.zbase[f], st.zbase[f] + st.n))
-
-    def e_Quant(self, e):
-        coll = self.coll(e.coll)
-        k = self.m.slots[e]
-        cond = self.expr(e.cond) if e.cond is not None else None
+    def x_Quant(self, e):
         op = e.op
-        if cond is None:
+        k = self.m.slots[e]
+        if e.cond is None:
+            if op == "every":
+                return [], "True"  # every(x in C): nothing to fail
+            ls, c = self.xcoll(e.coll)
             if op == "count":
-                return lambda st, env: len(coll(st, env))
+                return ls, f"len({c})"
             if op == "any":
-                return lambda st, env: len(coll(st, env)) > 0
-            if op == "filter":
-                return lambda st, env: list(coll(st, env))
-            return lambda st, env: True  # every(x in C): nothing to fail
-        if isinstance(e.coll, A.EveryZone) and op in ("every", "any") and isinstance(e.cond, (A.Call, A.Not)):
-            # every(t in every Z where full/empty/not full/not empty(t)): one loop, no calls
-            neg = isinstance(e.cond, A.Not)
-            call = e.cond.operand if neg else e.cond
-            if isinstance(call, A.Call) and call.name in ("full", "empty") and len(call.args) == 1 \
-                    and self.local_slot(call.args[0]) == k and self.m.refs.get(call) == ("builtin", call.name):
-                fam = self.m.refs[e.coll][1]
-                want_full = call.name == "full"
-                is_every = op == "every"
-
-                def zones_test(st, env):
-                    b = st.zbase[fam]
-                    zs, caps = st.zones, st.cap
-                    for z in range(b, b + st.n):
-                        cap = caps[z]
-                        hit = (cap is not None and len(zs[z]) >= cap) if want_full else not zs[z]
-                        if neg:
-                            hit = not hit
-                        if is_every and not hit:
-                            return False
-                        if not is_every and hit:
-                            return True
-                    return is_every
-                return zones_test
+                return ls, f"(len({c}) > 0)"
+            return ls, f"list({c})"
+        ls, c = self.xcoll(e.coll)
+        with self._bound(k) as v:
+            cl, cv = self.x(e.cond)
+        if op == "filter" and not cl:
+            return ls, f"[{v} for {v} in {c} if {cv}]"
+        out = self.tmp()
         if op == "filter":
-            filt = self.filter(e.cond, k)
-            return lambda st, env: filt(st, env, coll(st, env))
-        mask, rest = self._kind_split(e.cond, k)
-        if mask is not None and rest is None:
-            if op == "count":
-                return lambda st, env: sum(1 for x in coll(st, env) if mask[x])
-            if op == "any":
-                def any_mask(st, env):
-                    for x in coll(st, env):
-                        if mask[x]:
-                            return True
-                    return False
-                return any_mask
-        if op == "count":
-            def count(st, env):
-                n = 0
-                for x in coll(st, env):
-                    env[k] = x
-                    if cond(st, env):
-                        n += 1
-                return n
-            return count
-        if op == "any":
-            def any_(st, env):
-                for x in coll(st, env):
-                    env[k] = x
-                    if cond(st, env):
-                        return True
-                return False
-            return any_
-
-        def every(st, env):
-            for x in coll(st, env):
-                env[k] = x
-                if not cond(st, env):
-                    return False
-            return True
-        return every
+            body = [f"if {cv}:", f"    {out}.append({v})"]
+            init = "[]"
+        elif op == "count":
+            body = [f"if {cv}:", f"    {out} += 1"]
+            init = "0"
+        elif op == "any":
+            body = [f"if {cv}:", f"    {out} = True", "    break"]
+            init = "False"
+        else:
+            body = [f"if not {cv}:", f"    {out} = False", "    break"]
+            init = "True"
+        return ls + [f"{out} = {init}", f"for {v} in {c}:", *_indent(cl + body)], out
 
     def _subset_sum(self, e, k):
         """(attribute slot, table, target) when the condition of `any(subset S ...)` is
@@ -531,394 +699,216 @@ class ExpressionCompiler:
                 continue
             if any(isinstance(n, A.Name) and self.m.refs.get(n) == ("local", k) for n in A.walk(other)):
                 continue
-            if self._subst is not None:
+            if self._inlining:
                 continue
-            return ref[1], ("attrs" if ref[0] == "cattr" else "cvars"), self.expr(other)
+            return ref[1], ("attrs" if ref[0] == "cattr" else "cvars"), other
         return None
 
-    def e_AnySubset(self, e):
+    def x_AnySubset(self, e):
         """Some subset of the collection (of a size in low..high, 1.. by default) meets the
         condition: tried smallest first, stopping at the first that does."""
-        coll = self.coll(e.coll)
         k = self.m.slots[e]
-        cond = self.expr(e.cond) if e.cond is not None else None
-        lo = self.expr(e.low) if e.low is not None else None
-        hi = self.expr(e.high) if e.high is not None else None
-        span = e.span
-        def any_subset(st, env, span=span):
-            items = list(coll(st, env))
-            a = max(0, lo(st, env)) if lo is not None else 1
-            b = min(len(items), hi(st, env)) if hi is not None else len(items)
-            tried = 0
-            for size in range(a, b + 1):
-                for combo in itertools.combinations(items, size):
-                    tried += 1
-                    if tried > 1 << 16:
-                        raise GameError("more than 65536 subsets to try", span)
-                    env[k] = list(combo)
-                    if cond is None or cond(st, env):
-                        return True
-            return False
+        parts = [self.xcoll(e.coll)]
+        parts.append(self.x(e.low) if e.low is not None else ([], "1"))
+        parts.append(self.x(e.high) if e.high is not None else ([], "None"))
+        lines, (c, lo, hi) = self.seq(parts)
+        items, a, b = self.tmp(), self.tmp(), self.tmp()
+        lines += [f"{items} = list({c})",
+                  f"{a} = max(0, {lo})" if e.low is not None else f"{a} = 1",
+                  f"{b} = min(len({items}), {hi})" if e.high is not None else f"{b} = len({items})"]
+        test = self.tmp("_f")
+        with self._bound(k) as v:
+            cl, cv = self.x(e.cond) if e.cond is not None else ([], "True")
+        lines += [f"def {test}({v}):", *_indent(cl), f"    return {cv}"]
+        span = self.k(e.span)
         fast = self._subset_sum(e, k)
-        if fast is not None:  # `where sum(x.A for x in S) == V`: subset sums, without trying subsets
-            aslot, table, target = fast
+        if fast is None:
+            return lines, f"_any_subset({items}, {a}, {b}, {test}, {span})"
+        aslot, table, other = fast
+        ol, ov = self.x(other)
+        return lines + ol, f"_subset_sum({items}, {a}, {b}, {ov}, st.{table}[{aslot}], {test}, {span})"
 
-            def any_subset_sum(st, env):
-                items = coll(st, env)
-                a = max(0, lo(st, env)) if lo is not None else 1
-                b = min(len(items), hi(st, env)) if hi is not None else len(items)
-                if a > b:
-                    return False
-                want = target(st, env)
-                if want is None or want < 0:
-                    return any_subset(st, env)
-                col = getattr(st, table)[aslot]
-                reach = [1] + [0] * b  # reach[c]: bit s is set when some c items sum to s
-                for x in items:
-                    w = col[x] if x is not None else None
-                    w = 0 if w is None else w  # none adds nothing to a sum
-                    if w < 0:
-                        return any_subset(st, env)  # negative values: try the subsets
-                    for c in range(b - 1, -1, -1):
-                        r = reach[c]
-                        if r:
-                            reach[c + 1] |= r << w
-                for c in range(a, b + 1):
-                    if (reach[c] >> want) & 1:
-                        return True
-                return False
-            return any_subset_sum
-
-        return any_subset
-
-    def e_Aggregate(self, e):
-        coll = self.coll(e.coll)
+    def x_Aggregate(self, e):
+        op = e.op
         k = self.m.slots[e]
-        cond = self.expr(e.cond) if e.cond is not None else None
-        val = self.expr(e.value)
-        op = e.op
-
-        skip_none = op != "distinct"
-        # fast path: `sum(x.ATTR for x in C)`, a card attribute of the bound name, no condition
-        v = e.value
-        ref = self.m.refs.get(v) if isinstance(v, (A.Attr, A.Of)) else None
-        if (op == "sum" and cond is None and ref is not None and ref[0] in ("cattr", "cvar")
-                and isinstance(v.obj, A.Name) and self.m.refs.get(v.obj) == ("local", k)
-                and self._subst is None):
-            aslot, table = ref[1], ("attrs" if ref[0] == "cattr" else "cvars")
-
-            def sum_attr(st, env):
-                col = getattr(st, table)[aslot]
-                total = 0
-                for x in coll(st, env):
-                    if x is not None:
-                        w = col[x]
-                        if w is not None:
-                            total += w
-                return total
-            return sum_attr
-
-        def values(st, env):
-            out = []
-            for x in coll(st, env):
-                env[k] = x
-                if cond is None or cond(st, env):
-                    v = val(st, env)
-                    if v is not None or not skip_none:  # none adds nothing to a sum, min or max
-                        out.append(v)
-            return out
+        ls, c = self.xcoll(e.coll)
+        with self._bound(k) as v:
+            cl, cv = self.x(e.cond) if e.cond is not None else ([], None)
+            vl, vv = self.x(e.value)
+        out, w = self.tmp(), self.tmp()
         if op == "sum":
-            return lambda st, env: sum(values(st, env))
-        if op == "min":
-            return lambda st, env: min(values(st, env), default=0)
-        if op == "max":
-            return lambda st, env: max(values(st, env), default=0)
+            init, add, fin = "0", [f"if {w} is not None:", f"    {out} += {w}"], out
+        elif op == "min":
+            init, add, fin = "None", [f"if {w} is not None and ({out} is None or {w} < {out}):", f"    {out} = {w}"], \
+                f"(0 if {out} is None else {out})"
+        elif op == "max":
+            init, add, fin = "None", [f"if {w} is not None and ({out} is None or {w} > {out}):", f"    {out} = {w}"], \
+                f"(0 if {out} is None else {out})"
+        else:  # distinct: none counts as a value
+            init, add, fin = "[]", [f"if {w} not in {out}:", f"    {out}.append({w})"], out
+        step = vl + [f"{w} = {vv}"] + add
+        if cv is not None:
+            step = cl + [f"if {cv}:", *_indent(step)]
+        return ls + [f"{out} = {init}", f"for {v} in {c}:", *_indent(step)], fin
 
-        def distinct(st, env):
-            out = []
-            for v in values(st, env):
-                if v not in out:
-                    out.append(v)
-            return out
-        return distinct
-
-    def e_BinOp(self, e):
+    def x_BinOp(self, e):
         op = e.op
-        span = e.span
         if self.m.refs.get(e) == ("join",):  # L + M joins two lists (or zones' cards)
-            la, lb = self.coll(e.left), self.coll(e.right)
-            return lambda st, env: [*la(st, env), *lb(st, env)]
-        is_const, c = self.const_value(e.right)
-        if is_const and op in ("==", "!=") and isinstance(e.left, (A.Attr, A.Of)):
+            lines, (a, b) = self.seq([self.xcoll(e.left), self.xcoll(e.right)])
+            return lines, f"[*{a}, *{b}]"
+        is_const, cval = self.const_value(e.right)
+        if is_const and op in ("==", "!=") and isinstance(e.left, (A.Attr, A.Of)) and isinstance(e.left.obj, A.Name):
             ref = self.m.refs.get(e.left)
-            k = self.local_slot(e.left.obj)
-            if ref is not None and ref[0] == "cattr" and k is not None:
-                slot = ref[1]
+            oref = self.m.refs.get(e.left.obj)
+            ol, x = self.x(e.left.obj) if oref is not None and oref[0] in ("local", "builtin") else (["?"], "")
+            if ref is not None and ref[0] == "cattr" and not ol and _simple(x) and x != "st.current":
+                c = self.k(cval)
                 if op == "==":
-                    def attr_eq(st, env):
-                        x = env[k]
-                        return x is not None and st.attrs[slot][x] == c
-                    return attr_eq
+                    return [], f"({x} is not None and st.attrs[{ref[1]}][{x}] == {c})"
+                return [], f"({x} is None or st.attrs[{ref[1]}][{x}] != {c})"
+        if op in ("and", "or"):
+            la, a = self.x(e.left)
+            lb, b = self.x(e.right)
+            if not lb:
+                return la, f"({a} {op} {b})"
+            t = self.tmp()
+            test = f"if {t}:" if op == "and" else f"if not {t}:"
+            return la + [f"{t} = {a}", test, *_indent(lb + [f"{t} = {b}"])], t
+        lines, (a, b) = self.seq([self.x(e.left), self.x(e.right)])
+        if op in _COMPARE:
+            return lines, f"({a} {_COMPARE[op]} {b})"
+        span = self.k(e.span)
+        return lines, f"{'_div' if op == '/' else '_mod'}({a}, {b}, {span})"
 
-                def attr_ne(st, env):
-                    x = env[k]
-                    return x is None or st.attrs[slot][x] != c
-                return attr_ne
-        if is_const and op in ("==", "!=", ">=", "<=", ">", "<"):
-            a = self.expr(e.left)
-            if op == "==":
-                return lambda st, env: a(st, env) == c
-            if op == "!=":
-                return lambda st, env: a(st, env) != c
-            if op == ">=":
-                return lambda st, env: a(st, env) >= c
-            if op == "<=":
-                return lambda st, env: a(st, env) <= c
-            if op == ">":
-                return lambda st, env: a(st, env) > c
-            return lambda st, env: a(st, env) < c
-        ka, kb = self.local_slot(e.left), self.local_slot(e.right)
-        if ka is not None and kb is not None and op in ("==", "!="):
-            if op == "==":
-                return lambda st, env: env[ka] == env[kb]
-            return lambda st, env: env[ka] != env[kb]
-        a, b = self.expr(e.left), self.expr(e.right)
-        if op == "and":
-            return lambda st, env: a(st, env) and b(st, env)
-        if op == "or":
-            return lambda st, env: a(st, env) or b(st, env)
-        if op == "==":
-            return lambda st, env: a(st, env) == b(st, env)
-        if op == "!=":
-            return lambda st, env: a(st, env) != b(st, env)
-        if op == "<":
-            return lambda st, env: a(st, env) < b(st, env)
-        if op == "<=":
-            return lambda st, env: a(st, env) <= b(st, env)
-        if op == ">":
-            return lambda st, env: a(st, env) > b(st, env)
-        if op == ">=":
-            return lambda st, env: a(st, env) >= b(st, env)
-        if op == "+":
-            return lambda st, env: a(st, env) + b(st, env)
-        if op == "-":
-            return lambda st, env: a(st, env) - b(st, env)
-        if op == "*":
-            return lambda st, env: a(st, env) * b(st, env)
+    def x_Not(self, e):
+        ls, a = self.x(e.operand)
+        return ls, f"(not {a})"
 
-        def div(st, env):
-            x, y = a(st, env), b(st, env)
-            if y == 0:
-                raise GameError("division by zero", span)
-            return x // y if op == "/" else x % y
-        return div
+    def x_Neg(self, e):
+        ls, a = self.x(e.operand)
+        return ls, f"(-{a})"
 
-    def e_Not(self, e):
-        a = self.expr(e.operand)
-        return lambda st, env: not a(st, env)
+    def x_IsKind(self, e):
+        ls, o = self.x(e.obj)
+        mask = self.k(self.g.kind_mask.get(e.kind, []))
+        if _simple(o):
+            return ls, f"({o} is not None and {mask}[{o}])"
+        return ls, f"_is({mask}, {o})"
 
-    def e_Neg(self, e):
-        a = self.expr(e.operand)
-        return lambda st, env: -a(st, env)
+    def x_Cond(self, e):
+        lt, t = self.x(e.test)
+        la, a = self.x(e.then)
+        lb, b = self.x(e.orelse)
+        if not la and not lb:
+            return lt, f"({a} if {t} else {b})"
+        r = self.tmp()
+        return lt + [f"if {t}:", *_indent(la + [f"{r} = {a}"]), "else:", *_indent(lb + [f"{r} = {b}"])], r
 
-    def e_IsKind(self, e):
-        obj = self.expr(e.obj)
-        mask = self.g.kind_mask.get(e.kind, [])
-
-        def is_(st, env):
-            c = obj(st, env)
-            return c is not None and mask[c]
-        return is_
-
-    def e_Cond(self, e):
-        t, a, b = self.expr(e.test), self.expr(e.then), self.expr(e.orelse)
-        return lambda st, env: a(st, env) if t(st, env) else b(st, env)
-
-    def e_Match(self, e):
-        subj = self.expr(e.subject)
-        table = {}
-        default = _const(None)
+    def x_Match(self, e):
+        ls, subj = self.x(e.subject)
+        table: dict = {}
+        arms = []
+        default = None
         for case in e.cases:
-            f = self.expr(case.value)
             if not case.patterns:
-                default = f
+                if default is None:
+                    default = len(arms)
             for _, v in case.patterns:
-                table.setdefault(v, f)
-        get = table.get
-        return lambda st, env: get(subj(st, env), default)(st, env)
+                table.setdefault(v, len(arms))
+            arms.append(case.value)
+        consts = [self.const_value(a) for a in arms]
+        if all(ok for ok, _ in consts):  # every arm a constant: one lookup
+            look = self.k({v: consts[i][1] for v, i in table.items()})
+            dv = "None" if default is None else self.k(consts[default][1])
+            return ls, f"{look}.get({subj}, {dv})"
+        built = [self.x(a) for a in arms]
+        idx = self.k(table)
+        t, r = self.tmp(), self.tmp()
+        lines = ls + [f"{t} = {idx}.get({subj}, {default if default is not None else -1})"]
+        first = True
+        for i, (bl, bv) in enumerate(built):
+            lines += [f"{'if' if first else 'elif'} {t} == {i}:", *_indent(bl + [f"{r} = {bv}"])]
+            first = False
+        lines += ["else:", f"    {r} = None"] if built else [f"{r} = None"]
+        return lines, r
 
-    def e_Call(self, e):
+    def x_Call(self, e):
         ref = self.m.refs[e]
         if ref[0] == "values":
-            vals = list(self.m.enums[ref[1]])
-            return lambda st, env: list(vals)
+            return [], f"list({self.k(tuple(self.m.enums[ref[1]]))})"
         if ref[0] == "def":
             inl = self._inline(e, ref[1])
             if inl is not None:
                 return inl
-        if ref[0] == "def":
             d = self.m.defs[ref[1]]
-            args = [self.cards_of(a) if self._wants_list(d, i, a) else self.expr(a) for i, a in enumerate(e.args)]
-        else:
-            args = [self.expr(a) for a in e.args]
-        if ref[0] == "def":
-            cell = self.g.def_cells[ref[1]]
-            frame = self.m.defs[ref[1]].frame
-            pad = [None] * max(0, frame - 1 - len(args))
-            if len(args) == 1:
-                a0 = args[0]
-                k0 = None if self._wants_list(d, 0, e.args[0]) else self.local_slot(e.args[0])
-                if not pad:
-                    if k0 is not None:  # f(x) on a local, and f needs no slots of its own
-                        return lambda st, env: cell[0](st, [env[0], env[k0]])
-                    return lambda st, env: cell[0](st, [env[0], a0(st, env)])
-                if k0 is not None:
-                    return lambda st, env: cell[0](st, [env[0], env[k0], *pad])
-                return lambda st, env: cell[0](st, [env[0], a0(st, env), *pad])
-            return lambda st, env: cell[0](st, [env[0], *[a(st, env) for a in args], *pad])
+            lines, args = self.seq([self.xcards(a) if self._wants_list(d, i, a) else self.x(a)
+                                    for i, a in enumerate(e.args)])
+            return lines, self._def_call(ref[1], args)
         if ref[0] == "effect":
-            return _const(ref[1])
+            return [], self.k(ref[1])
         n = ref[1]
-        span = e.span
+        span = self.k(e.span)
         if n == "empty" and self.m.types.get(e.args[0], ZONE) != ZONE:  # empty(L) on a list
-            lst = args[0]
-            return lambda st, env: not lst(st, env)
+            ls, a = self.x(e.args[0])
+            return ls, f"(not {a})"
+        if n == "size":
+            ls, c = self.xcoll(e.args[0])
+            return ls, f"len({c})"
+        if n == "first":
+            lines, (a, c) = self.seq([self.x(e.args[0]), self.xcoll(e.args[1])])
+            if self.m.types.get(e.args[1]) == ZONE:  # of a zone: its top cards, the top one first
+                return lines, f"list(reversed({c}))[: max(0, {a})]"
+            return lines, f"list({c})[: max(0, {a})]"
+        lines, args = self.seq([self.x(a) for a in e.args])
         if n in ("full", "empty", "free", "top"):
             z = args[0]
-            k = self.local_slot(e.args[0])
-            if n == "full" and k is not None:
-                def full_local(st, env):
-                    zz = env[k]
-                    cap = st.cap[zz]
-                    return cap is not None and len(st.zones[zz]) >= cap
-                return full_local
-            if n == "empty" and k is not None:
-                return lambda st, env: not st.zones[env[k]]
             if n == "full":
-                def full(st, env):
-                    zz = z(st, env)
-                    cap = st.cap[zz]
-                    return cap is not None and len(st.zones[zz]) >= cap
-                return full
+                if _simple(z):
+                    return lines, f"(st.cap[{z}] is not None and len(st.zones[{z}]) >= st.cap[{z}])"
+                return lines, f"_full(st, {z})"
             if n == "empty":
-                return lambda st, env: not st.zones[z(st, env)]
+                return lines, f"(not st.zones[{z}])"
             if n == "free":
-                def free(st, env):
-                    zz = z(st, env)
-                    cap = st.cap[zz]
-                    return 1_000_000 if cap is None else max(0, cap - len(st.zones[zz]))
-                return free
-
-            def top(st, env):
-                cs = st.zones[z(st, env)]
-                return cs[-1] if cs else None
-            return top
-        if n == "size":
-            c = self.coll(e.args[0])
-            return lambda st, env: len(c(st, env))
+                return lines, f"_free(st, {z})"
+            return lines, f"_top(st, {z})"
         if n == "player":
-            a = args[0]
-
-            def player(st, env):
-                v = a(st, env)
-                if not 1 <= v <= st.n:
-                    raise GameError(f"there is no player {v} in a {st.n}-player game", span)
-                return v - 1
-            return player
+            return lines, f"_player(st, {args[0]}, {span})"
         if n == "neighbour":
-            a, b = args
-            return lambda st, env: (a(st, env) + b(st, env)) % st.n
+            return lines, f"(({args[0]} + {args[1]}) % st.n)"
         if n == "lesser":
-            a, b = args
-            return lambda st, env: min(a(st, env), b(st, env))
+            return lines, f"min({args[0]}, {args[1]})"
         if n == "greater":
-            a, b = args
-            return lambda st, env: max(a(st, env), b(st, env))
+            return lines, f"max({args[0]}, {args[1]})"
         if n == "abs":
-            a = args[0]
-            return lambda st, env: abs(a(st, env))
+            return lines, f"abs({args[0]})"
         if n == "random":
-            a, b = args
-            return lambda st, env: st.rng.randint(a(st, env), b(st, env))
+            return lines, f"st.rng.randint({args[0]}, {args[1]})"
         if n == "named":
-            a = args[0]
-            names = self.g.card_name
-            return lambda st, env: [c for c in st.all_cards if names[c] == a(st, env)]
-        if n == "first":
-            a = args[0]
-            c = self.coll(e.args[1])
-            if self.m.types.get(e.args[1]) == ZONE:  # of a zone: its top cards, the top one first
-                return lambda st, env: list(reversed(c(st, env)))[: max(0, a(st, env))]
-            return lambda st, env: list(c(st, env))[: max(0, a(st, env))]
+            lines, a = self.spill(lines, args[0])
+            return lines, f"[_c for _c in st.all_cards if {self.k(self.g.card_name)}[_c] == {a}]"
         if n == "allowed":
-            a = args[0]
-            who = args[1] if len(args) == 2 else (lambda st, env: env[0])
-            g = self.g
-
-            def allowed(st, env):
-                name = a(st, env)
-                if name in g.actions:
-                    act = g.actions[name]
-                    req, frame = act.req, act.frame
-                elif name not in g.effect_cells:
-                    return True  # a phase can always be run
-                else:
-                    req, _, frame, _ = g.effect_cells[name][0]
-                return req is None or bool(req(st, [who(st, env)] + [None] * frame))
-            return allowed
+            who = args[1] if len(args) == 2 else "env[0]"
+            return lines, f"_allowed(st, _g, {args[0]}, {who})"
         if n == "offered":  # scenarios: the options offered under a prompt, the last (or N-th) time
-            a = args[0]
-            nth = args[1] if len(args) == 2 else None
-
-            def offered(st, env):
-                asked = (st.offered or {}).get(a(st, env), [])
-                i = nth(st, env) if nth is not None else len(asked)
-                return list(asked[i - 1]) if 1 <= i <= len(asked) else []
-            return offered
+            return lines, f"_offered(st, {args[0]}, {args[1] if len(args) == 2 else 'None'})"
         if n == "taken":  # did the player whose turn it is take that action this turn?
-            a = args[0]
-            return lambda st, env: a(st, env) in st.turn_used
+            return lines, f"({args[0]} in st.turn_used)"
         if n == "range":
-            a, b = args
-            return lambda st, env: list(range(a(st, env), b(st, env) + 1))
+            return lines, f"list(range({args[0]}, {args[1]} + 1))"
         if n == "has_word":  # the name rule: WORD is a whole word (or run of words) of TEXT, in any case
-            a, b = args
             lit = e.args[1].value if isinstance(e.args[1], A.Lit) and isinstance(e.args[1].value, str) else None
             if lit is not None:
-                want = _words(lit)
-                cache: dict = {}
-
-                def has_word_lit(st, env):
-                    t = a(st, env)
-                    if t is None:
-                        return False
-                    hit = cache.get(t)
-                    if hit is None:
-                        hit = cache[t] = _has_words(_words(t), want)
-                    return hit
-                return has_word_lit
-
-            def has_word(st, env):
-                t, w = a(st, env), b(st, env)
-                return t is not None and w is not None and _has_word(t, w)
-            return has_word
+                return lines, f"_has_word_lit({self.k({})}, {self.k(_words(lit))}, {args[0]})"
+            return lines, f"_has_word2({args[0]}, {args[1]})"
         if n == "text":  # a value as the rules write it: Ale, 3, P2, a card's name
-            a = args[0]
             t = self.m.types.get(e.args[0])
-            g = self.g
             if t is not None and t.startswith("enum:") or t == STR:
-                return lambda st, env: a(st, env)
+                return lines, args[0]
             if t == CARD:
-                names = g.card_name
-                return lambda st, env: (lambda v: "none" if v is None else names[v])(a(st, env))
-            return lambda st, env: g.value_text(a(st, env), st, t)
+                return lines, f"_card_text({self.k(self.g.card_name)}, {args[0]})"
+            return lines, f"_g.value_text({args[0]}, st, {self.k(t)})"
         if n == "order_from":
-            a = args[0]
-
-            def order(st, env):
-                p = a(st, env)
-                return [(p + i) % st.n for i in range(st.n)]
-            return order
+            return lines, f"_order_from(st, {args[0]})"
         raise AssertionError(n)  # pragma: no cover
 
 
@@ -938,3 +928,6 @@ def _has_words(words: tuple, want: tuple) -> bool:
     if not k:
         return False
     return any(words[i:i + k] == want for i in range(len(words) - k + 1))
+
+
+_HELPERS["_has_word"] = _has_word
