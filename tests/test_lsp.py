@@ -242,6 +242,15 @@ async def test_completion_of_names_in_scope_and_keywords(client: LanguageClient,
     assert {"coins", "c", "pour", "serve", "deck", "hand", "me", "size", "choose", "move", "facedown"} <= set(labels)
     assert "n" not in labels  # pour's parameter is not in scope in serve
     assert labels["coins"].kind == T.CompletionItemKind.Variable and labels["choose"].kind == T.CompletionItemKind.Keyword
+    # while the file does not parse (a statement half typed), from the last text that did
+    change(client, u, GAME)
+    await wait_diagnostics(client, u, lambda ds: not any(d.severity == T.DiagnosticSeverity.Error for d in ds))
+    text3 = GAME.replace("    do pour(c.price)\n", "    do pour(c.price)\n    move \n")
+    change(client, u, text3)
+    await wait_diagnostics(client, u, lambda ds: any("unexpected" in d.message for d in ds))
+    got = await client.text_document_completion_async(T.CompletionParams(T.TextDocumentIdentifier(u), pos(text3, "move \n", 5)))
+    labels = {i.label for i in got.items}
+    assert {"c", "coins", "hand", "me"} <= labels and "n" not in labels
     text2 = GAME.replace("do pour(c.price)", "do pour(c.)")
     change(client, u, text2)
     got = await client.text_document_completion_async(T.CompletionParams(T.TextDocumentIdentifier(u), pos(text2, "c.)", 2)))

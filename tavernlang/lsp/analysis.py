@@ -470,6 +470,20 @@ _TOP_KINDS = ("option", "counter", "var", "zone", "def", "effect", "action", "en
               "handler", "card", "scenario", "attribute", "kind def", "card zone")
 
 
+def analysed_place(a: Analysis, file: str, text: str, offset: int) -> tuple[str | None, int]:
+    """An offset of the editor's text as an offset of the text the analysis read (they differ
+    while the file does not parse and the last analysis that did answers): the same before the
+    first difference, and shifted by the length the edit added after it."""
+    old = _text(a.sources, file)
+    if not old or old == text:
+        return (old or None), offset
+    n = min(len(old), len(text))
+    prefix = next((i for i in range(n) if old[i] != text[i]), n)
+    if offset <= prefix:
+        return old, offset
+    return old, min(len(old), max(prefix, offset - (len(text) - len(old))))
+
+
 def lookup(a: Analysis, file: str, text: str, line: int, col: int) -> list[Symbol]:
     """What the name at a place stands for: a local, else the declarations of that name (a
     member after a '.', a counter or zone after `of`, ...). Builtins come as kind 'builtin'."""
@@ -477,14 +491,16 @@ def lookup(a: Analysis, file: str, text: str, line: int, col: int) -> list[Symbo
     if w is None:
         return []
     name, start, end = w
-    for s in locals_at(a, file, start):
+    old, at = analysed_place(a, file, text, start)  # where that is in the text analysed
+    oline, ocol = place_of(old, at) if old is not None else (line, col)
+    for s in locals_at(a, file, at):
         if s.name == name:
             return [s]
     cands = [s for s in a.symbols.get(name, []) if s.kind not in ("card", "scenario")]  # (named in strings)
-    here = [s for s in cands if s.name_span.file == file and _contains(s.name_span, line, col)]
+    here = [s for s in cands if s.name_span.file == file and _contains(s.name_span, oline, ocol)]
     if here:  # on a declaration's own name
         return here
-    kinds = resolved_kinds(a, file, line, col, name) if len({s.kind for s in cands}) > 1 else None
+    kinds = resolved_kinds(a, file, oline, ocol, name) if len({s.kind for s in cands}) > 1 else None
     if kinds is not None and any(s.kind in kinds for s in cands):  # the one the checker chose
         cands = [s for s in cands if s.kind in kinds]
     before = text[:start].rstrip()

@@ -220,7 +220,7 @@ def hover(ls: TavServer, params: T.HoverParams) -> T.Hover | None:
         return None
     s = syms[0]
     head = f"({s.kind}) {s.name}: {s.detail}" if s.kind != "card" else f'(card) "{s.name}": {s.detail}'
-    t = An.type_at(a, name, line, col)
+    t = An.type_at(a, name, line, col) if An._text(a.sources, name) == text else None  # (not a stale one)
     parts = [f"```tav\n{head}\n```"]
     if t and s.kind not in ("effect", "action", "phase", "handler") and t not in s.detail:
         parts.append(f"type here: `{t}`")
@@ -293,7 +293,7 @@ def completion(ls: TavServer, params: T.CompletionParams) -> T.CompletionList:
         for (t, n), r in BUILTIN_PROPS.items():
             add(n, "builtin", f"{An.show(r)}, a property of every {t}")
         return T.CompletionList(is_incomplete=False, items=list(items.values()))
-    for s in An.locals_at(a, name, off):
+    for s in An.locals_at(a, name, An.analysed_place(a, name, text, start)[1]):
         add(s.name, s.kind, s.detail)
     for n, ss in a.symbols.items():
         for s in ss:
