@@ -173,6 +173,11 @@ async def test_an_included_files_error_is_published_for_that_file(client: Langua
     change(client, pu, PARTS)
     await wait_diagnostics(client, pu, lambda ds: not any("cheap" in d.message for d in ds))
     assert u in client.diagnostics
+    # closed unsaved, the file is the disk's again: its error goes
+    change(client, pu, PARTS.replace("price: 2", "price: cheap"))
+    await wait_diagnostics(client, pu, lambda ds: any("cheap" in d.message for d in ds))
+    client.text_document_did_close(T.DidCloseTextDocumentParams(T.TextDocumentIdentifier(pu)))
+    await wait_diagnostics(client, pu, lambda ds: not any("cheap" in d.message for d in ds))
 
 
 async def test_hover_gives_kind_type_and_the_comment_above(client: LanguageClient, project: Path):

@@ -93,7 +93,14 @@ class TavServer(LanguageServer):
         t0 = time.perf_counter()
         if len(self.parsed) > 2000:
             self.parsed.clear()
-        a = An.analyse(entry, self.overlay(), parsed=self.parsed, names=False)
+        try:
+            a = An.analyse(entry, self.overlay(), parsed=self.parsed, names=False)
+        except Exception as e:  # a bug of ours: say so at the top of the file, never go silent
+            import traceback
+            self.window_log_message(T.LogMessageParams(T.MessageType.Error, traceback.format_exc()))
+            a = An.Analysis(entry, [], [An.Finding(Span(self.path_of(uri), 1, 1),
+                                                   f"tav lsp could not check this file ({type(e).__name__}: {e}); "
+                                                   f"`tav check {entry}` may say more", "error")], An.SourceCache())
         self.latest[entry] = a
         if a.decls is not None:
             self.good[entry] = a
@@ -205,7 +212,20 @@ def did_save(ls: TavServer, params: T.DidSaveTextDocumentParams) -> None:
 
 @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: TavServer, params: T.DidCloseTextDocumentParams) -> None:
-    ls.entries.pop(params.text_document.uri, None)
+    """The last open file of a game closed: its diagnostics go (the files are as on disk again)."""
+    uri = params.text_document.uri
+    entry = ls.entries.pop(uri, None)
+    task = ls.pending.pop(uri, None)
+    if task is not None:
+        task.cancel()
+    if entry is None or entry in ls.entries.values():
+        if entry is not None:
+            ls.schedule(next(u for u, e in ls.entries.items() if e == entry))  # its text is the disk's now
+        return
+    for u in ls.published.pop(entry, set()):
+        ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=u, diagnostics=[]))
+    ls.latest.pop(entry, None)
+    ls.good.pop(entry, None)
 
 
 @server.feature(T.TEXT_DOCUMENT_HOVER)
