@@ -211,6 +211,18 @@ def test_every_rules_file_lexes_without_error_tokens(path):
         assert (text.count("\n", 0, i) + 1, i - text.rfind("\n", 0, i)) == stray
 
 
+def test_every_tav_block_of_the_docs_lexes_without_error_tokens():
+    blocks = []
+    for md in sorted((ROOT / "docs").rglob("*.md")) + [ROOT / "README.md"]:
+        text = md.read_text()
+        for m in re.finditer(r"```tav\n(.*?)```", text, re.S):
+            blocks.append((f"{md.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}", m.group(1)))
+    assert len(blocks) > 100
+    bad = [(where, v) for where, code in blocks for _, t, v in highlight.TavLexer().get_tokens_unprocessed(code)
+           if t in Error]
+    assert bad == []
+
+
 def test_the_corpus_is_all_there():
     assert len(RULES_FILES) > 100
     assert sum(_unexpected_character(p) is not None for p in RULES_FILES if "errors" in p.parts) >= 2
