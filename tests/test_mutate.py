@@ -239,3 +239,26 @@ def test_little_tavern_score_does_not_fall(monkeypatch):
     rep = mutate("games/little_tavern.tav", jobs=2)
     assert rep.left_out == []
     assert rep.score >= 0.93, [r.mutant.change for r in rep.survivors]
+
+
+def test_scenario_files_run_together_give_what_each_gives_alone(mini, monkeypatch):
+    import tavernlang.mutate.run as run
+
+    # a second file of scenarios (merged with the first), and one whose helper clashes with
+    # the first's name (run alone)
+    (mini / "tests" / "more.tav").write_text(
+        'include "../mini.tav"\nscenario "rest gives 1" players 2 { run { do rest }  expect player(1).vp == 1 }\n')
+    (mini / "tests" / "clash.tav").write_text(
+        'include "../mini.tav"\ndef bonus = 2\n'
+        'scenario "two works" players 2 { run { do work  do work }  expect player(1).vp == 2 * bonus }\n')
+    (mini / "tests" / "mini_scenarios.tav").write_text(SCENARIOS + "def bonus = 1\n")
+    together = mutate("mini.tav")
+    # clash.tav and mini_scenarios.tav cannot run together (two 'bonus'); more.tav joins one
+    assert sorted(len(g.scenarios) for g in together.groups) == [2, 2]
+    monkeypatch.setattr(run, "merge", lambda targets, transcripts: list(targets))
+    alone = mutate("mini.tav")
+    assert len(alone.groups) == 3
+    assert [(r.mutant.change, r.status) for r in together.results] == [(r.mutant.change, r.status) for r in alone.results]
+    # the second file kills what the first did not: the rest's gain
+    assert ("1 changed to 2", "killed") in [(r.mutant.change, r.status) for r in together.results
+                                            if r.mutant.span.line == 15]

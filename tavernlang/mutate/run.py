@@ -69,6 +69,7 @@ class Report:
     bad_markers: list  # Spans of markers without a reason
     seconds: float
     sources: SourceCache
+    groups: list = attrs.field(factory=list)  # what ran: the targets merged where they could be
 
     def _count(self, *st):
         return sum(1 for r in self.results if r.status in st)
@@ -191,9 +192,14 @@ def _own_scenarios(game, path: str):
     return [sc for sc in game.scenarios if Path(sc["decl"].span.file).resolve() == want]
 
 
+_FIRST: list = []  # spans of the scenarios that killed mutants lately, the latest first (per process)
+
+
 def run_target(t: Target, decls: list, only=None):
     """Check, compile and run a target's scenarios on `decls`: None when they all pass, else
-    (span, title, why) of the first that fails. `only`: the spans of the scenarios to run."""
+    (span, title, why) of the first that fails. `only`: the spans of the scenarios to run
+    (default: those declared in the target's own file). The scenarios that killed the last
+    mutants run first."""
     from ..engine.compile import CompiledGame
     from ..engine.scenario import run_scenario
     from ..errors import GameError
@@ -207,20 +213,97 @@ def run_target(t: Target, decls: list, only=None):
         game = CompiledGame(model)
     except (GameError, TavError) as e:
         return Span(t.path, 1, 1), "(the file)", f"no longer compiles: {e}"
-    for sc in _own_scenarios(game, t.path):
+    scs = _own_scenarios(game, t.path) if only is None else [sc for sc in game.scenarios if sc["decl"].span in only]
+    rank = {sp: i for i, sp in enumerate(_FIRST)}
+    scs.sort(key=lambda sc: rank.get(sc["decl"].span, len(rank)))
+    for sc in scs:
         d = sc["decl"]
-        if only is not None and d.span not in only:
-            continue
         try:
             r = run_scenario(game, sc)
         except Timeout:
             raise
         except Exception as e:  # a crash of the rules (or of the engine) is noticed too
+            _killer(d.span)
             return d.span, d.title, f"crashed: {type(e).__name__}: {e}"
         if not r.passed:
+            _killer(d.span)
             sp, msg = r.failures[0]
             return d.span, d.title, f"{sp}: {msg}"
     return None
+
+
+def _killer(span) -> None:
+    if span in _FIRST:
+        _FIRST.remove(span)
+    _FIRST.insert(0, span)
+    del _FIRST[32:]
+
+
+def _decl_id(d) -> tuple:
+    s = d.span
+    return type(d).__name__, s.file, s.line, s.col, s.end_line, s.end_col
+
+
+def merge(targets: list, transcripts: dict) -> list:
+    """The targets as few groups as they can be: the declarations of several scenario files
+    (each with the game and the helpers it includes, once) in one list, checked and compiled
+    once per mutant instead of once per file. A file joins a group only if the group still
+    checks with it; a group is kept only if each of its scenarios gives, unmutated, the very
+    transcript it gives alone (`transcripts`: span -> transcript); else its files run alone.
+    Variants (`extends`) always run alone."""
+    from ..engine.compile import CompiledGame
+    from ..engine.scenario import run_scenario
+
+    groups: list[list] = []
+    alone: list = []
+    for t in targets:
+        if t.changes or t.base_path:
+            alone.append([t])
+            continue
+        placed = False
+        for g in groups:
+            decls, ids, sources = g[0], g[1], g[2]
+            extra = [d for d in t.decls if _decl_id(d) not in ids]
+            try:
+                build(g[3][0].path, decls + extra, _merged_sources(sources, t.sources))
+            except (TavError, RecursionError):
+                continue
+            g[0] = decls + extra
+            g[1] = ids | {_decl_id(d) for d in extra}
+            g[2] = _merged_sources(sources, t.sources)
+            g[3].append(t)
+            placed = True
+            break
+        if not placed:
+            groups.append([list(t.decls), {_decl_id(d) for d in t.decls}, t.sources, [t]])
+    out = []
+    for decls, _ids, sources, members in groups:
+        if len(members) == 1:
+            out.append(members[0])
+            continue
+        spans = set().union(*(m.scenarios for m in members))
+        g = Target(members[0].path, decls, Index(decls), sources, [], None, spans,
+                   sum(m.seconds for m in members))
+        ok = True
+        try:
+            game = CompiledGame(build(g.path, decls, sources))
+            for sc in game.scenarios:
+                sp = sc["decl"].span
+                if sp in spans and run_scenario(game, sc).transcript() != transcripts.get(sp):
+                    ok = False
+                    break
+        except (TavError, RecursionError):
+            ok = False
+        out.extend([g] if ok else members)
+    return out + [a[0] for a in alone]
+
+
+def _merged_sources(a: SourceCache, b: SourceCache) -> SourceCache:
+    out = SourceCache()
+    for src in (a, b):
+        for f, text in getattr(src, "_texts", {}).items():
+            out.add(f, text)
+    return out
 
 
 # ------------------------------------------------------------------ markers
@@ -253,7 +336,7 @@ def _alarm(signum, frame):
 def run_mutant(i: int) -> tuple[int, str, str | None]:
     st = _STATE
     m: Mutant = st["mutants"][i]
-    order: list = st["order"]
+    order: list = st["groups"]
     limit = st["limit"]
     own = st["own"]
     decls = own.index.apply(m)
@@ -278,7 +361,7 @@ def run_mutant(i: int) -> tuple[int, str, str | None]:
             except RecursionError:
                 hit = (Span(t.path, 1, 1), "(the file)", "the rules nest too deeply")
             if hit is not None:
-                order.remove(t)  # the file that killed the last mutant goes first for the next
+                order.remove(t)  # the group that killed the last mutant goes first for the next
                 order.insert(0, t)
                 sp, title, _why = hit
                 return i, "killed", f"{sp}: {title}"
@@ -305,6 +388,7 @@ def mutate(path: str, tests: list[str] | None = None, jobs: int = 1, progress=No
     found = find_scenario_files(path, tests)
     own = _target(path)
     targets, left_out = [], []
+    transcripts: dict = {}
     for f in found:
         t = own if Path(f).resolve() == Path(path).resolve() else _target(f)
         s0 = time.perf_counter()
@@ -317,6 +401,7 @@ def mutate(path: str, tests: list[str] | None = None, jobs: int = 1, progress=No
             r = run_scenario(game, sc)
             if r.passed:
                 t.scenarios.add(sc["decl"].span)
+                transcripts[sc["decl"].span] = r.transcript()
             else:
                 sp, msg = r.failures[0]
                 left_out.append((sc["decl"].span, sc["decl"].title, f"{sp}: {msg}"))
@@ -331,7 +416,8 @@ def mutate(path: str, tests: list[str] | None = None, jobs: int = 1, progress=No
     base = sum(t.seconds for t in targets)
     limit = time_limit if time_limit is not None else 20 * base + 10
     _STATE.clear()
-    _STATE.update(mutants=ms, order=list(targets), limit=limit, own=own)
+    groups = merge(targets, transcripts)
+    _STATE.update(mutants=ms, groups=groups, limit=limit, own=own)
     results: list[Result | None] = [None] * len(ms)
     done = 0
     if jobs <= 1 or len(ms) < 2:
@@ -363,7 +449,7 @@ def mutate(path: str, tests: list[str] | None = None, jobs: int = 1, progress=No
             used.add(r.mutant.line)
     unused = [sp for key, (sp, reason) in sorted(marks.items()) if reason and key not in used]
     return Report(model.path, results, targets, left_out, marks, unused, bad, time.perf_counter() - t0,
-                  model.sources)
+                  model.sources, groups)
 
 
 def default_jobs() -> int:
