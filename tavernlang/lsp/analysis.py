@@ -16,7 +16,7 @@ import attrs
 
 from ..check.checker import BUILTIN_FUNCS, BUILTIN_NAMES, BUILTIN_PROPS, TYPE_NAMES
 from ..check.model import elem, show
-from ..errors import Diagnostic, Note, SourceCache, Span, TavError
+from ..errors import Note, SourceCache, Span, TavError
 from ..loader import load, project_root, read_decls, resolve_include
 from ..syntax import ast as A
 from ..syntax.parser import parse

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import time
 from pathlib import Path
 
@@ -268,7 +269,7 @@ def definition(ls: TavServer, params: T.DefinitionParams) -> list[T.Location] | 
     if path is not None:  # `include "FILE"` or `extends "FILE"`: that file
         off = An.offset_of(text, line, col)
         ls_ = text.rfind("\n", 0, off) + 1
-        if An.re.match(r'\s*(include|extends)\s+"', text[ls_:]):
+        if re.match(r'\s*(include|extends)\s+"', text[ls_:]):
             from ..loader import resolve_include
             target = resolve_include(Path(ls.path_of(uri)).parent, path)
             if target.is_file():
