@@ -6,7 +6,9 @@ server fails instead of hanging (no duration is asserted)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -81,7 +83,8 @@ def project(tmp_path_factory) -> Path:
     return d
 
 
-@pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=[sys.executable, "-m", "tavernlang", "lsp"]))
+@pytest_lsp.fixture(scope="module", config=ClientServerConfig(
+    server_command=[sys.executable, "-m", "tavernlang", "lsp", "--stdio"]))  # (--stdio: as VS Code's client starts it)
 async def client(lsp_client: LanguageClient, project: Path):
     await lsp_client.initialize_session(T.InitializeParams(
         capabilities=T.ClientCapabilities(), root_uri=project.as_uri()))
@@ -349,3 +352,16 @@ async def test_every_declared_and_bound_name_is_found_where_it_is_written():
             assert got == want, f"{sp}: {s.kind} {s.name} found as {got!r}"
             seen += 1
     assert seen > 1000
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no node here")
+async def test_the_vscode_extension_starts_tav_lsp_for_tav_files():
+    out = subprocess.run(["node", str(ROOT / "tests" / "editors" / "vscode_activate.js"), str(ROOT / "editors" / "vscode")],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    made = json.loads(out.stdout)["made"]
+    assert made[0]["server"]["command"] == "tav" and made[0]["server"]["args"] == ["lsp"]
+    assert {"scheme": "file", "language": "tav"} in made[0]["opts"]["documentSelector"]
+    assert made[1] == "started"
+    pkg = json.loads((ROOT / "editors" / "vscode" / "package.json").read_text())
+    assert pkg["contributes"]["configuration"]["properties"]["tavernlang.server.command"]["default"] == ["tav", "lsp"]
