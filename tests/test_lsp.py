@@ -285,7 +285,8 @@ async def test_document_symbols(client: LanguageClient, project: Path):
 
 
 async def test_formatting_is_tav_fmt(client: LanguageClient, project: Path):
-    fmt = pytest.importorskip("tavernlang.fmt")  # written alongside (issue 16 item 1)
+    from tavernlang import fmt
+
     messy = GAME.replace("  gain n coins\n", "      gain   n coins\n")
     u = open_doc(client, project / "game.tav", messy)
     edits = await client.text_document_formatting_async(T.DocumentFormattingParams(
@@ -293,6 +294,15 @@ async def test_formatting_is_tav_fmt(client: LanguageClient, project: Path):
     want = fmt.format_text(messy, str(project / "game.tav"))
     assert want != messy
     assert len(edits) == 1 and edits[0].new_text == want and edits[0].range.start == T.Position(0, 0)
+    assert edits[0].range.end == T.Position(messy.count("\n"), 0)  # the whole text
+    change(client, u, want)
+    edits = await client.text_document_formatting_async(T.DocumentFormattingParams(
+        T.TextDocumentIdentifier(u), T.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert edits is not None and len(edits) == 0  # formatted already
+    change(client, u, GAME.replace("require not empty(deck)", "require not empty(deck"))
+    edits = await client.text_document_formatting_async(T.DocumentFormattingParams(
+        T.TextDocumentIdentifier(u), T.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert not edits  # a file that does not parse is left as it is
     change(client, u, GAME)
 
 
