@@ -262,3 +262,11 @@ def test_scenario_files_run_together_give_what_each_gives_alone(mini, monkeypatc
     # the second file kills what the first did not: the rest's gain
     assert ("1 changed to 2", "killed") in [(r.mutant.change, r.status) for r in together.results
                                             if r.mutant.span.line == 15]
+
+
+def test_a_file_that_does_not_load_is_a_place(mini):
+    (mini / "bad.tav").write_text('game "Bad"\nplayers 2..2\ncounter vp per player = \n')
+    r = _run("bad.tav")
+    assert r.exit_code == 1
+    assert r.stderr.startswith("bad.tav:3:")
+    assert "^" in r.stderr and "Traceback" not in r.output
