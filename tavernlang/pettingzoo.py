@@ -420,9 +420,10 @@ class TavernEnv(AECEnv):
 
     def observation_layout(self) -> dict:
         """Where each part of the observation vector lies: seats (one-hot), round, counters by
-        name (`per_player_counters`: those with a value per seat, in seat order), zones by label (each a block of `zone_features`: counts of card names, of kinds,
-        sums or counts of shown `var` attributes, then cards hidden from the agent, then cards
-        of a label it did not expect)."""
+        name (`per_player_counters`: those with a value per seat, in seat order), zones by label
+        (each a block of `zone_features`: counts of card names, of kinds, sums or counts of
+        shown `var` attributes, then cards hidden from the agent, then cards of a label it did
+        not expect)."""
         return self._enc.layout()
 
     # ------------------------------------------------------------ the game
