@@ -57,15 +57,26 @@ def only_option(st, player, options, prompt, labeler, span=None) -> bool:
     return True
 
 
+# generated code: file name -> the span of the rules statement each line was written for
+GEN_SPANS: dict[str, list] = {}
+
+
 def located(exc: BaseException) -> GameError:
     """A Python error raised while running rules, as a GameError at the nearest rules text.
 
-    The compiled closures of statements keep their source span in a variable named
-    `span`; the innermost frame that has one tells where in the rules the error arose."""
+    A line of generated code maps to the statement it was written for (GEN_SPANS); the
+    closures of statements keep their source span in a variable named `span`; the innermost
+    frame that has either tells where in the rules the error arose."""
     tb = exc.__traceback__
     where = None
     while tb is not None:
-        sp = tb.tb_frame.f_locals.get("span")
+        code = tb.tb_frame.f_code
+        spans = GEN_SPANS.get(code.co_filename)
+        if spans is not None:
+            i = tb.tb_lineno - 2  # (line 1 is the def)
+            sp = spans[i] if 0 <= i < len(spans) else None
+        else:
+            sp = tb.tb_frame.f_locals.get("span")
         if isinstance(sp, Span):
             where = sp
         tb = tb.tb_next

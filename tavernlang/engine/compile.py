@@ -14,7 +14,7 @@ from ..check.model import GameModel, elem
 from ..errors import GameError
 from ..syntax import ast as A
 from .common import RULE_FAULTS, Decision, Fn, _const, located, only_option  # noqa: F401  (Decision is part of the engine's API)
-from .expressions import ExpressionCompiler
+from .expressions import ExpressionCompiler, _Fn
 from .state import GameOver, State
 from .statements import StatementCompiler
 
@@ -506,8 +506,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         req = self.requires(a)
         first = next((st for st in a.decl.body.stmts if not isinstance(st, A.Require)), None)
         if isinstance(first, (A.Choose, A.ChooseSubset, A.ChooseOne)) and not (first.chooser and first.chooser.random):
-            self.stmt(first)  # registers its option function
-            opts = self.option_fns[first]
+            opts = self.choose_options(first)
             # true as the options themselves, so that a turn that takes the action hands them to its
             # first choice (st.known_opts) instead of working them out again
             if req is None:
@@ -744,8 +743,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             body = m.actions[a.name].decl.body.stmts
             first = next((x for x in body if not isinstance(x, A.Require)), None)
             if isinstance(first, (A.Choose, A.ChooseOne)) and first.chooser is None:
-                self.stmt(first)  # registers its option function
-                opts_fn = self.option_fns[first]
+                opts_fn = self.choose_options(first)
                 if isinstance(first, A.Choose):
                     ctype = m.types.get(first.coll)
                     t = elem(ctype) if ctype else None
@@ -856,71 +854,24 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
     # ================================================================ blocks
     def gen_block(self, b: A.Block, skip_requires=False):
         """Compile a block to a generator function (always a generator)."""
-        is_gen, fn = self.block(b, skip_requires)
-        if is_gen:
-            return fn
-
-        def wrap(st, env):
-            fn(st, env)
-            return
-            yield  # noqa: unreachable - makes this a generator
-        return wrap
+        return self._block_fn(b, skip_requires, True)[1]
 
     def block(self, b: A.Block, skip_requires=False):
-        parts = []
-        for s in b.stmts:
-            if skip_requires and isinstance(s, A.Require):
-                continue
-            parts.append(self.stmt(s))
-        if not any(gen for gen, _ in parts):
-            fns = [f for _, f in parts]
-            if len(fns) == 0:
-                return False, lambda st, env: None
-            if len(fns) == 1:
-                return False, fns[0]
-            if len(fns) == 2:
-                f1, f2 = fns
+        """Compile a block to (is_gen, fn): a generator function when it can ask a player."""
+        return self._block_fn(b, skip_requires, False)
 
-                def two(st, env):
-                    f1(st, env)
-                    f2(st, env)
-                return False, two
-
-            def plain(st, env):
-                for f in fns:
-                    f(st, env)
-            return False, plain
-
-        # merge runs of plain statements, so the generator steps over fewer parts
-        merged: list = []
-        for is_g, f in parts:
-            if not is_g and merged and not merged[-1][0]:
-                prev = merged[-1][1]
-                merged[-1] = (False, (lambda a, b: (lambda st, env: (a(st, env), b(st, env))))(prev, f))
-            else:
-                merged.append((is_g, f))
-        if len(merged) == 1:
-            return True, merged[0][1]
-        if len(merged) == 2:
-            (g1, f1), (g2, f2) = merged
-            if not g1:
-                def pre_gen(st, env):
-                    f1(st, env)
-                    yield from f2(st, env)
-                return True, pre_gen
-            if not g2:
-                def gen_post(st, env):
-                    yield from f1(st, env)
-                    f2(st, env)
-                return True, gen_post
-
-        def gen(st, env):
-            for is_g, f in merged:
-                if is_g:
-                    yield from f(st, env)
-                else:
-                    f(st, env)
-        return True, gen
+    def _block_fn(self, b: A.Block, skip_requires: bool, always_gen: bool):
+        """One generated function for the whole block, its statements written out inside it."""
+        stmts = [s for s in b.stmts if not (skip_requires and isinstance(s, A.Require))]
+        saved = self._fn
+        self._fn = _Fn()
+        try:
+            is_gen, lines = self.stmts_lines(stmts)
+        finally:
+            self._fn = saved
+        if always_gen and not is_gen:
+            lines = lines + [("if False:", None), ("    yield", None)]  # a generator that asks nothing
+        return is_gen, self.compile_fn("st, env", [ln for ln, _ in lines], "None", [sp for _, sp in lines])
 
     # ================================================================ statements
     def stmt(self, s: A.Stmt):

@@ -20,7 +20,7 @@ import re
 from ..check.model import CARD, STR, ZONE
 from ..errors import GameError
 from ..syntax import ast as A
-from .common import Fn
+from .common import GEN_SPANS, Fn
 
 _BINDERS = (A.Quant, A.Aggregate, A.AnySubset)
 _PURE = (A.Name, A.Lit, A.Attr, A.Of)  # arguments an inlined def may read more than once (or not at all)
@@ -245,11 +245,15 @@ class ExpressionCompiler:
         if ns is None:
             ns = self._gen_ns = {"__builtins__": {"len": len, "list": list, "range": range, "sum": sum, "min": min,
                                                   "max": max, "abs": abs, "reversed": reversed, "any": any, "all": all},
-                                 **_HELPERS, "_g": self.g}
+                                 **_HELPERS, **self.runtime_helpers(), "_g": self.g}
             self._gen_consts = {}
             self._gen_count = 0
             self.g.gen_source = []
         return ns
+
+    def runtime_helpers(self) -> dict:
+        """What the generated statements call besides the expression helpers (see statements.py)."""
+        return {}
 
     def k(self, value) -> str:
         """A constant of the rules, as a name in the generated module (never as text in its code)."""
@@ -271,14 +275,18 @@ class ExpressionCompiler:
                 self._gen_consts[("keep", id(value))] = value  # (ids stay unique while the value lives)
         return name
 
-    def compile_fn(self, params: str, lines: list[str], val: str) -> Fn:
-        """Compile one generated function `def _eN(params): lines; return val`."""
+    def compile_fn(self, params: str, lines: list[str], val: str, spans: list | None = None) -> Fn:
+        """Compile one generated function `def _eN(params): lines; return val`; spans: the
+        rules statement each line was written for (where a fault on that line is reported)."""
         ns = self._ns()
         self._gen_count += 1
         name = f"_e{self._gen_count}"
         src = "\n".join([f"def {name}({params}):", *_indent(lines), f"    return {val}", ""])
+        filename = f"<tav generated {id(self.g):x} {name}>"
+        if spans is not None:
+            GEN_SPANS[filename] = spans
         try:
-            code = compile(src, f"<tav generated {name}>", "exec")
+            code = compile(src, filename, "exec")
         except (SyntaxError, RecursionError, MemoryError, ValueError) as exc:
             raise GameError("the rules nest too deeply to run") from exc
         exec(code, ns)  # the source is the generator's own (see the module's docstring)

@@ -20,6 +20,9 @@ def _first(v):
 
 
 class StatementCompiler:
+    def runtime_helpers(self) -> dict:
+        return STATEMENT_HELPERS
+
     @staticmethod
     def _log_move(st, g, c, old, z, face, me, knew: int = 0) -> None:
         src = g._zone_label(old, st.n) if old >= 0 else "(out of play)"
@@ -333,106 +336,12 @@ class StatementCompiler:
                                {"type": "swap", "a": g.card_name[x], "b": g.card_name[y]}))
         return False, swap
 
-    def s_NextTurn(self, s: A.NextTurn):
-        span = s.span
-        p = self.expr(s.player)
-
-        def nxt(st, env, span=span):
-            q = p(st, env)
-            if q is None:
-                raise GameError("next turn of nobody (the player is none)", span)
-            st.next_player = q
-        return False, nxt
-
     def chooser(self, ch: A.Chooser | None):
         if ch is None:
             return False, None
         if ch.random:
             return True, None
         return False, self.expr(ch.player)
-
-    def s_Choose(self, s: A.Choose):
-        span = s.span
-        ctype = self.m.types.get(s.coll)
-        t = elem(ctype) if ctype else None
-        k = self.m.slots[s]
-        filt = self.filter(s.cond, k)
-        is_random, by = self.chooser(s.chooser)
-        body_gen, body = self.block(s.body)
-        prompt = s.prompt or f"choose {s.var}"
-        g = self.g
-
-        src_of = self.coll(s.coll)
-
-        def options(st, env, span=span):
-            return filt(st, env, src_of(st, env))
-        self.option_fns[s] = options
-
-        mask, rest = self._kind_split(s.cond, k)
-        if s.cond is None:
-            def pick(st, env, span=span):
-                src = src_of(st, env)
-                return src[int(st.rng.random() * len(src))] if src else None
-        elif mask is not None and rest is None:
-            def pick(st, env, span=span):
-                # rejection sampling: uniform over the matching cards, without listing them
-                src = src_of(st, env)
-                n = len(src)
-                if n:
-                    rnd = st.rng.random
-                    for _ in range(12):
-                        y = src[int(rnd() * n)]
-                        if mask[y]:
-                            return y
-                opts = [y for y in src if mask[y]]
-                return opts[int(st.rng.random() * len(opts))] if opts else None
-        else:
-            def pick(st, env, span=span):
-                opts = filt(st, env, src_of(st, env))
-                return opts[int(st.rng.random() * len(opts))] if opts else None
-
-        def gen(st, env, span=span):
-            if is_random:
-                x = pick(st, env)
-                if x is None:
-                    return
-                if st.log is not None:
-                    if t == "card":
-                        text = f"at random: {g.card_label(x, st)} ({prompt})"
-                        st.log.append((text, g.card_hiding(x, st, text, f"at random: a card ({prompt})"),
-                                       {"type": "random", "prompt": prompt, "choice": g.card_name[x]}))
-                    else:
-                        st.log.append((f"at random: {g.label(x, st, t)} ({prompt})", None,
-                                       {"type": "random", "prompt": prompt, "choice": g.label(x, st, t)}))
-            else:
-                ko = st.known_opts
-                if ko is not None and ko[0] is s:  # the options the turn just worked out for this action
-                    opts = ko[1]
-                    st.known_opts = None
-                else:
-                    opts = filt(st, env, src_of(st, env))
-                if not opts:
-                    return
-                p = by(st, env) if by is not None else env[0]
-                pre = st.preset
-                if pre is not None and s in pre:  # chosen ahead, in a simultaneous phase's pick
-                    x = pre.pop(s)
-                else:
-                    i = 0 if len(opts) == 1 and only_option(st, p, opts, prompt, t, span) else \
-                        st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, t, span, st))
-                    x = opts[i]
-                if st.log is not None:
-                    text = f"P{p + 1} chooses {g.label(x, st, t)} ({prompt})"
-                    hidden = g.card_hiding(x, st, text, f"P{p + 1} chooses a face-down card ({prompt})") \
-                        if t == "card" else None
-                    st.log.append((text, hidden,
-                                   {"type": "choice", "player": p, "prompt": prompt, "choice": g.label(x, st, t)}))
-            env[k] = x
-            if body_gen:
-                yield from body(st, env)
-            else:
-                body(st, env)
-        return True, gen
 
     def s_ChooseOne(self, s: A.ChooseOne):
         span = s.span
@@ -646,30 +555,6 @@ class StatementCompiler:
                                {"type": "show", "player": owner, "to": q, "cards": [g.card_name[c] for c in cards]}))
         return False, show
 
-    def s_For(self, s: A.For):
-        span = s.span
-        coll = self.expr(s.coll)
-        is_zone = self.m.types.get(s.coll) == ZONE
-        k = self.m.slots[s]
-        cond = self.expr(s.cond) if s.cond is not None else None
-        body_gen, body = self.block(s.body)
-        if not body_gen:
-            def loop(st, env, span=span):
-                src = coll(st, env)
-                for x in list(st.zones[src] if is_zone else src):
-                    env[k] = x
-                    if cond is None or cond(st, env):
-                        body(st, env)
-            return False, loop
-
-        def gen(st, env, span=span):
-            src = coll(st, env)
-            for x in list(st.zones[src] if is_zone else src):
-                env[k] = x
-                if cond is None or cond(st, env):
-                    yield from body(st, env)
-        return True, gen
-
     def s_Simultaneous(self, s: A.Simultaneous):
         span = s.span
         players = self.expr(s.players)
@@ -715,60 +600,6 @@ class StatementCompiler:
                 env[0] = p  # each player acts for themself
                 yield from body(st, env)
             env[0] = me
-        return True, gen
-
-    def s_Repeat(self, s: A.Repeat):
-        span = s.span
-        cond = self.expr(s.cond)
-        body_gen, body = self.block(s.body)
-        limit = MAX_REPEATS
-
-        def too_many():
-            return GameError(f"'repeat while' went round {limit} times: its condition never became false", span)
-        if not body_gen:
-            def loop(st, env, span=span):
-                i = 0
-                while cond(st, env):
-                    i += 1
-                    if i > limit:
-                        raise too_many()
-                    body(st, env)
-            return False, loop
-
-        def gen(st, env, span=span):
-            i = 0
-            while cond(st, env):
-                i += 1
-                if i > limit:
-                    raise too_many()
-                yield from body(st, env)
-        return True, gen
-
-    def s_If(self, s: A.If):
-        span = s.span
-        test = self.expr(s.test)
-        tg, then = self.block(s.then)
-        eg, orelse = self.block(s.orelse) if s.orelse is not None else (False, None)
-        if not tg and not eg:
-            if orelse is None:
-                def if_(st, env, span=span):
-                    if test(st, env):
-                        then(st, env)
-            else:
-                def if_(st, env, span=span):
-                    if test(st, env):
-                        then(st, env)
-                    else:
-                        orelse(st, env)
-            return False, if_
-        then_g = self.gen_block(s.then)
-        else_g = self.gen_block(s.orelse) if s.orelse is not None else None
-
-        def gen(st, env, span=span):
-            if test(st, env):
-                yield from then_g(st, env)
-            elif else_g is not None:
-                yield from else_g(st, env)
         return True, gen
 
     def s_Do(self, s: A.Do):
@@ -870,15 +701,6 @@ class StatementCompiler:
             yield from body(st, env2)
         return True, dyn
 
-    def s_Let(self, s: A.Let):
-        span = s.span
-        v = self.expr(s.value)
-        k = self.m.slots[s]
-
-        def let(st, env, span=span):
-            env[k] = v(st, env)
-        return False, let
-
     def s_Emit(self, s: A.Emit):
         span = s.span
         decls = [d for d, _ in self.m.handlers.get(s.event, [])]
@@ -900,21 +722,257 @@ class StatementCompiler:
                 yield from body(st, env2)
         return True, gen
 
-    def s_EndGame(self, s: A.EndGame):
+
+    # ================================================================ generated statements
+    # Each l_NODE gives (is_gen, lines): lines of Python, each with the span of the statement it
+    # was written for (a fault on that line is reported there). A statement without an l_
+    # method is compiled to a closure (s_NODE) that the generated code calls.
+    def stmts_lines(self, stmts) -> tuple[bool, list]:
+        out: list = []
+        is_gen = False
+        for s in stmts:
+            g, ls = self.stmt_lines(s)
+            is_gen = is_gen or g
+            out += ls
+        return is_gen, out or [("pass", None)]
+
+    def stmt_lines(self, s) -> tuple[bool, list]:
+        meth = getattr(self, "l_" + type(s).__name__, None)
+        if meth is not None:
+            r = meth(s)
+            if r is not None:
+                return r
+        is_gen, fn = self.stmt(s)
+        name = self.k(fn)
+        return is_gen, [(f"yield from {name}(st, env)" if is_gen else f"{name}(st, env)", s.span)]
+
+    @staticmethod
+    def _at(lines, span) -> list:
+        return [(ln, span) for ln in lines]
+
+    @staticmethod
+    def _in(lines) -> list:
+        return [("    " + ln, sp) for ln, sp in lines]
+
+    def l_Require(self, s):
+        return False, []  # a leading require is compiled as the precondition; nothing to run
+
+    def l_EndGame(self, s):
+        return False, [("raise _GameOver", s.span)]
+
+    def l_Log(self, s):
+        t = self.k(s.text)
+        return False, self._at(["if st.log is not None:",
+                                f'    st.log.append(({t}, None, {{"type": "log", "text": {t}}}))'], s.span)
+
+    def l_Let(self, s):
+        ls, v = self.x(s.value)
+        return False, self._at(ls + [f"env[{self.m.slots[s]}] = {v}"], s.span)
+
+    def l_NextTurn(self, s):
+        ls, v = self.spill(*self.x(s.player))
+        return False, self._at(ls + [f"if {v} is None:",
+                                     f"    raise _GameError({self.k('next turn of nobody (the player is none)')}, {self.k(s.span)})",
+                                     f"st.next_player = {v}"], s.span)
+
+    def l_Set(self, s):
+        vtype = self.m.types.get(s.target)
+        ref = self.m.refs[s.target]
+        kind, slot = ref[0], ref[1]
+        if kind not in ("var", "counter", "pvar", "pcounter"):
+            return None  # a card's var: with its log line (s_Set)
+        # a zone set where a list of cards is kept: its cards as they are now
+        ls, v = self.xcards(s.value) if (vtype or "").startswith("list:") and self.m.types.get(s.value) == ZONE \
+            else self.x(s.value)
+        table = "vars" if kind in ("var", "pvar") else "counters"
+        if kind in ("var", "counter"):
+            return False, self._at(ls + [f"st.{table}[{slot}][0] = {v}"], s.span)
+        ls, v = self.spill(ls, v)  # the value first, then whose (as Python assigns)
+        ol, o = self.x(s.target.obj)
+        return False, self._at(ls + ol + [f"st.{table}[{slot}][{o}] = {v}"], s.span)
+
+    def l_If(self, s):
+        tl, t = self.x(s.test)
+        g1, then = self.stmts_lines(s.then.stmts)
+        out = self._at(tl + [f"if {t}:"], s.span) + self._in(then)
+        g2 = False
+        if s.orelse is not None:
+            g2, orelse = self.stmts_lines(s.orelse.stmts)
+            out += [("else:", s.span)] + self._in(orelse)
+        return g1 or g2, out
+
+    def l_For(self, s):
+        cl, c = self.x(s.coll)
+        k = self.m.slots[s]
+        src = f"list(st.zones[{c}])" if self.m.types.get(s.coll) == ZONE else f"list({c})"
+        g, body = self.stmts_lines(s.body.stmts)
+        out = self._at(cl + [f"for env[{k}] in {src}:"], s.span)
+        if s.cond is not None:
+            kl, kv = self.x(s.cond)
+            out += self._in(self._at(kl + [f"if {kv}:"], s.span)) + self._in(self._in(body))
+        else:
+            out += self._in(body)
+        return g, out
+
+    def l_Repeat(self, s):
+        i = self.tmp()
+        cl, c = self.x(s.cond)
+        g, body = self.stmts_lines(s.body.stmts)
+        msg = self.k(f"'repeat while' went round {MAX_REPEATS} times: its condition never became false")
+        return g, self._at([f"{i} = 0", "while True:"], s.span) + self._in(self._at(
+            cl + [f"if not {c}:", "    break", f"{i} += 1", f"if {i} > {MAX_REPEATS}:",
+                  f"    raise _GameError({msg}, {self.k(s.span)})"], s.span) + body)
+
+    def l_Move(self, s):
+        if self.m.types.get(s.what) != CARD:
+            return None  # several cards: s_Move
+        # `top(Z)` of an empty zone moves nothing (drawing from an empty pile draws nothing);
+        # any other card that is none here is a mistake in the rules
+        may_be_nothing = isinstance(s.what, A.Call) and self.m.refs.get(s.what) == ("builtin", "top")
+        cl, c = self.spill(*self.x(s.what))
+        dl, d = self.x(s.dest)
+        span = self.k(s.span)
+        out = cl + [f"if {c} is not None:", *["    " + ln for ln in dl],
+                    f"    _move_card(st, _g, {c}, {d}, {s.position != 'bottom'}, {self.k(s.face)}, env[0], {span})"]
+        if not may_be_nothing:
+            out += ["else:", f"    raise _GameError({self.k('move of nothing: the card is none')}, {span})"]
+        return False, self._at(out, s.span)
+
+    def choose_options(self, s):
+        """The function listing a choice's options (what its legality check and the choice read)."""
+        f = self.option_fns.get(s)
+        if f is None:
+            if isinstance(s, A.Choose):
+                filt = self.filter(s.cond, self.m.slots[s])
+                src_of = self.coll(s.coll)
+                span = s.span
+
+                def options(st, env, span=span):
+                    return filt(st, env, src_of(st, env))
+                f = self.option_fns[s] = options
+            else:
+                self.stmt(s)  # registers its option function
+                f = self.option_fns[s]
+        return f
+
+    def l_Choose(self, s):
+        ctype = self.m.types.get(s.coll)
+        t = elem(ctype) if ctype else None
+        k = self.m.slots[s]
+        prompt = s.prompt or f"choose {s.var}"
+        is_random, by = self.chooser(s.chooser)
+        opts_fn = self.choose_options(s)
+        kp, kt, ks, node = self.k(prompt), self.k(t), self.k(s.span), self.k(s)
+        x = self.tmp()
+        body_gen, body = self.stmts_lines(s.body.stmts)
+        if is_random:
+            pick = self.k(self._random_pick(s, k))
+            out = [f"{x} = {pick}(st, env)", f"if {x} is not None:",
+                   "    if st.log is not None:", f"        _log_random(st, _g, {x}, {kp}, {kt})",
+                   f"    env[{k}] = {x}"]
+            return body_gen, self._at(out, s.span) + self._in(body)
+        ko, opts, p, pre = self.tmp(), self.tmp(), self.tmp(), self.tmp()
+        if by is not None:
+            bl, bv = self.x(s.chooser.player)
+        else:
+            bl, bv = [], "env[0]"
+        out = [f"{ko} = st.known_opts",
+               f"if {ko} is not None and {ko}[0] is {node}:",  # the options the turn just worked out
+               f"    {opts} = {ko}[1]", "    st.known_opts = None",
+               "else:", f"    {opts} = {self.k(opts_fn)}(st, env)",
+               f"if {opts}:", *["    " + ln for ln in bl], f"    {p} = {bv}",
+               f"    {pre} = st.preset",
+               f"    if {pre} is not None and {node} in {pre}:",  # chosen ahead, in a simultaneous phase's pick
+               f"        {x} = {pre}.pop({node})",
+               "    else:",
+               f"        {x} = {opts}[0 if len({opts}) == 1 and _only_option(st, {p}, {opts}, {kp}, {kt}, {ks}) else "
+               f"st.agent({p}, {opts}) if st.agent is not None else (yield _Decision({p}, {opts}, {kp}, {kt}, {ks}, st))]",
+               "    if st.log is not None:", f"        _log_choice(st, _g, {p}, {x}, {kp}, {kt})",
+               f"    env[{k}] = {x}"]
+        return True, self._at(out, s.span) + self._in(body)
+
+    def _random_pick(self, s, k):
+        """`choose x in L at random`: one of the options, drawn with the game's RNG."""
+        filt = self.filter(s.cond, k)
+        src_of = self.coll(s.coll)
+        mask, rest = self._kind_split(s.cond, k)
         span = s.span
-        def end(st, env, span=span):
-            raise GameOver
-        return False, end
+        if s.cond is None:
+            def pick(st, env, span=span):
+                src = src_of(st, env)
+                return src[int(st.rng.random() * len(src))] if src else None
+        elif mask is not None and rest is None:
+            def pick(st, env, span=span):
+                # rejection sampling: uniform over the matching cards, without listing them
+                src = src_of(st, env)
+                n = len(src)
+                if n:
+                    rnd = st.rng.random
+                    for _ in range(12):
+                        y = src[int(rnd() * n)]
+                        if mask[y]:
+                            return y
+                opts = [y for y in src if mask[y]]
+                return opts[int(st.rng.random() * len(opts))] if opts else None
+        else:
+            def pick(st, env, span=span):
+                opts = filt(st, env, src_of(st, env))
+                return opts[int(st.rng.random() * len(opts))] if opts else None
+        return pick
 
-    def s_Require(self, s: A.Require):
-        # a leading require is compiled as the precondition; nothing to run
-        return False, lambda st, env: None
+    def l_Do(self, s):
+        e = s.effect
+        ref = self.m.refs.get(e)
+        if not (ref is not None and ref[0] == "effect" and isinstance(e, (A.Name, A.Call))):
+            return None  # an action, a phase, or an effect held in a value: s_Do
+        name = ref[1]
+        eff = self.m.effects[name]
+        cell = self.k(self.g.effect_cells[name])
+        parts = [self.x(s.as_player) if s.as_player is not None else ([], "env[0]")]
+        if isinstance(e, A.Call):
+            parts += [self.xcards(a) if self._wants_list(eff, i, a) else self.x(a) for i, a in enumerate(e.args)]
+        lines, vals = self.seq(parts)
+        c, env2 = self.tmp(), self.tmp()
+        pad = max(0, eff.frame - len(vals))
+        out = lines + [f"{c} = {cell}[0]", f"{env2} = [{', '.join(vals + ['None'] * pad)}]",
+                       f"if {c}[0] is None or {c}[0](st, {env2}):"]
+        if eff.decl.title is not None:
+            t, nm = self.k(self.g.effect_titles[name]), self.k(name)
+            out += ["    if st.log is not None:",
+                    f'        st.log.append(("effect: " + {t}, None, {{"type": "effect", "effect": {nm}}}))']
+        out += ["    if st.fired is not None:", f"        st.fired[{self.k(name)}] = st.fired.get({self.k(name)}, 0) + 1",
+                f"    yield from {c}[1](st, {env2})"]
+        return True, self._at(out, s.span)
 
-    def s_Log(self, s: A.Log):
-        span = s.span
-        text = s.text
 
-        def log(st, env, span=span):
-            if st.log is not None:
-                st.log.append((text, None, {"type": "log", "text": text}))
-        return False, log
+def _log_random(st, g, x, prompt, t):
+    if t == "card":
+        text = f"at random: {g.card_label(x, st)} ({prompt})"
+        st.log.append((text, g.card_hiding(x, st, text, f"at random: a card ({prompt})"),
+                       {"type": "random", "prompt": prompt, "choice": g.card_name[x]}))
+    else:
+        st.log.append((f"at random: {g.label(x, st, t)} ({prompt})", None,
+                       {"type": "random", "prompt": prompt, "choice": g.label(x, st, t)}))
+
+
+def _log_choice(st, g, p, x, prompt, t):
+    text = f"P{p + 1} chooses {g.label(x, st, t)} ({prompt})"
+    hidden = g.card_hiding(x, st, text, f"P{p + 1} chooses a face-down card ({prompt})") if t == "card" else None
+    st.log.append((text, hidden, {"type": "choice", "player": p, "prompt": prompt, "choice": g.label(x, st, t)}))
+
+
+def _move_card(st, g, c, z, top, face, me, span):
+    """`move CARD to Z` once the card is known not to be none."""
+    if z is None:
+        raise GameError("move to nowhere (the destination is none)", span)
+    if st.zholder is not None and st.lands_on_itself(c, z):
+        raise GameError(f"{g.card_name[c]} cannot be put on itself (or on a card it holds)", span)
+    old = st.loc[c]
+    knew = st.vis_mask(c) if st.log is not None else 0  # who saw it before it moved still knows it
+    st.move(c, z, top, face, me)
+    if st.log is not None:
+        StatementCompiler._log_move(st, g, c, old, z, face, me, knew)
+
+
+STATEMENT_HELPERS = {"_log_random": _log_random, "_log_choice": _log_choice, "_move_card": _move_card,
+                     "_Decision": Decision, "_only_option": only_option, "_GameError": GameError, "_GameOver": GameOver}
