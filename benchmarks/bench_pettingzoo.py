@@ -10,7 +10,10 @@ uniformly random choices:
 - env, no obs: the AEC loop with `last(observe=False)`, agent steps/s (one step per decision;
   the steps of terminated agents at the end are not counted);
 - env: the AEC loop as an agent sees it, an observation (`Match.view` encoded) and a masked
-  random action every step, agent steps/s.
+  random action every step, agent steps/s;
+
+then one observation 100 steps into seed 1, split into the engine's `Match.view` and its
+encoding (µs each).
 
 No test asserts a duration: this is where speed is measured (docs/pettingzoo.md).
 """
@@ -74,6 +77,22 @@ def bench(name: str, players: int, n: int) -> dict:
                     e.step(int(rng.integers(e.legal_count())))
                 steps += 1
         out[key] = steps / (time.perf_counter() - t0)
+    # one observation split in two: the engine's view, then its encoding (100 steps into seed 1)
+    e.reset(seed=1)
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        if e.match.over:
+            break
+        e.step(int(rng.integers(e.legal_count())))
+    seat = e.agent_name_mapping[e.agent_selection]
+    t0 = time.perf_counter()
+    for _ in range(200):
+        view = e.match.view(seat)
+    t1 = time.perf_counter()
+    for _ in range(200):
+        e._enc.encode(view, seat)
+    out["view_us"] = (t1 - t0) / 200 * 1e6
+    out["encode_us"] = (time.perf_counter() - t1) / 200 * 1e6
     out["obs_size"] = e.observation_layout()["size"]
     out["env_vs_sim"] = out["env_steps_per_s"] / out["sim_decisions_per_s"]
     return out
@@ -91,11 +110,11 @@ def main() -> None:
         print(json.dumps(rows, indent=2))
         return
     print(f"{'game':24} {'p':>2} {'decisions':>9} {'sim dec/s':>10} {'Match dec/s':>11} "
-          f"{'env steps/s (no obs)':>20} {'env steps/s':>11} {'obs size':>8} {'env/sim':>7}")
+          f"{'env steps/s (no obs)':>20} {'env steps/s':>11} {'obs size':>8} {'env/sim':>7} {'view µs':>8} {'encode µs':>9}")
     for r in rows:
         print(f"{r['game']:24} {r['players']:>2} {r['decisions']:>9} {r['sim_decisions_per_s']:>10.0f} "
               f"{r['match_decisions_per_s']:>11.0f} {r['env_noobs_steps_per_s']:>20.0f} {r['env_steps_per_s']:>11.0f} "
-              f"{r['obs_size']:>8} {r['env_vs_sim']:>7.2f}")
+              f"{r['obs_size']:>8} {r['env_vs_sim']:>7.2f} {r['view_us']:>8.0f} {r['encode_us']:>9.0f}")
 
 
 if __name__ == "__main__":
