@@ -372,6 +372,9 @@ def formatting(ls: TavServer, params: T.DocumentFormattingParams) -> list[T.Text
     except TavError as e:  # a file that does not parse is left as it is (its error is a diagnostic)
         ls.window_log_message(T.LogMessageParams(T.MessageType.Info, f"not formatted: {e.diagnostics[0].render()}"))
         return None
+    except Exception as e:  # a bug of the formatter's: the text stays as it is, and the user is told
+        ls.window_show_message(T.ShowMessageParams(T.MessageType.Error, f"tav fmt failed: {type(e).__name__}: {e}"))
+        return None
     if new == doc.source:
         return []
     lines = doc.source.split("\n")
