@@ -78,6 +78,7 @@ class _Tok:
     brk_after: bool = False
     depth: int = 0  # brackets open around the token
     header_end: int = -1  # a statement's start: the index of its own block's '{' (-1: none)
+    joined: bool = False  # inside an expect's condition: never on a new line
 
 
 @attrs.define
@@ -133,6 +134,13 @@ def _tokens(tree: Tree) -> list[_Tok]:
                             toks[a].soft = True
                     elif not isinstance(c, Token):
                         toks[a].stmt = True
+        if data == "scen_expect" and len(kids) > 1:
+            # A scenario's log quotes each expect's condition from its source line: keep it on
+            # one line (its label may go to the next).
+            _, a, b = kids[1]
+            for k in range(a + 1, b + 1):
+                toks[k].joined = True
+                toks[k].brk_before = toks[k - 1].brk_after = False
         if data == "scen_answers":
             toks[first].list_end = last
         if data in ("or_op", "and_op", "cond_expr", "binop"):
@@ -216,6 +224,7 @@ class _Frame:
     header_end: int = -1
     multi: bool = True
     end: int = -1
+    opened_at: int = -1  # the index of its opening token
 
 
 @attrs.define
@@ -262,6 +271,8 @@ def _render(toks: list[_Tok], gaps: list[_Gap], expanded: set[int], breaks: set[
     line_first = -1
     frames = [_Frame("block", 0, 0)]
     cols = [0] * n
+    cont = [0] * n
+    inside = [-1] * n  # the opener of the brackets (or list) a token lines up in, on its line
 
     def block_frame() -> _Frame:
         for f in reversed(frames):
@@ -269,7 +280,7 @@ def _render(toks: list[_Tok], gaps: list[_Gap], expanded: set[int], breaks: set[
                 return f
         return frames[0]
 
-    def indent_for(i: int, comment: bool = False) -> int:
+    def indent_for(i: int, comment: bool = False, peek: bool = False) -> int:
         f = frames[-1]
         if i >= n:
             return 0
@@ -285,6 +296,8 @@ def _render(toks: list[_Tok], gaps: list[_Gap], expanded: set[int], breaks: set[
                 return f.stmt_indent + 4
             return f.stmt_indent + 2
         if f.content is None:
+            if peek:
+                return f.open_line_indent + 2
             f.content = f.open_line_indent + 2
         return f.content
 
@@ -341,6 +354,8 @@ def _render(toks: list[_Tok], gaps: list[_Gap], expanded: set[int], breaks: set[
             newline = True
         elif i in breaks:
             newline = True
+        elif t.joined:
+            newline = False
         elif (_space(a, t, False) == "" and not a.bracket > i - 1 and not 0 <= t.bracket < i
               and not t.stmt and not t.soft):
             newline = False  # never inside 'a.b', 'f(', 'x[', '1..2', '-1', nor before ',' or ':'
@@ -369,6 +384,8 @@ def _render(toks: list[_Tok], gaps: list[_Gap], expanded: set[int], breaks: set[
             if g.blank_before_next and not fresh and not before_close:
                 blank()
             start_line(indent_for(i), i)
+        cont[i] = indent_for(i, peek=True)  # where it would start, were a line broken before it
+        inside[i] = frames[-1].opened_at if frames[-1].kind != "block" and not 0 <= t.bracket < i else -1
         # place the token
         if t.block >= 0 and t.block < i or t.bracket >= 0 and t.bracket < i:
             frames.pop()
@@ -389,53 +406,67 @@ def _render(toks: list[_Tok], gaps: list[_Gap], expanded: set[int], breaks: set[
             bf = frames[-1]
             frames.append(_Frame("block", bf.stmt_indent + 2, bf.stmt_indent, multi=multi(i)))
         elif t.bracket > i:
-            frames.append(_Frame("bracket", None, line_indent, open_line_indent=line_indent))
+            frames.append(_Frame("bracket", None, line_indent, open_line_indent=line_indent, opened_at=i))
         elif t.list_end > i:
-            frames.append(_Frame("list", None, line_indent, open_line_indent=line_indent, end=t.list_end))
+            frames.append(_Frame("list", None, line_indent, open_line_indent=line_indent, end=t.list_end,
+                                 opened_at=i))
         while frames[-1].kind == "list" and frames[-1].end <= i:
             frames.pop()
     while out and out[-1] == "":
         out.pop()
         lines.pop()
-    return out, lines, cols
+    return out, lines, cols, cont, inside
 
 
 def _layout(toks: list[_Tok], gaps: list[_Gap], width: int) -> list[str]:
+    """Render, then open up blocks or add breaks on the lines that are too long, until none is
+    (or none can be broken further)."""
     expanded: set[int] = set()
     breaks: set[int] = set()
-    for _ in range(10000):
-        out, lines, cols = _render(toks, gaps, expanded, breaks)
+
+    def rank(k: int) -> tuple[int, int]:
+        return toks[k].depth, 0 if toks[k - 1].text == "=" else 1
+
+    while True:
+        out, lines, cols, cont, inside = _render(toks, gaps, expanded, breaks)
         changed = False
         for ln in lines:
             if ln.first < 0 or ln.trailing or ln.code_len <= width:
                 continue
             blocks = [k for k in range(ln.first, ln.last + 1)
                       if toks[k].block > k and toks[k].block <= ln.last and k not in expanded]
-            if blocks:
+            if blocks:  # a one-line block on it opens up first (the outermost)
                 expanded.add(blocks[0])
                 changed = True
                 continue
-            cands = [k for k in range(ln.first + 1, ln.last + 1)
-                     if (toks[k].brk_before or toks[k - 1].brk_after) and k not in breaks]
-            if not cands:
-                continue
-            # the outermost place (a def's '=' first) that lets the line fit, the latest of them;
-            # if none fits, the first outermost one
-            def rank(k: int) -> tuple[int, int]:
-                return toks[k].depth, 0 if toks[k - 1].text == "=" else 1
-
-            fits = [k for k in cands if cols[k - 1] + len(toks[k - 1].text) <= width]
-            if fits:
-                best = min(rank(k) for k in fits)
-                k = max(k for k in fits if rank(k) == best)
-            else:
-                best = min(rank(k) for k in cands)
-                k = min(k for k in cands if rank(k) == best)
-            breaks.add(k)
-            changed = True
+            # Then breaks, greedily along the line: at the outermost place (a def's '=' first)
+            # that lets the piece fit, the latest of them; if none fits, the first outermost one.
+            # The pieces after a break are placed where a line starting there would be (the
+            # next render corrects a guess that was too short).
+            start, shift = ln.first, 0
+            shifts = [(ln.first, 0)]  # each piece's first token and how far it moves
+            end = cols[ln.last] + len(toks[ln.last].text)
+            while end + shift > width:
+                cands = [k for k in range(start + 1, ln.last + 1)
+                         if (toks[k].brk_before or toks[k - 1].brk_after) and k not in breaks]
+                if not cands:
+                    break
+                fits = [k for k in cands if cols[k - 1] + len(toks[k - 1].text) + shift <= width]
+                if fits:
+                    best = min(rank(k) for k in fits)
+                    k = max(k for k in fits if rank(k) == best)
+                else:
+                    best = min(rank(k) for k in cands)
+                    k = min(k for k in cands if rank(k) == best)
+                breaks.add(k)
+                changed = True
+                moved = 0  # lined up after an opener on this line: it moves with the opener
+                if inside[k] >= ln.first:
+                    moved = next(sh for st, sh in reversed(shifts) if st <= inside[k])
+                start, shift = k, cont[k] + moved - cols[k]
+                shifts.append((start, shift))
         if not changed:
             return out
-    return out
 
 
 def _tree_depth(tree: Tree) -> int:
@@ -451,7 +482,9 @@ def format_text(text: str, path: str = "<text>", width: int = WIDTH) -> str:
     """The canonical layout of a rules file's text (see the module's doc). Raises TavError, a
     located diagnostic as `tav check` gives it, when the text does not parse; the result always
     parses to the same syntax tree as the text."""
-    from .syntax import parser as P
+    import sys
+    if sys.getrecursionlimit() < 6000:  # the syntax tree may be MAX_DEPTH deep (as the loader allows)
+        sys.setrecursionlimit(6000)
     try:
         return _format(text, path, width)
     except TavError as e:

@@ -347,6 +347,14 @@ def test_a_line_ending_in_a_comment_is_never_broken():
     assert out.split("\n")[1] == line
 
 
+def test_an_expect_condition_stays_on_one_line_as_the_scenario_log_quotes_it():
+    cond = " and ".join(f"count(x in players where x.coins > {i}) == 0" for i in range(5))
+    src = f'game "g"\ncounter coins per player = 0\nscenario "s" players 2 {{\n  expect {cond}\n   and true "why"\n}}\n'
+    out = format_text(src)
+    assert f"\n  expect {cond} and true\n    \"why\"\n" in out
+    assert format_text(out) == out
+
+
 def test_answers_line_up_after_the_keyword_or_hang_under_it():
     base = 'game "g"\nrounds 1 { phase p { log "x" } }\n'
     aligned = fmt(base + 'scenario "s" players 2 {\n  answers "a", "b",\n   "c"\n  run { log "y" }\n}\n')
