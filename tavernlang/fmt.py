@@ -20,6 +20,7 @@ The layout (docs/formatting.md says why):
   than WIDTH characters (its code; a comment does not count) is broken: a one-line block on
   it opens up first, else it breaks at the outermost place that lets it fit (after a ``,``
   or a def's ``=``, before ``and``/``or``/``then``/``else``/``where``/``+``/``-`` or a label).
+  A scenario's ``expect`` condition stays on one line: the scenario log quotes it from its line.
 * At most one blank line in a row; none at the start of a file, after a ``{`` or before a
   block's ``}``; one newline at the end.
 * Every comment stays where it is: a comment on a line of its own stays on its own line
