@@ -357,6 +357,28 @@ def _parse_attrs(rest: str, attrs: list[tuple[str, str]]) -> list[tuple[str, str
     return out
 
 
+def _checked_options(game, options: dict) -> dict:
+    """The game's options by name, each of its type (a range is checked by the engine)."""
+    if not isinstance(options, dict):
+        raise ValueError(f"options must be a dict of the game's options by name, not {options!r}")
+    known = game.model.options
+    out = {}
+    for name, v in options.items():
+        o = known.get(name)
+        if o is None:
+            raise ValueError(f"{game.title} has no option '{name}'"
+                             + (f"; its options: {', '.join(known)}" if known else "; it has no options"))
+        t = o.type
+        if t == "bool" and not isinstance(v, bool):
+            raise ValueError(f"option '{name}' is true or false (a bool), not {v!r}")
+        if t == "int" and (isinstance(v, bool) or not isinstance(v, int)):
+            raise ValueError(f"option '{name}' is a whole number, not {v!r}")
+        if t.startswith("enum:") and v not in game.model.enums.get(t[5:], ()):
+            raise ValueError(f"option '{name}' is one of {', '.join(game.model.enums.get(t[5:], ()))}, not {v!r}")
+        out[name] = v
+    return out
+
+
 # ---------------------------------------------------------------- the environment
 class TavernEnv(AECEnv):
     metadata = {"render_modes": ["human", "ansi"], "name": "tavernlang_v0", "is_parallelizable": False}
@@ -383,7 +405,7 @@ class TavernEnv(AECEnv):
         if not isinstance(players, int) or not g.min_players <= players <= g.max_players:
             raise ValueError(f"{g.title} is for {g.min_players} to {g.max_players} players, not {players}")
         self.players = players
-        self.options = dict(options or {})
+        self.options = _checked_options(g, options or {})
         self.render_mode = render_mode
         self.reward_kind = reward
         self._Match = Match

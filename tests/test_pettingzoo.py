@@ -290,8 +290,15 @@ def test_illegal_actions_and_bad_arguments(envs, peek):
         env(peek, players=3)
     with pytest.raises(ValueError, match="reward"):
         env(peek, players=2, reward="money")
-    with pytest.raises(GameError, match="unknown option"):
+    with pytest.raises(ValueError, match="has no option 'nope'"):
         env(peek, players=2, options={"nope": 1})
+    ct = envs["cavern_tavern"].game
+    with pytest.raises(ValueError, match="one of .*Story"):
+        env(ct, players=1, options={"solo_mode": "story"})
+    with pytest.raises(ValueError, match="true or false"):
+        env(ct, players=1, options={"secret_chamber": "yes"})
+    with pytest.raises(GameError, match="outside its range 1..500"):
+        env(ct, players=1, options={"solo_goal": 501})
 
 
 def test_options_change_the_game(envs):
