@@ -7,15 +7,13 @@ import textwrap
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
+from pettingzoo.test import api_test, seed_test  # (the test extra brings pettingzoo: no skipping)
 
-pytest.importorskip("pettingzoo")
-import numpy as np  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
-
-from tavernlang.engine.runner import Match, bot_pick, bot_rng, play_bots  # noqa: E402
-from tavernlang.errors import GameError  # noqa: E402
-from tavernlang.pettingzoo import env  # noqa: E402
+from tavernlang.engine.runner import Match, bot_pick, bot_rng, play_bots
+from tavernlang.errors import GameError
+from tavernlang.pettingzoo import env
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {  # a short set-up of each seed game, so the whole file runs in seconds
