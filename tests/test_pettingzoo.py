@@ -241,10 +241,13 @@ def test_die_faces_are_summed(envs):
     i = lay["zone_features"].index("value")
     view = e.match.view(0)
     obs = e.observe("player_1")["observation"]
+    summed = 0
     for zone, cards in view["zones"].items():
         want = sum(int(c.split("value ")[1].split(",")[0].rstrip(")")) for c in cards if "(value " in c)
         if zone in lay["zones"]:
             assert obs[lay["zones"][zone]][i] == want
+            summed += want
+    assert summed > 0
 
 
 def test_the_action_space_is_a_bound_read_from_the_rules(peek, envs):
