@@ -524,8 +524,13 @@ def _format(text: str, path: str, width: int) -> str:
 
 def diff_text(before: str, after: str, path: str) -> str:
     """A unified diff of a file's text before and after formatting."""
-    return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
-                                        fromfile=path, tofile=path + " (formatted)"))
+    def lines(text: str) -> list[str]:
+        out = text.splitlines(keepends=True)
+        if out and not out[-1].endswith("\n"):
+            out[-1] += "\n\\ No newline at end of file\n"
+        return out
+
+    return "".join(difflib.unified_diff(lines(before), lines(after), fromfile=path, tofile=path + " (formatted)"))
 
 
 def _files(paths) -> list[str]:

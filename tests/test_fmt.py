@@ -419,6 +419,9 @@ def test_fmt_diff_prints_a_unified_diff(files):
     assert f"--- {messy}\n" in r.output and "\n-counter c=1\n" in r.output and "\n+counter c = 1\n" in r.output
     assert messy.read_text() == 'game   "g"\ncounter c=1\n'
     assert CliRunner().invoke(main, ["fmt", "--diff", "--check", str(root)]).exit_code == 1
+    good.write_text('game "g"')  # no newline at the end
+    r = CliRunner().invoke(main, ["fmt", "--diff", str(good)])
+    assert '-game "g"\n\\ No newline at end of file\n+game "g"\n' in r.output
 
 
 def test_fmt_a_file_that_does_not_parse(files):
