@@ -468,7 +468,8 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             g.def_cells[name][0] = self.def_body(d)
         g.def_frames = {n: d.frame for n, d in m.defs.items()}
         for name, e in m.effects.items():
-            g.effect_cells[name][0] = (self.requires(e), self.gen_block(e.decl.body, skip_requires=True), e.frame, e)
+            # (a body that asks nothing is a plain function: its callers run it without a generator)
+            g.effect_cells[name][0] = (self.requires(e), self.block(e.decl.body, skip_requires=True)[1], e.frame, e)
         g.actions = {}
         for name, a in m.actions.items():
             body = self.gen_block(a.decl.body, skip_requires=True)

@@ -236,6 +236,7 @@ def _indent(lines: list[str], by: str = "    ") -> list[str]:
 
 class ExpressionCompiler:
     _locals: dict | None = None  # slot -> Python source: a def's parameters while inlining, bound names
+    _cards: frozenset = frozenset()  # sources known to hold a card, never none (a name bound over a zone)
     _inlining: frozenset = frozenset()
     _fn: _Fn | None = None
 
@@ -322,18 +323,29 @@ class ExpressionCompiler:
         they are now): what `move`/`reveal` act on, and a zone given where a list is wanted."""
         return self._root("st, env", lambda: self.xcards(e))
 
-    def filter(self, cond: A.Expr | None, k: int):
-        """A function (st, env, src) -> list of the items of src meeting cond (bound at slot k)."""
+    def filter(self, cond: A.Expr | None, k: int, over: A.Expr | None = None):
+        """A function (st, env, src) -> list of the items of src meeting cond (bound at slot k);
+        `over`: the expression src comes from, when known."""
+        return self._root("st, env, src", lambda: self.filter_lines(cond, k, "src", over))
+
+    def options_of(self, cond: A.Expr | None, k: int, coll: A.Expr):
+        """A function (st, env) -> the items of coll meeting cond (bound at slot k), as a list."""
         def build():
-            if cond is None:
-                return [], "list(src)"
-            with self._bound(k, "_x") as v:
-                lines, c = self.x(cond)
-            if not lines:
-                return [], f"[{v} for {v} in src if {c}]"
-            out = self.tmp()
-            return [f"{out} = []", f"for {v} in src:", *_indent(lines), f"    if {c}:", f"        {out}.append({v})"], out
-        return self._root("st, env, src", build)
+            ls, c = self.xcoll(coll)
+            ls, c = self.spill(ls, c)
+            fl, fv = self.filter_lines(cond, k, c, coll)
+            return ls + fl, fv
+        return self._root("st, env", build)
+
+    def filter_lines(self, cond, k, src: str, over=None):
+        if cond is None:
+            return [], f"list({src})"
+        with self._bound(k, "_x", over) as v:
+            lines, c = self.x(cond)
+        if not lines:
+            return [], f"[{v} for {v} in {src} if {c}]"
+        out = self.tmp()
+        return [f"{out} = []", f"for {v} in {src}:", *_indent(lines), f"    if {c}:", f"        {out}.append({v})"], out
 
     def def_body(self, d) -> Fn:
         """A def's body; a zone where the def gives a list of cards gives its cards."""
@@ -343,20 +355,36 @@ class ExpressionCompiler:
         return self.expr(b)
 
     # ================================================================ helpers
-    def _bound(self, k: int, prefix: str = "_v"):
-        """A name bound by a quantifier (or a filter) at slot k, as a Python local."""
+    def _bound(self, k: int, prefix: str = "_v", over: A.Expr | None = None):
+        """A name bound by a quantifier (or a filter) at slot k, as a Python local; bound over
+        a zone, it always holds a card."""
         comp = self
 
         class _B:
             def __enter__(self_):
-                self_.saved = comp._locals
+                self_.saved = comp._locals, comp._cards
                 name = comp._fn.tmp(prefix)
                 comp._locals = {**(comp._locals or {}), k: name}
+                if over is not None and comp.m.types.get(over) == ZONE:
+                    comp._cards = comp._cards | {name}
                 return name
 
             def __exit__(self_, *a):
-                comp._locals = self_.saved
+                comp._locals, comp._cards = self_.saved
         return _B()
+
+    def known_card(self, src: str):
+        """While generating a block: `src` (a slot) holds a card (a choice's pick from a zone)."""
+        comp = self
+
+        class _K:
+            def __enter__(self_):
+                self_.saved = comp._cards
+                comp._cards = comp._cards | {src}
+
+            def __exit__(self_, *a):
+                comp._cards = self_.saved
+        return _K()
 
     def seq(self, parts: list[tuple[list[str], str]]) -> tuple[list[str], list[str]]:
         """Several sub-expressions evaluated in order: (lines, values), spilling a value to a
@@ -589,6 +617,7 @@ class ExpressionCompiler:
         g = self.g
         ls, o = self.x(obj_e)
         simple = _simple(o)
+        card = o in self._cards  # never none: no test
         if kind == "czone":  # `dice of s`: the zone on card s
             return ls, f"_czone(st.czone[{slot}], {o})"
         if kind == "kdef":  # a kind's derived attribute, worked out for the card
@@ -605,6 +634,8 @@ class ExpressionCompiler:
             return ls, f"(st.zbase[{slot}] + {o})"
         if kind in ("cattr", "cvar"):
             table = "attrs" if kind == "cattr" else "cvars"
+            if card:
+                return ls, f"st.{table}[{slot}][{o}]"
             if simple:
                 return ls, f"(None if {o} is None else st.{table}[{slot}][{o}])"
             return ls, f"_nn(st.{table}[{slot}], {o})"
@@ -670,7 +701,7 @@ class ExpressionCompiler:
                 return ls, f"(len({c}) > 0)"
             return ls, f"list({c})"
         ls, c = self.xcoll(e.coll)
-        with self._bound(k) as v:
+        with self._bound(k, over=e.coll) as v:
             cl, cv = self.x(e.cond)
         if op == "filter" and not cl:
             return ls, f"[{v} for {v} in {c} if {cv}]"
@@ -740,7 +771,7 @@ class ExpressionCompiler:
         op = e.op
         k = self.m.slots[e]
         ls, c = self.xcoll(e.coll)
-        with self._bound(k) as v:
+        with self._bound(k, over=e.coll) as v:
             cl, cv = self.x(e.cond) if e.cond is not None else ([], None)
             vl, vv = self.x(e.value)
         out, w = self.tmp(), self.tmp()
@@ -771,6 +802,8 @@ class ExpressionCompiler:
             ol, x = self.x(e.left.obj) if oref is not None and oref[0] in ("local", "builtin") else (["?"], "")
             if ref is not None and ref[0] == "cattr" and not ol and _simple(x) and x != "st.current":
                 c = self.k(cval)
+                if x in self._cards:
+                    return [], f"(st.attrs[{ref[1]}][{x}] {op} {c})"
                 if op == "==":
                     return [], f"({x} is not None and st.attrs[{ref[1]}][{x}] == {c})"
                 return [], f"({x} is None or st.attrs[{ref[1]}][{x}] != {c})"
@@ -799,6 +832,8 @@ class ExpressionCompiler:
     def x_IsKind(self, e):
         ls, o = self.x(e.obj)
         mask = self.k(self.g.kind_mask.get(e.kind, []))
+        if o in self._cards:
+            return ls, f"{mask}[{o}]"
         if _simple(o):
             return ls, f"({o} is not None and {mask}[{o}])"
         return ls, f"_is({mask}, {o})"

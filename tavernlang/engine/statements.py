@@ -608,28 +608,6 @@ class StatementCompiler:
         ref = self.m.refs.get(e)
         as_p = self.expr(s.as_player) if s.as_player is not None else None
         g = self.g
-        if ref is not None and ref[0] == "effect" and isinstance(e, (A.Name, A.Call)):
-            cell = g.effect_cells[ref[1]]
-            eff = self.m.effects[ref[1]]
-            args = [self.cards_of(a) if self._wants_list(eff, i, a) else self.expr(a)
-                    for i, a in enumerate(e.args)] if isinstance(e, A.Call) else []
-            title = g.effect_titles[ref[1]]
-            name = ref[1]
-            titled = self.m.effects[name].decl.title is not None
-
-            def gen(st, env, span=span):
-                req, body, frame, _ = cell[0]
-                me = as_p(st, env) if as_p is not None else env[0]
-                env2 = [me] + [a(st, env) for a in args]
-                env2 += [None] * (frame - len(env2))
-                if req is not None and not req(st, env2):
-                    return
-                if st.log is not None and titled:
-                    st.log.append((f"effect: {title}", None, {"type": "effect", "effect": name}))
-                if st.fired is not None:
-                    st.fired[name] = st.fired.get(name, 0) + 1
-                yield from body(st, env2)
-            return True, gen
         if ref is not None and ref[0] == "phase":
             pname = ref[1]
 
@@ -698,7 +676,9 @@ class StatementCompiler:
                 st.log.append((f"effect: {g.effect_titles[name]}", None, {"type": "effect", "effect": name}))
             if st.fired is not None:
                 st.fired[name] = st.fired.get(name, 0) + 1
-            yield from body(st, env2)
+            r = body(st, env2)  # (an effect that asks nothing is a plain function)
+            if r is not None:
+                yield from r
         return True, dyn
 
     def s_Emit(self, s: A.Emit):
@@ -843,13 +823,7 @@ class StatementCompiler:
         f = self.option_fns.get(s)
         if f is None:
             if isinstance(s, A.Choose):
-                filt = self.filter(s.cond, self.m.slots[s])
-                src_of = self.coll(s.coll)
-                span = s.span
-
-                def options(st, env, span=span):
-                    return filt(st, env, src_of(st, env))
-                f = self.option_fns[s] = options
+                f = self.option_fns[s] = self.options_of(s.cond, self.m.slots[s], s.coll)
             else:
                 self.stmt(s)  # registers its option function
                 f = self.option_fns[s]
@@ -864,7 +838,11 @@ class StatementCompiler:
         opts_fn = self.choose_options(s)
         kp, kt, ks, node = self.k(prompt), self.k(t), self.k(s.span), self.k(s)
         x = self.tmp()
-        body_gen, body = self.stmts_lines(s.body.stmts)
+        if ctype == ZONE:
+            with self.known_card(f"env[{k}]"):  # the pick, in the body: a card, never none
+                body_gen, body = self.stmts_lines(s.body.stmts)
+        else:
+            body_gen, body = self.stmts_lines(s.body.stmts)
         if is_random:
             pick = self.k(self._random_pick(s, k))
             out = [f"{x} = {pick}(st, env)", f"if {x} is not None:",
@@ -893,7 +871,7 @@ class StatementCompiler:
 
     def _random_pick(self, s, k):
         """`choose x in L at random`: one of the options, drawn with the game's RNG."""
-        filt = self.filter(s.cond, k)
+        filt = self.filter(s.cond, k, s.coll)
         src_of = self.coll(s.coll)
         mask, rest = self._kind_split(s.cond, k)
         span = s.span
@@ -932,7 +910,7 @@ class StatementCompiler:
         if isinstance(e, A.Call):
             parts += [self.xcards(a) if self._wants_list(eff, i, a) else self.x(a) for i, a in enumerate(e.args)]
         lines, vals = self.seq(parts)
-        c, env2 = self.tmp(), self.tmp()
+        c, env2, r = self.tmp(), self.tmp(), self.tmp()
         pad = max(0, eff.frame - len(vals))
         out = lines + [f"{c} = {cell}[0]", f"{env2} = [{', '.join(vals + ['None'] * pad)}]",
                        f"if {c}[0] is None or {c}[0](st, {env2}):"]
@@ -941,7 +919,8 @@ class StatementCompiler:
             out += ["    if st.log is not None:",
                     f'        st.log.append(("effect: " + {t}, None, {{"type": "effect", "effect": {nm}}}))']
         out += ["    if st.fired is not None:", f"        st.fired[{self.k(name)}] = st.fired.get({self.k(name)}, 0) + 1",
-                f"    yield from {c}[1](st, {env2})"]
+                f"    {r} = {c}[1](st, {env2})", f"    if {r} is not None:",  # (an effect that asks nothing is plain)
+                f"        yield from {r}"]
         return True, self._at(out, s.span)
 
 
@@ -965,7 +944,7 @@ def _move_card(st, g, c, z, top, face, me, span):
     """`move CARD to Z` once the card is known not to be none."""
     if z is None:
         raise GameError("move to nowhere (the destination is none)", span)
-    if st.zholder is not None and st.lands_on_itself(c, z):
+    if st.zholder is not None and st.zholder[z] >= 0 and st.lands_on_itself(c, z):
         raise GameError(f"{g.card_name[c]} cannot be put on itself (or on a card it holds)", span)
     old = st.loc[c]
     knew = st.vis_mask(c) if st.log is not None else 0  # who saw it before it moved still knows it
