@@ -5,18 +5,31 @@ Public API::
     game = tavernlang.compile_file("games/my_game.tav")       # parse, check, compile
     match = tavernlang.Match(game, players=3, seed=1)            # one game in progress
     match.legal(); match.apply(0); match.view(0); match.save(...)
+
+The names are imported when first used, so a command that only checks rules (`tav check`)
+never loads the engine.
 """
 from __future__ import annotations
 
-from .engine.compile import CompiledGame
-from .engine.runner import Match, playout
-from .errors import Diagnostic, GameError, TavError
-from .loader import load
+import importlib
 
 __all__ = ["CompiledGame", "Diagnostic", "GameError", "Match", "TavError", "compile_file", "load", "playout"]
 __version__ = "0.1.0"
 
+_WHERE = {"CompiledGame": ".engine.compile", "Match": ".engine.runner", "playout": ".engine.runner",
+          "Diagnostic": ".errors", "GameError": ".errors", "TavError": ".errors", "load": ".loader"}
 
-def compile_file(path) -> CompiledGame:
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        value = getattr(importlib.import_module(_WHERE[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'tavernlang' has no attribute {name!r}")
+
+
+def compile_file(path):
     """Parse, check and compile a rules file (raises TavError with every error found)."""
+    from .engine.compile import CompiledGame
+    from .loader import load
     return CompiledGame(load(path))
