@@ -402,9 +402,31 @@ class _Action:
         self.alone = frozenset((name,))  # the turn's actions when it is the only one
 
 
+def _action_label(a):
+    return "pass" if a is None else a.title
+
+
+def _log_action(log, p, a):
+    log.append((f"P{p + 1}: {a.title}", None, {"type": "action", "player": p, "action": a.name}))
+
+
+def _log_pass(log, p):
+    log.append((f"P{p + 1} passes", None, {"type": "pass", "player": p}))
+
+
+def _log_nothing(log, p):
+    log.append((f"P{p + 1} can do nothing", None, {"type": "skip", "player": p}))
+
+
+TURN_HELPERS = {"_log_action": _log_action, "_log_pass": _log_pass, "_log_nothing": _log_nothing, "_NOTHING": _NOTHING}
+
+
 class _Compiler(StatementCompiler, ExpressionCompiler):
     """Compiles a checked model once: the flow (setup, rounds, phases, turns) here,
     statements and expressions in their mixins."""
+
+    def runtime_helpers(self) -> dict:
+        return {**StatementCompiler.runtime_helpers(self), **TURN_HELPERS}
 
     def __init__(self, game: CompiledGame):
         self.g = game
@@ -584,152 +606,109 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         multi = can_pass or any(a.once for a in acts)
         required = [a for a in acts if a.required]
 
-        def action_label(a):
-            return "pass" if a is None else a.title
-
-        reqs = [(a, a.req, a.frame) for a in acts]
-        if not multi and not ph.simultaneous:
-            def run_turns(st, span=ph.span):  # (span: where a fault of `until` and the like is placed)
-                if st.fired is not None:
-                    st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
-                env = [st.current] + [None] * frame
-                cur = start(st, env)
-                if cur is None:
-                    raise GameError("the first player of the turns is none", ph.start.span)
-                n = st.n
-                taken = 0
-                idle = 0
-                log = st.log
-                while True:
-                    if cur is None:
-                        raise GameError("the next player is none ('next turn' of nobody)", ph.span)
-                    env[0] = st.current = cur  # `me` in `until` is the player whose turn it would be
-                    if until is not None and until(st, env):
-                        return
-                    if once_each and taken >= n:
-                        return
-                    st.next_player = (cur + 1) % n
-                    legal = []
-                    for a, req, fr in reqs:
-                        if req is None or req(st, [cur] + [None] * fr):
-                            legal.append(a)
-                    taken += 1
-                    if taken > MAX_STEPS:
-                        raise GameError(f"the phase did not end after {MAX_STEPS} turns", ph.span)
-                    if legal:
-                        idle = 0
-                        agent = st.agent
-                        a = legal[0 if len(legal) == 1 and only_option(st, cur, legal, "your turn: choose an action", action_label) else agent(cur, legal) if agent is not None else
-                                  (yield Decision(cur, legal, "your turn: choose an action", action_label))]
-                        if log is not None:
-                            log.append((f"P{cur + 1}: {a.title}", None, {"type": "action", "player": cur, "action": a.name}))
-                        if st.fired is not None:
-                            st.fired[a.name] = st.fired.get(a.name, 0) + 1
-                        st.turn_used = a.alone  # `taken(A)` inside the turn's one action
-                        yield from a.body(st, [cur] + [None] * a.frame)
-                        st.turn_used = _NOTHING
-                        cur = st.next_player if not once_each else (cur + 1) % n
-                    else:
-                        # a player who can do nothing is skipped; if nobody can, the phase is over
-                        if st.fired is not None:
-                            st.fired[("idle", ph)] = st.fired.get(("idle", ph), 0) + 1
-                        idle += 1
-                        if log is not None:
-                            log.append((f"P{cur + 1} can do nothing", None, {"type": "skip", "player": cur}))
-                        if idle >= n:
-                            return
-                        cur = (cur + 1) % n
-            return _Phase(ph.name, title, run_turns)
-
         def multi_turns(once_each, can_pass, multi):
-            def run_turns(st, span=ph.span):  # (span: where a fault of `until` and the like is placed)
-                if st.fired is not None:
-                    st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
-                env = [st.current] + [None] * frame
-                cur = start(st, env)
-                if cur is None:
-                    raise GameError("the first player of the turns is none", ph.start.span)
-                n = st.n
-                taken = 0
-                idle = 0
-                steps = 0
-                log = st.log
-                while True:
-                    if cur is None:
-                        raise GameError("the next player is none ('next turn' of nobody)", ph.span)
-                    env[0] = st.current = cur  # `me` in `until` and `pass if` is the player taking the turn
-                    if until is not None and until(st, env):
-                        return
-                    if once_each and taken >= n:
-                        return
-                    st.next_player = (cur + 1) % n
-                    used = st.turn_used = set()
-                    acted = False
-                    while True:
-                        aenv_me = [cur]
-                        legal = []
-                        known = None
-                        for a in acts:
-                            if a.once and a.name in used:
-                                continue
-                            if a.req is None:
-                                legal.append(a)
-                            else:
-                                e2 = aenv_me + [None] * a.frame
-                                r = a.req(st, e2)
-                                if r:
-                                    legal.append(a)
-                                    if a.first is not None:
-                                        if known is None:
-                                            known = {}
-                                        known[a] = r
-                        if multi and can_pass and (pass_cond is None or pass_cond(st, env)) and \
-                                not any(a in legal and a.name not in used for a in required):
-                            legal.append(None)  # `pass` ends the turn (not while a required action waits)
-                        if legal == [None]:  # only `pass` is left: the turn ends without asking
-                            break
-                        if not legal:
-                            if not acted and st.fired is not None:
-                                st.fired[("idle", ph)] = st.fired.get(("idle", ph), 0) + 1
-                            break
-                        i = 0 if len(legal) == 1 and only_option(st, cur, legal, "your turn: choose an action", action_label) else st.agent(cur, legal) if st.agent is not None else \
-                            (yield Decision(cur, legal, "your turn: choose an action", action_label))
-                        a = legal[i]
-                        if a is None:
-                            if log is not None:
-                                log.append((f"P{cur + 1} passes", None, {"type": "pass", "player": cur}))
-                            break
-                        if log is not None:
-                            log.append((f"P{cur + 1}: {a.title}", None, {"type": "action", "player": cur, "action": a.name}))
-                        if st.fired is not None:
-                            st.fired[a.name] = st.fired.get(a.name, 0) + 1
-                        used.add(a.name)
-                        acted = True
-                        steps += 1
-                        if steps > MAX_STEPS:
-                            raise GameError(f"the phase did not end after {MAX_STEPS} actions", ph.span)
-                        if known is not None and a in known:  # nothing has changed since they were worked out
-                            st.known_opts = (a.first, known[a])
-                        yield from a.body(st, [cur] + [None] * a.frame)
-                        st.known_opts = None
-                        if at_once and until(st, env):  # `until C at once`: the phase ends mid-turn
-                            st.turn_used = set()
-                            return
-                        if not multi:
-                            break
-                    taken += 1
-                    st.turn_used = set()
-                    # the phase is over when every player in a row passed or could do nothing
-                    idle = 0 if acted else idle + 1
-                    if idle >= n and not once_each:
-                        return
-                    cur = st.next_player if not once_each else (cur + 1) % n
-            return run_turns
+            return self.turns(ph, frame, acts, required, at_once, can_pass, once_each, multi)
 
         if ph.simultaneous:
             return _Phase(ph.name, title, self.simultaneous_phase(ph, info, start, until, acts, at_once, can_pass,
                                                                   pass_cond, required, multi_turns(True, True, True)))
         return _Phase(ph.name, title, multi_turns(once_each, can_pass, multi))
+
+    def turns(self, ph, frame, acts, required, at_once, can_pass, once_each, multi):
+        """A phase of turns (`turns from FIRST [until C] { actions ... }`), as one generated
+        generator function of the state: whose turn it is, the actions that may be taken,
+        `once`, `required`, `pass`, `until C [at once]`, `once each`; a turn of one action
+        (no `pass`, no `once`) or of several."""
+        k = self.k
+        saved = self._fn
+        self._fn = _Fn()
+        try:
+            sl, sv = self.x(ph.start)
+            ul, uv = self.x(ph.until) if ph.until is not None else ([], None)
+            pl, pv = self.x(ph.pass_cond) if ph.pass_cond is not None else ([], None)
+        finally:
+            self._fn = saved
+        phase_key, idle_key = k(("phase", ph)), k(("idle", ph))
+        prompt, label = k("your turn: choose an action"), k(_action_label)
+        none_next = k("the next player is none ('next turn' of nobody)")
+        L = [f"if st.fired is not None:", f"    st.fired[{phase_key}] = st.fired.get({phase_key}, 0) + 1",
+             f"env = [st.current{', None' * frame}]", *sl, f"cur = {sv}",
+             "if cur is None:", f"    raise _GameError({k('the first player of the turns is none')}, {k(ph.start.span)})",
+             "n = st.n", "taken = 0", "idle = 0", "steps = 0", "log = st.log",
+             "while True:",
+             "    if cur is None:", f"        raise _GameError({none_next}, {k(ph.span)})",
+             "    env[0] = st.current = cur"]  # `me` in `until` and `pass if` is the player taking the turn
+        if uv is not None:
+            L += ["    " + ln for ln in ul] + [f"    if {uv}:", "        return"]
+        if once_each:
+            L += ["    if taken >= n:", "        return"]
+        L += ["    st.next_player = (cur + 1) % n"]
+
+        def legal_lines(ind, used):
+            out, known = [], False
+            for a in acts:
+                ka = k(a)
+                pre = ""
+                if a.once and used:
+                    out.append(f"if {k(a.name)} not in used:")
+                    pre = "    "
+                if a.req is None:
+                    out.append(f"{pre}legal.append({ka})")
+                    continue
+                env = f"[cur{', None' * a.frame}]"
+                if a.first is not None and multi:
+                    known = True
+                    out += [f"{pre}r = {k(a.req)}(st, {env})", f"{pre}if r:", f"{pre}    legal.append({ka})",
+                            f"{pre}    if known is None:", f"{pre}        known = {{}}", f"{pre}    known[{ka}] = r"]
+                else:
+                    out += [f"{pre}if {k(a.req)}(st, {env}):", f"{pre}    legal.append({ka})"]
+            return [ind + ln for ln in ["legal = []"] + (["known = None"] if known else []) + out], known
+
+        ask = (f"legal[0 if len(legal) == 1 and _only_option(st, cur, legal, {prompt}, {label}) else "
+               f"st.agent(cur, legal) if st.agent is not None else (yield _Decision(cur, legal, {prompt}, {label}))]")
+        if not multi:
+            ll, _ = legal_lines("    ", False)
+            L += ll + ["    taken += 1", f"    if taken > {MAX_STEPS}:",
+                       f"        raise _GameError({k(f'the phase did not end after {MAX_STEPS} turns')}, {k(ph.span)})",
+                       "    if legal:", "        idle = 0", f"        a = {ask}",
+                       "        if log is not None:", "            _log_action(log, cur, a)",
+                       "        if st.fired is not None:", "            st.fired[a.name] = st.fired.get(a.name, 0) + 1",
+                       "        st.turn_used = a.alone",  # `taken(A)` inside the turn's one action
+                       "        yield from a.body(st, [cur] + [None] * a.frame)",
+                       "        st.turn_used = _NOTHING",
+                       f"        cur = {'(cur + 1) % n' if once_each else 'st.next_player'}",
+                       "    else:",  # a player who can do nothing is skipped; if nobody can, the phase is over
+                       "        if st.fired is not None:", f"            st.fired[{idle_key}] = st.fired.get({idle_key}, 0) + 1",
+                       "        idle += 1", "        if log is not None:", "            _log_nothing(log, cur)",
+                       "        if idle >= n:", "            return", "        cur = (cur + 1) % n"]
+        else:
+            ll, known = legal_lines("        ", True)
+            L += ["    used = st.turn_used = set()", "    acted = False", "    while True:"] + ll
+            if can_pass:  # `pass` ends the turn (not while a required action waits)
+                cond = f"({pv})" if pv is not None else "True"
+                req = f" and not any(_a in legal and _a.name not in used for _a in {k(tuple(required))})" if required else ""
+                L += ["        " + ln for ln in pl] + [f"        if {cond}{req}:", "            legal.append(None)",
+                                                         "        if legal == [None]:", "            break"]
+            L += ["        if not legal:", "            if not acted and st.fired is not None:",
+                  f"                st.fired[{idle_key}] = st.fired.get({idle_key}, 0) + 1", "            break",
+                  f"        a = {ask}",
+                  "        if a is None:", "            if log is not None:", "                _log_pass(log, cur)", "            break",
+                  "        if log is not None:", "            _log_action(log, cur, a)",
+                  "        if st.fired is not None:", "            st.fired[a.name] = st.fired.get(a.name, 0) + 1",
+                  "        used.add(a.name)", "        acted = True", "        steps += 1", f"        if steps > {MAX_STEPS}:",
+                  f"            raise _GameError({k(f'the phase did not end after {MAX_STEPS} actions')}, {k(ph.span)})"]
+            if known:  # nothing has changed since they were worked out
+                L += ["        if known is not None and a in known:", "            st.known_opts = (a.first, known[a])"]
+            L += ["        yield from a.body(st, [cur] + [None] * a.frame)", "        st.known_opts = None"]
+            if at_once:  # `until C at once`: the phase ends mid-turn
+                L += ["        " + ln for ln in ul] + [f"        if {uv}:", "            st.turn_used = set()", "            return"]
+            if not multi:
+                L += ["        break"]
+            L += ["    taken += 1", "    st.turn_used = set()",
+                  "    idle = 0 if acted else idle + 1",  # the phase is over when every player in a row passed or could do nothing
+                  *(["    if idle >= n:", "        return"] if not once_each else []),
+                  f"    cur = {'(cur + 1) % n' if once_each else 'st.next_player'}"]
+        return self.compile_fn("st", L, "None", [ph.span] * len(L))
 
     def simultaneous_phase(self, ph, info, start, until, acts, at_once, can_pass, pass_cond, required, one_at_a_time):
         """`turns from FIRST simultaneous [if C]`: in each step every player still in the phase

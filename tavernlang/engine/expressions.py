@@ -245,7 +245,7 @@ class ExpressionCompiler:
         ns = getattr(self, "_gen_ns", None)
         if ns is None:
             ns = self._gen_ns = {"__builtins__": {"len": len, "list": list, "range": range, "sum": sum, "min": min,
-                                                  "max": max, "abs": abs, "reversed": reversed, "any": any, "all": all},
+                                                  "max": max, "abs": abs, "reversed": reversed, "any": any, "all": all, "set": set},
                                  **_HELPERS, **self.runtime_helpers(), "_g": self.g}
             self._gen_consts = {}
             self._gen_count = 0
