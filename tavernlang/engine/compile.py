@@ -526,16 +526,23 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         """An action is an option when its requires hold and, if it starts with a choice
         a player makes, that choice has at least one option: an action that cannot be
         carried out is not offered."""
-        req = self.requires(a)
         first = next((st for st in a.decl.body.stmts if not isinstance(st, A.Require)), None)
-        if isinstance(first, (A.Choose, A.ChooseSubset, A.ChooseOne)) and not (first.chooser and first.chooser.random):
-            opts = self.choose_options(first)
+        if not (isinstance(first, (A.Choose, A.ChooseSubset, A.ChooseOne)) and not (first.chooser and first.chooser.random)):
+            return self.requires(a)
+        opts = self.k(self.choose_options(first))
+        cond = self._all_requires(a)
+
+        def build():
             # true as the options themselves, so that a turn that takes the action hands them to its
             # first choice (st.known_opts) instead of working them out again
-            if req is None:
-                return lambda st, env: opts(st, env) or False
-            return lambda st, env: req(st, env) and (opts(st, env) or False)
-        return req
+            if cond is None:
+                return [], f"({opts}(st, env) or False)"
+            rl, rv = self.x(cond)
+            if not rl:
+                return [], f"({rv} and ({opts}(st, env) or False))"
+            t = self.tmp()
+            return rl + [f"{t} = {rv}", f"if {t}:", f"    {t} = {opts}(st, env) or False"], t
+        return self._root("st, env", build)
 
     def first_choice(self, a):
         """The action's first statement when it is a choice whose options its legality works out."""
@@ -545,18 +552,19 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         return None
 
     def requires(self, c) -> Fn | None:
+        """An action's or effect's leading `require`s, as one generated test (true when all hold)."""
+        cond = self._all_requires(c)
+        return None if cond is None else self.expr(cond)
+
+    @staticmethod
+    def _all_requires(c):
+        """The leading `require`s of an action or effect as one condition (`and`, in order), or None."""
         if not c.requires:
             return None
-        fns = [self.expr(r.cond) for r in c.requires]
-        if len(fns) == 1:
-            return fns[0]
-
-        def req(st, env):
-            for f in fns:
-                if not f(st, env):
-                    return False
-            return True
-        return req
+        cond = c.requires[0].cond
+        for r in c.requires[1:]:
+            cond = A.BinOp(span=r.cond.span, op="and", left=cond, right=r.cond)
+        return cond
 
     def phase(self, info) -> _Phase:
         g = self.g
