@@ -43,3 +43,15 @@ def test_scenario(path, index, snapshot):
 
 def test_scenarios_exist():
     assert sum(len(_game(f).scenarios) for f in FILES) >= 1
+
+
+def test_an_expect_over_several_lines_is_quoted_whole(tmp_path):
+    p = tmp_path / "multi.tav"
+    p.write_text('game "Multi"\nplayers 2\ncounter coins per player = 3\n'
+                 'rounds 1 { phase a "A" { log "x" } }\nwinner: highest coins\n'
+                 'scenario "two lines" players 2 {\n  expect coins of player(1) == 3\n'
+                 '    and coins of player(2) == 3\n  expect coins of player(1) == 3\n    and coins of player(2) == 4\n}\n')
+    game = compile_file(p)
+    result = run_scenario(game, game.scenarios[0])
+    assert "expect coins of player(1) == 3 and coins of player(2) == 3: ok" in result.log
+    assert "expect coins of player(1) == 3 and coins of player(2) == 4: FAILED" in result.log

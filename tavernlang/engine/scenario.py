@@ -40,7 +40,11 @@ def _source(game: CompiledGame, span: Span) -> str:
     if span.line == span.end_line:
         line = src.line(span.file, span.line) or ""
         return line[span.col - 1: span.end_col - 1]
-    return (src.line(span.file, span.line) or "").strip()
+    # over several lines: its text from the first column to the last, the line breaks as spaces
+    lines = [src.line(span.file, i) or "" for i in range(span.line, span.end_line + 1)]
+    lines[-1] = lines[-1][: span.end_col - 1]
+    lines[0] = lines[0][span.col - 1:]
+    return " ".join(ln.strip() for ln in lines if ln.strip())
 
 
 SETUP_LINES_SHOWN = 20
