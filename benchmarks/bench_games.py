@@ -72,10 +72,12 @@ def main() -> None:
                 continue
             here, there = [], []
             for _ in range(a.rounds):
-                here.append(measure(ROOT, game, n, a.seconds)["pps"])
-                there.append(measure(a.against, game, n, a.seconds)["pps"])
-            h, t = statistics.median(here), statistics.median(there)
-            print(f"  {game:22s} {n}p  here {h:8.1f}  there {t:8.1f} playouts/s  x{h / t:4.2f}")
+                here.append(measure(ROOT, game, n, a.seconds))
+                there.append(measure(a.against, game, n, a.seconds))
+            h, t = (statistics.median(r["pps"] for r in here), statistics.median(r["pps"] for r in there))
+            hu, tu = (statistics.median(r["us"] for r in here), statistics.median(r["us"] for r in there))
+            print(f"  {game:22s} {n}p  here {h:8.1f}  there {t:8.1f} playouts/s  x{h / t:4.2f}"
+                  f"   {hu:6.1f} vs {tu:6.1f} µs/decision")
         sys.stdout.flush()
 
 
