@@ -14,7 +14,8 @@ import click
 from .engine.runner import Match, bot_pick, bot_rng
 from .errors import GameError
 
-HELP = "type an option's number; v = view the table, s = save, q = quit, ? = help"
+HELP = ("type an option's number; i N = the text of option N's card (i NAME: a card by name), "
+        "v = view the table, s = save, q = quit, ? = help")
 
 
 def _rng_to_json(rng) -> list:
@@ -24,6 +25,67 @@ def _rng_to_json(rng) -> list:
 
 def _rng_from_json(rng, data) -> None:
     rng.setstate((data[0], tuple(data[1]), data[2]))
+
+
+def _option_lines(match: Match, seat: int) -> list[str]:
+    """The pending decision's options as the seat reads them: each card's label, then its text."""
+    d = match.pending
+    g, st = match.game, match.st
+    out = []
+    for i, (lab, c) in enumerate(zip(match.legal(), d.cards()), 1):
+        text = g.card_text(c, st, seat) if c is not None and st.visible(c, seat) else None
+        out.append(f"  {i}. {lab}" + (f" — {text}" if text else ""))
+    return out
+
+
+def _card_info(match: Match, seat: int, arg: str) -> str:
+    """`i N` / `i NAME`: a card's name, kind and full text."""
+    g, st = match.game, match.st
+    d = match.pending
+    c = None
+    if arg.isdigit():
+        cards = d.cards() if d is not None else []
+        if not 1 <= int(arg) <= len(cards):
+            return f"there is no option {arg}"
+        c = cards[int(arg) - 1]
+        if c is None:
+            return f"option {arg} is not a card"
+        if not st.visible(c, seat):
+            return f"option {arg} is a face-down card"
+    else:
+        named = [k for k in range(g.ncards) if g.card_name[k].lower() == arg.lower()]
+        if not named:
+            named = [k for k in range(g.ncards) if g.card_name[k].lower().startswith(arg.lower())]
+        names = sorted({g.card_name[k] for k in named})
+        if not names:
+            return f"no card is named '{arg}'"
+        if len(names) > 1:
+            return f"'{arg}' could be: " + ", ".join(names)
+        c = named[0]
+        for k in named:  # a copy the seat may see reads as it is now (a die shows its face)
+            if st.visible(k, seat):
+                c = k
+                break
+        if not st.visible(c, seat):
+            return f"{g.card_name[c]} ({g.card_kind[c]}): " + (g.card_text(c, st, -1) or "no text")
+    text = g.card_text(c, st, seat)
+    return f"{g.card_label(c, st, seat)} ({g.card_kind[c]}): " + (text or "the rules give this card no text")
+
+
+def _log_lines(match: Match, seat: int) -> list[str]:
+    """The log as the seat may read it; a revealed card's text follows the line that reveals it."""
+    g, st = match.game, match.st
+    by_name = {}
+    for c in range(g.ncards):
+        by_name.setdefault(g.card_name[c], c)
+    out = []
+    for line, (_, _, data) in zip(match.log_lines(seat), st.log or []):
+        out.append(line)
+        if data.get("type") == "reveal" and data.get("card") in by_name:
+            text = g.card_text(by_name[data["card"]], st, seat)
+            if text:
+                out.append(f"    ({text})")
+    return out
 
 
 def _show_view(match: Match, seat: int) -> None:
@@ -71,14 +133,14 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
         if d.player != seat:
             match.apply(bot_pick(bot, len(d.options)))
             continue
-        lines = match.log_lines(seat)
+        lines = _log_lines(match, seat)
         for line in lines[shown:]:
             click.echo("  " + line)
         shown = len(lines)
         labels = match.legal()
         click.echo(f"\nP{seat + 1}, {d.prompt}:")
-        for i, lab in enumerate(labels, 1):
-            click.echo(f"  {i}. {lab}")
+        for line in _option_lines(match, seat):
+            click.echo(line)
         while True:
             try:
                 raw = click.prompt(">", default="", show_default=False, prompt_suffix=" ").strip().lower()
@@ -89,6 +151,9 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
                 return
             if raw in ("?", "h", "help"):
                 click.echo(HELP)
+                continue
+            if raw == "i" or raw.startswith("i "):
+                click.echo(_card_info(match, seat, raw[2:].strip()) if raw[2:].strip() else "i N: option N's card; i NAME: a card by name")
                 continue
             if raw in ("v", "view"):
                 _show_view(match, seat)
@@ -104,7 +169,7 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
                 match.apply(int(raw) - 1)
                 break
             click.echo(f"? {HELP}")
-    lines = match.log_lines(seat)
+    lines = _log_lines(match, seat)
     for line in lines[shown:]:
         click.echo("  " + line)
     r = match.result

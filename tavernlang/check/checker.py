@@ -284,6 +284,9 @@ class Checker:
                 info = Callable(kd.name, kd, [("this", CARD)], self.type_of(kd.type))
                 info.kinds.append(k.name)
                 m.kind_defs[kd.name] = info
+        for k in m.kinds.values():
+            if k.decl.text is not None:
+                self.check_card_text(k.decl.text, k)
         card_names: dict = {}
         for d in self.decls:
             if isinstance(d, A.CardDecl):
@@ -293,6 +296,8 @@ class Checker:
                 card_names.setdefault(d.name, d)
                 if d.kind not in m.kinds:
                     self.err(d.kind_span, f"unknown kind '{d.kind}'" + did_you_mean(d.kind, m.kinds))
+                elif d.text is not None:
+                    self.check_card_text(d.text, m.kinds[d.kind])
                 m.cards.append(d)
             elif isinstance(d, A.ReachDecl):
                 c = m.counters.get(d.counter)
@@ -314,6 +319,14 @@ class Checker:
                     self.err(c.decl.params[i].span, f"parameter '{pn}' appears twice")
         for c in m.defs.values():
             c.type = self.type_of(c.decl.type) if c.decl.type else ANY
+
+    def check_card_text(self, text: A.CardText, k: KindInfo) -> None:
+        """A card text's holes name the card's `name` or `kind`, or an attribute or value of its kind."""
+        known = ["name", "kind"] + list(k.attrs) + [kd.name for kd in k.decl.defs]
+        for part in text.parts:
+            if isinstance(part, tuple) and part[0] not in known:
+                self.err(part[1], f"kind '{k.name}' has no attribute '{part[0]}' for its card text"
+                         + did_you_mean(part[0], known))
 
     def int_value(self, e):
         """The value of a literal integer expression (None if it is not one)."""

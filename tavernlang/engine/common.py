@@ -27,6 +27,12 @@ class Decision:
         self.span = span
         self.st = st
 
+    def cards(self) -> list:
+        """The card each option is (None for an option that is not one card), for showing its text."""
+        if self.labeler == "card":
+            return list(self.options)
+        return [None] * len(self.options)
+
     def labels(self) -> list[str]:
         lab = self.labeler
         if lab is None or isinstance(lab, str):

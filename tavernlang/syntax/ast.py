@@ -438,11 +438,20 @@ class KindDef(Node):
 
 
 @frozen
+class CardText(Node):
+    """A card's text: a template of literal text and `{attribute}` holes, read by people (never
+    by the rules). `parts` alternate literal text and (attribute name, its span) holes."""
+
+    parts: tuple = ()
+
+
+@frozen
 class KindDecl(Decl):
     name: str
     attrs: tuple[AttrDecl, ...]
     zones: tuple[KindZone, ...] = ()
     defs: tuple[KindDef, ...] = ()
+    text: "CardText | None" = None  # how its cards read: `kind Order "needs {needs}" { ... }`
 
 
 @frozen
@@ -458,6 +467,7 @@ class CardDecl(Decl):
     kind: str
     kind_span: Span
     fields: tuple[Field, ...]
+    text: "CardText | None" = None  # how this card reads (its kind's text if none)
 
 
 @frozen

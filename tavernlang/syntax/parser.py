@@ -169,6 +169,49 @@ def _tspan(file: str, tok: Token) -> Span:
     return Span(file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column)
 
 
+def card_text(file: str, tok) -> "A.CardText | None":
+    """A card text template: literal text and `{name}` holes (`{{` and `}}` are braces). Each
+    hole keeps its own span inside the string, so an unknown name is reported at it."""
+    if tok is None:
+        return None
+    raw = str(tok)[1:-1]
+    parts: list = []
+    lit: list[str] = []
+    i = 0
+    while i < len(raw):
+        ch = raw[i]
+        if ch == "\\" and i + 1 < len(raw):
+            nxt = raw[i + 1]
+            lit.append({"n": "\n"}.get(nxt, nxt))
+            i += 2
+            continue
+        if ch in "{}" and raw[i + 1:i + 2] == ch:
+            lit.append(ch)
+            i += 2
+            continue
+        col = tok.column + 1 + i
+        if ch == "}":
+            raise TavError([Diagnostic(Span(file, tok.line, col, tok.line, col + 1),
+                                       "a '}' in a card text closes no '{' (write '}}' for a brace)")])
+        if ch == "{":
+            j = raw.find("}", i)
+            name = raw[i + 1:j].strip() if j >= 0 else ""
+            if j < 0 or not name.isidentifier():
+                raise TavError([Diagnostic(Span(file, tok.line, col, tok.line, col + 1),
+                                           "a '{' in a card text opens a hole that names an attribute, "
+                                           "like '{points}' (write '{{' for a brace)")])
+            parts.append("".join(lit))
+            lit = []
+            parts.append((name, Span(file, tok.line, col + 1 + raw[i + 1:j].index(name), tok.line,
+                                     col + 1 + raw[i + 1:j].index(name) + len(name))))
+            i = j + 1
+            continue
+        lit.append(ch)
+        i += 1
+    parts.append("".join(lit))
+    return A.CardText(_tspan(file, tok), tuple(parts))
+
+
 def _s(tok) -> str | None:
     if tok is None:
         return None
@@ -299,10 +342,11 @@ class _Builder(Transformer_NonRecursive):
         return A.EnumDecl(self.sp(m), str(c[0]), tuple(str(x) for x in c[1]), tuple(_tspan(self.f, x) for x in c[1]))
     def attr_decl(self, m, c): return A.AttrDecl(self.sp(m), str(c[1]), c[2], c[3], c[0] is not None, c[4] is not None)
     def kind_decl(self, m, c):
-        items = [x for x in c[1:] if x is not None]
+        items = [x for x in c[2:] if x is not None]
         return A.KindDecl(self.sp(m), str(c[0]), tuple(x for x in items if isinstance(x, A.AttrDecl)),
                           tuple(x for x in items if isinstance(x, A.KindZone)),
-                          tuple(x for x in items if isinstance(x, A.KindDef)))
+                          tuple(x for x in items if isinstance(x, A.KindDef)),
+                          card_text(self.f, c[1]))
     def zone_drop(self, m, c): return ("drop", c[0])
     def kind_zone(self, m, c):
         vis, cap, drop = "public", None, None
@@ -321,7 +365,7 @@ class _Builder(Transformer_NonRecursive):
             raise TavError([Diagnostic(_tspan(self.f, c[1]), f"{len(str(c[1])) - 1} digits of copies is too many")])
         copies = int(str(c[1])[1:]) if c[1] is not None else 1
         return A.CardDecl(self.sp(m), _s(c[0]), copies, str(c[2]), _tspan(self.f, c[2]),
-                          tuple(x for x in c[3:] if x is not None))
+                          tuple(x for x in c[4:] if x is not None), card_text(self.f, c[3]))
     def per_player(self, m, c): return True
     def counter_range(self, m, c): return (c[0], c[1], c[2] is not None)
     def counter_decl(self, m, c):

@@ -1,0 +1,123 @@
+"""Card text: a kind (or a card) says how its cards read, from their attributes (issue 13, item 1)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tavernlang import compile_file
+from tavernlang.cli import main
+from tavernlang.errors import TavError
+from tavernlang.loader import load
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted((ROOT / "games").glob("*.tav"))
+
+INN = '''game "Text inn"
+players 2
+enum Race { Elf, Dwarf }
+enum Drink { Ale, Mead }
+effect cheer "everyone cheers" { }
+kind Order "{race} wants {needs} for {points}; then {then}; {{braces}}; by {by}" {
+  race: Race, needs: list of Drink, points: int, then: effect = cheer, by: card = none, var served: bool = false
+}
+kind Coin
+card "Thirsty Elf": Order { race: Elf, needs: [Ale, Ale], points: 6 }
+card "Dwarf King": Order "{name} ({kind}): served {served}, nothing else {needs}" { race: Dwarf, needs: [], points: 9 }
+card "Coin" x2: Coin
+zone table: per player public
+zone hand: per player private
+setup { }
+rounds 1 { phase a { } }
+winner: highest 0
+'''
+
+
+def _write(tmp_path, text):
+    p = tmp_path / "inn.tav"
+    p.write_text(text)
+    return p
+
+
+def test_texts_render_values_as_the_rules_write_them(tmp_path):
+    g = compile_file(_write(tmp_path, INN))
+    st = g.new_state(2, 1)
+    names = g.card_name
+    elf, king, coin = names.index("Thirsty Elf"), names.index("Dwarf King"), names.index("Coin")
+    assert g.card_text(elf, st) == "Elf wants Ale, Ale for 6; then everyone cheers; {braces}; by -"
+    assert g.card_text(king, st) == "Dwarf King (Order): served no, nothing else -"
+    assert g.card_text(coin, st) is None  # a kind without text: its cards have none
+    slot = g.model.attrs_by_name["served"].slot
+    st.cvars[slot][king] = True  # a var attribute reads as it is now
+    assert g.card_text(king, st) == "Dwarf King (Order): served yes, nothing else -"
+
+
+def test_a_card_named_by_an_attribute_reads_face_down_to_who_may_not_see_it(tmp_path):
+    g = compile_file(_write(tmp_path, INN))
+    st = g.new_state(2, 1)
+    elf, king = g.card_name.index("Thirsty Elf"), g.card_name.index("Dwarf King")
+    st.attrs[g.model.attrs_by_name["by"].slot][elf] = king
+    assert g.card_text(elf, st).endswith("by Dwarf King")
+    st.move(king, st.zbase[g.zone_names.index("hand")])  # the King goes to P1's private hand
+    assert g.card_text(elf, st, 0).endswith("by Dwarf King")
+    assert g.card_text(elf, st, 1).endswith("by a face-down card")
+
+
+@pytest.mark.parametrize("template, message, col", [
+    ('"costs {cots}"', "kind 'Spell' has no attribute 'cots' for its card text (did you mean 'cost'?)", 20),
+    ('"a {brace"', "a '{' in a card text opens a hole", 15),
+    ('"a } b"', "a '}' in a card text closes no '{'", 15),
+    ('"{}"', "a '{' in a card text opens a hole", 13),
+])
+def test_a_bad_hole_is_an_error_at_its_place(tmp_path, template, message, col):
+    p = _write(tmp_path, f'game "x"\nkind Spell {template} {{ cost: int }}\n')
+    with pytest.raises(TavError) as e:
+        load(p)
+    d = next(d for d in e.value.diagnostics if message in d.message)
+    assert (d.span.line, d.span.col) == (2, col)
+
+
+def test_a_cards_own_text_is_checked_against_its_kind(tmp_path):
+    p = _write(tmp_path, INN.replace('"{name} ({kind}): served', '"{nmae} ({kind}): served'))
+    with pytest.raises(TavError) as e:
+        load(p)
+    msgs = [d.message for d in e.value.diagnostics]
+    assert any("no attribute 'nmae'" in m and "did you mean 'name'?" in m for m in msgs), msgs
+
+
+def test_check_prints_the_place_with_a_caret(tmp_path):
+    p = _write(tmp_path, 'game "x"\nkind Spell "costs {cots} gold" { cost: int }\n')
+    r = CliRunner().invoke(main, ["check", str(p)])
+    assert r.exit_code == 1
+    assert f"{p}:2:20: error: kind 'Spell' has no attribute 'cots'" in r.output
+    lines = r.output.splitlines()
+    caret = next(l for l in lines if l.strip().startswith("^"))
+    assert caret.index("^") - 4 == 19  # under the hole's name (the excerpt is indented 4)
+
+
+def test_text_is_data_not_code(tmp_path):
+    hostile = INN.replace('"{race} wants', '"__import__(\\"os\\") {race} wants')
+    g = compile_file(_write(tmp_path, hostile))
+    assert not any("__import__" in src for src in g.gen_source)
+    st = g.new_state(2, 1)
+    assert g.card_text(g.card_name.index("Thirsty Elf"), st).startswith('__import__("os") Elf wants')
+
+
+# every card of the seed games reads like a card (dice are components: their label shows the face)
+@pytest.mark.parametrize("entry", GAMES, ids=lambda p: p.stem)
+def test_every_card_of_the_seed_games_has_text(entry):
+    g = compile_file(entry)
+    st = g.new_state(g.max_players, 1)
+    missing = sorted({g.card_name[c] for c in range(g.ncards) if g.card_kind[c] != "Die" and not g.card_text(c, st)})
+    assert not missing, missing
+
+
+def test_play_shows_card_text_among_options_and_on_demand():
+    game = str(ROOT / "games" / "cavern_tavern.tav")
+    r = CliRunner().invoke(main, ["play", game, "--players", "2", "--seat", "1", "--seed", "1"],
+                           input="i 1\ni hopping gnome\ni nosuchcard\nq\n")
+    assert r.exit_code == 0, r.output
+    assert "Gnome customer: needs Mead, Ambrosia, Beer, Beer, Spirits; 28 points on time" in r.output  # i NAME
+    assert "no card is named 'nosuchcard'" in r.output
+    assert " — " in r.output  # an option's card followed by its text
