@@ -193,6 +193,22 @@ def info(file, as_json) -> None:
         click.echo(f"option {name} = {lit(o['default'])}{rng}{vals}" + (f"  ({o['doc']})" if "doc" in o else ""))
 
 
+def _bots_flag(f):
+    return click.option("--bots", "bots_spec", default=None, metavar="BOTS",
+                        help="Who plays: random, greedy or mcts[:ITERATIONS] for every seat, or a comma list, "
+                             "one per seat (default random; see docs/balance.md).")(f)
+
+
+def _bots(spec, players: int):
+    """A parsed --bots (None: every seat random, the engine's own playouts)."""
+    from .bots import BotSpecError, all_random, parse_bots
+    try:
+        bots = parse_bots(spec, players)
+    except BotSpecError as e:
+        raise click.BadParameter(str(e), param_hint="--bots") from None
+    return None if all_random(bots) else bots
+
+
 def _game_options(f):
     f = click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE", help="Set a game option.")(f)
     f = click.option("--seed", type=int, default=1, show_default=True, help="Random seed: the same seed gives the same game.")(f)
@@ -203,17 +219,23 @@ def _game_options(f):
 
 @main.command()
 @_game_options
+@_bots_flag
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (result and log).")
 @guarded
-def run(file, players, seed, options, as_json) -> None:
-    """Play one whole game with random bots and print its log."""
+def run(file, players, seed, options, bots_spec, as_json) -> None:
+    """Play one whole game with bots (random unless --bots) and print its log."""
     from .engine.runner import Match, play_bots
 
     game = _compile(file)
     _check_players(game, players)
     opts = _parse_options(game, options)
+    bots = _bots(bots_spec, players)
     match = Match(game, players, seed, opts)
-    play_bots(match)
+    if bots is None:
+        play_bots(match)
+    else:
+        from .bots import play_match
+        play_match(match, bots)
     r = match.result
     if as_json:
         click.echo(json.dumps({
@@ -248,34 +270,90 @@ def play(file, players, seed, options, seat, load_path, save_to) -> None:
     play_terminal(game, file, players, seed, opts, seat - 1, load_path, save_to)
 
 
+def _seat_bots(bots, players: int, i: int, rotate: bool):
+    """The bots of the i-th game (rotated one seat a game with --rotate), and their names by seat."""
+    from .bots import describe, rotate as rot
+    if bots is None:
+        return None, ["random"] * players
+    b = rot(bots, i) if rotate else bots
+    return b, [describe([x]) for x in b]
+
+
+def _outputs(games_out, plot):
+    """Check --games-out and --plot before any game is played (a usage error, exit 2)."""
+    if games_out is not None and Path(games_out).suffix.lower() not in (".jsonl", ".csv"):
+        raise click.BadParameter(f"writes .jsonl or .csv, not '{Path(games_out).name}'", param_hint="--games-out")
+    if plot is not None:
+        from .plots import PlotError, check_target
+        try:
+            check_target(plot)
+        except PlotError as e:
+            raise click.BadParameter(str(e), param_hint="--plot") from None
+
+
+def _write_games(path, records) -> None:
+    from .balance import OutputError, write_games
+    try:
+        write_games(path, records)
+    except OutputError as e:
+        raise click.BadParameter(str(e), param_hint="--games-out") from None
+
+
+def _data_flags(f):
+    f = click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.png|FILE.svg",
+                     help="Draw win rates, scores and game lengths (needs the [plot] extra).")(f)
+    f = click.option("--games-out", type=click.Path(dir_okay=False), default=None, metavar="FILE.jsonl|FILE.csv",
+                     help="Write one record per game (seed, options, bots, winners, scores, rounds, decisions).")(f)
+    return f
+
+
 @main.command()
 @_game_options
 @click.option("--games", "-g", "n_games", type=click.IntRange(1), default=100, show_default=True, help="How many games.")
 @click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
               help="Play on this many processes (the results are the same for any number).")
+@_bots_flag
+@click.option("--rotate", is_flag=True, help="Move the bots one seat on each game (each bot plays every seat).")
+@_data_flags
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @guarded
-def sim(file, players, seed, options, n_games, jobs, as_json) -> None:
-    """Simulate many games with random bots and report speed and balance."""
+def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_out, plot, as_json) -> None:
+    """Simulate many games with bots (random unless --bots) and report speed and balance."""
+    from .balance import bot_rates, pct, record, seat_rates
     from .parallel import playouts
 
     game = _compile(file)
     _check_players(game, players)
     opts = _parse_options(game, options)
+    bots = _bots(bots_spec, players)
+    _outputs(games_out, plot)
     wins = [0.0] * players
     score_sum = [0] * players
     decisions = 0
     rounds = 0
     show_bar = sys.stderr.isatty() and not as_json
     t0 = time.perf_counter()
-    results = playouts([(file, players, s, opts) for s in range(seed, seed + n_games)], jobs, {file: game})
+    seeds = range(seed, seed + n_games)
+    seat_bots = [_seat_bots(bots, players, i, rotate) for i in range(n_games)]
+    jobs_list = [(file, players, s, opts) + ((b,) if b is not None else ()) for s, (b, _) in zip(seeds, seat_bots)]
+    results = playouts(jobs_list, jobs, {file: game})
+    ok, records, search = [], [], {}
     with click.progressbar(results, length=n_games, label="simulating", file=sys.stderr, show_eta=True) \
             if show_bar else _nullbar(results) as bar:
         failed = []
-        for r in bar:
+        for i, r in enumerate(bar):
+            names = seat_bots[i][1]
             if "error" in r:  # this game stopped: reported below, the others go on
                 failed.append(r)
                 continue
+            r["bots"] = names
+            ok.append(r)
+            records.append(record(r, opts, ",".join(names)))
+            for p, st in (r.get("search") or {}).items():
+                acc = search.setdefault(names[p - 1], [0, 0, 0.0])
+                acc[0] += st["decisions"]
+                acc[1] += st["worlds"]
+                acc[2] += st["seconds"]
             decisions += r["decisions"]
             rounds += r["rounds"]
             w = r["winners"]
@@ -285,6 +363,7 @@ def sim(file, players, seed, options, n_games, jobs, as_json) -> None:
                 score_sum[p] += sc
     secs = time.perf_counter() - t0
     ended = max(1, n_games - len(failed))  # the statistics are of the games that ended
+    rates = seat_rates(ok, players)
     data = {
         "game": game.title, "players": players, "seed": seed, "options": opts,
         "games": n_games, "jobs": jobs, "seconds": round(secs, 4),
@@ -293,23 +372,46 @@ def sim(file, players, seed, options, n_games, jobs, as_json) -> None:
         "mean_rounds": round(rounds / ended, 3),
         "wins_by_seat": [round(w, 3) for w in wins],
         "win_rate_by_seat": [round(w / ended, 4) for w in wins],
+        "win_rate_ci95_by_seat": [[round(x, 4) for x in r["ci95"]] for r in rates],
         "mean_score_by_seat": [round(s / ended, 3) for s in score_sum],
     }
+    if bots is not None:
+        data["bots"] = ",".join(seat_bots[0][1])
+        data["rotate"] = rotate
+        data["win_rate_by_bot"] = {b: {"rate": round(v["rate"], 4), "ci95": [round(x, 4) for x in v["ci95"]],
+                                       "seats_played": v["seats_played"]} for b, v in bot_rates(ok, players).items()}
+        data["search"] = {b: {"decisions": a[0], "worlds": a[1], "seconds": round(a[2], 3),
+                              "worlds_per_s": round(a[1] / a[2], 1) if a[2] else None} for b, a in search.items()}
     if failed:
         data["failed"] = [{"seed": r["seed"], "message": r["error"], "file": r["span"].file, "line": r["span"].line,
                            "col": r["span"].col} for r in failed]
+    if games_out is not None:
+        _write_games(games_out, records)
+    if plot is not None:
+        from .plots import sim_figure
+        sim_figure(plot, game.title, ok, players)
     if as_json:
         click.echo(json.dumps(data))
         if failed:
             sys.exit(1)
         return
-    click.echo(f"{game.title}: {n_games} games, {players} players, seeds {seed}..{seed + n_games - 1}")
+    click.echo(f"{game.title}: {n_games} games, {players} players, seeds {seed}..{seed + n_games - 1}"
+               + (f", bots {data['bots']}" + (" (rotated)" if rotate else "") if bots is not None else ""))
     click.echo(f"  {secs:.2f} s, {data['playouts_per_s']} playouts/s, {decisions} decisions, {data['decisions_per_s']} decisions/s"
                + (f" ({jobs} processes)" if jobs > 1 else ""))
     click.echo(f"  mean rounds per game: {data['mean_rounds']}")
-    click.echo("  seat  win rate  mean score")
+    click.echo("  seat  win rate [95% interval]  mean score")
     for p in range(players):
-        click.echo(f"  P{p + 1:<3}  {wins[p] / ended:8.3f}  {score_sum[p] / ended:10.2f}")
+        r = rates[p]
+        click.echo(f"  P{p + 1:<3}  {pct(r['rate'], *r['ci95'])}  {score_sum[p] / ended:10.2f}")
+    if bots is not None:
+        click.echo("  bot         win rate [95% interval]  (an even share: "
+                   f"{100 / players:.1f}%)")
+        for b, v in bot_rates(ok, players).items():
+            click.echo(f"  {b:<10}  {pct(v['rate'], *v['ci95'])}  over {v['seats_played']} seats")
+        for b, v in data["search"].items():
+            click.echo(f"  {b}: {v['decisions']} decisions searched, {v['worlds']} worlds in {v['seconds']} s"
+                       + (f" ({v['worlds_per_s']} iterations/s)" if v["worlds_per_s"] else ""))
     if failed:
         click.echo(f"  {len(failed)} of {n_games} games stopped with an error (left out above):", err=True)
         kinds: dict = {}  # the same error at the same place: once, with its seeds

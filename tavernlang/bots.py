@@ -1,0 +1,431 @@
+"""Bots that play a seat: `random`, `greedy` and `mcts[:ITERATIONS]` (`--bots` on run, play, sim,
+compare, report and lint --simulate).
+
+- ``random`` is the engine's uniform bot: every random seat draws from the one RNG the engine's
+  playouts use (``bot_rng(seed)``), so ``--bots random`` plays exactly the games it always did.
+- ``greedy`` tries each option and keeps the one after which (up to the next decision of anyone)
+  the game's own winner key says the chooser stands best: its first key minus the best of the
+  others', then its own keys; ties are broken at random.
+- ``mcts:N`` is single-observer information-set Monte Carlo tree search with determinization:
+  each of its N iterations samples a world consistent with what the chooser may see (the cards
+  it cannot see dealt again at random, kind by kind, among the places it cannot see; the game's
+  RNG replaced by one drawn from the bot's own, so chance is sampled, not read from the seed),
+  walks one tree shared by all the worlds (UCB1 with availability counts), plays the rest of the
+  game at random and backs up who won and whom each player outscored.
+
+A search needs copies of the game at the decision. A game in progress is a chain of Python
+generators, which cannot be copied, so a copy is made by replaying the game's choices from its
+seed with an inline agent (the `tav sim` fast path, no log), then changing the replayed State
+in place at the decision (the determinization). An iteration costs about one random playout.
+
+Every bot's randomness comes from its own RNG seeded from the game's seed and its seat: the same
+seed and bots give the same game. This module is a tool above the engine: it drives compiled
+games through the runner's public API and reads the State; the engine knows nothing of it.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from .engine.runner import MAX_DECISIONS, Match, bot_pick, bot_rng, playout
+from .errors import GameError
+
+KINDS = ("random", "greedy", "mcts")
+DEFAULT_ITERATIONS = 100
+MAX_ITERATIONS = 1_000_000
+UCB_C = 0.7  # exploration constant for rewards in [0, 1]
+SEARCH_SALT = 0xB07
+
+
+class BotSpecError(ValueError):
+    """A `--bots` value that names no bot (a usage error)."""
+
+
+def parse_bots(spec: str | None, players: int) -> list[tuple[str, int]]:
+    """`random`, `greedy`, `mcts[:N]`, or a comma list of them, one per seat -> [(kind, iterations)]."""
+    if spec is None or spec.strip() == "":
+        return [("random", 0)] * players
+    parts = [s.strip() for s in spec.split(",")]
+    out = []
+    for s in parts:
+        name, _, arg = s.partition(":")
+        name = name.strip().lower()
+        if name not in KINDS:
+            raise BotSpecError(f"unknown bot '{s}': the bots are random, greedy and mcts[:ITERATIONS]")
+        if name == "mcts":
+            if arg == "":
+                n = DEFAULT_ITERATIONS
+            else:
+                try:
+                    n = int(arg)
+                except ValueError:
+                    raise BotSpecError(f"'{s}': mcts takes a whole number of iterations (mcts:200)") from None
+                if not 1 <= n <= MAX_ITERATIONS:
+                    raise BotSpecError(f"'{s}': mcts needs 1 to {MAX_ITERATIONS} iterations")
+        else:
+            if arg:
+                raise BotSpecError(f"'{s}': {name} takes no ':' argument")
+            n = 0
+        out.append((name, n))
+    if len(out) == 1:
+        return out * players
+    if len(out) != players:
+        raise BotSpecError(f"{len(out)} bots given for {players} players: give one for all seats or one per seat")
+    return out
+
+
+def describe(bots: list[tuple[str, int]]) -> str:
+    names = [k if k != "mcts" else f"mcts:{n}" for k, n in bots]
+    return names[0] if len(set(names)) == 1 else ",".join(names)
+
+
+def all_random(bots: list[tuple[str, int]] | None) -> bool:
+    return bots is None or all(k == "random" for k, _ in bots)
+
+
+def rotate(bots: list[tuple[str, int]], k: int) -> list[tuple[str, int]]:
+    """The bots moved k seats on (seat-rotated runs: each bot plays every seat in turn)."""
+    k %= len(bots)
+    return bots[-k:] + bots[:-k] if k else list(bots)
+
+
+# ------------------------------------------------------------------ determinization
+def _holders(st) -> set[int]:
+    """Cards that carry zones of cards (left where they are: their zones go with them)."""
+    if st.czone is None:
+        return set()
+    return {c for row in st.czone.values() for c, z in enumerate(row) if z >= 0}
+
+
+def determinize(st, p: int, rng: random.Random) -> dict[int, int]:
+    """Deal the cards player p cannot see again at random among the places p cannot see, kind by
+    kind, in place; returns the map old card -> the card now lying where it lay.
+
+    The places and the cards are taken in a canonical order (zone, position; card number), so two
+    states that differ only in what p cannot see give the same world for the same RNG. A card's
+    face (face down, who has looked at it) belongs to its place and stays there."""
+    g = st.game
+    skip = _holders(st)
+    zholder = st.zholder
+    slots: dict[str, list[tuple[int, int, int]]] = {}
+    for z, cards in enumerate(st.zones):
+        if zholder is not None and zholder[z] >= 0:
+            continue  # a zone on a card
+        for i, c in enumerate(cards):
+            if c not in skip and not st.visible(c, p):
+                slots.setdefault(g.card_kind[c], []).append((z, i, c))
+    sigma: dict[int, int] = {}
+    if not slots:
+        return sigma
+    fd, seen = list(st.facedown), list(st.seen)
+    for kind in sorted(slots):
+        places = slots[kind]
+        cards = sorted(c for _, _, c in places)
+        rng.shuffle(cards)
+        for (z, i, old), new in zip(places, cards):
+            sigma[old] = new
+            st.zones[z][i] = new
+            st.loc[new] = z
+            st.facedown[new] = fd[old]
+            st.seen[new] = seen[old]
+    _remap_vars(st, sigma)
+    return sigma
+
+
+def _card_type(t: str, kinds) -> bool:
+    return t == "card" or t in kinds
+
+
+def _remap_vars(st, sigma: dict[int, int]) -> None:
+    """Variables that hold a card follow it to its new place."""
+    model = st.game.model
+    for vi in model.vars.values():
+        t = vi.type
+        row = st.vars[vi.slot]
+        if _card_type(t, model.kinds):
+            st.vars[vi.slot] = [sigma.get(v, v) if isinstance(v, int) else v for v in row]
+        elif t.startswith("list:") and _card_type(t[5:], model.kinds):
+            st.vars[vi.slot] = [[sigma.get(c, c) for c in v] if isinstance(v, list) else v for v in row]
+
+
+def remap_options(opts: list, labeler, sigma: dict[int, int]) -> None:
+    """The decision's options that are cards, in place: each card follows its place."""
+    if not sigma:
+        return
+    if labeler == "card":
+        for i, o in enumerate(opts):
+            opts[i] = sigma.get(o, o)
+    elif labeler == "list:card":
+        for i, o in enumerate(opts):
+            opts[i] = type(o)(sigma.get(c, c) for c in o)
+
+
+# ------------------------------------------------------------------ replaying
+class _Stop(Exception):
+    """Ends a replayed world early (greedy: the option has resolved)."""
+
+
+def _run(game, st) -> None:
+    for _ in game.flow(st):  # pragma: no cover - the agent answers inline
+        raise AssertionError("a decision escaped the agent")
+
+
+def _key(o):
+    if isinstance(o, list):
+        return tuple(_key(x) for x in o)
+    try:
+        hash(o)
+    except TypeError:
+        return repr(o)
+    return o
+
+
+def _rewards(game, st, n: int) -> list[float]:
+    """Each player's reward in [0, 1] by the game's winner rules in this state: half its share of
+    the win, half the share of the others it beats on the first winner key (a tie counts half),
+    so a search learns from the scores as well as from the rare wins of random rollouts."""
+    try:
+        r = game.result(st)
+    except GameError:
+        return [0.0] * n
+    w = r["winners"]
+    share = [(1.0 / len(w) if q in w else 0.0) for q in range(n)]
+    keys = r.get("keys") or []
+    if n < 2 or len(keys) != n or not all(keys):
+        return share
+    try:
+        first = [k[0] for k in keys]
+        beat = [sum(1.0 if first[q] > first[o] else 0.5 if first[q] == first[o] else 0.0
+                    for o in range(n) if o != q) / (n - 1) for q in range(n)]
+    except TypeError:
+        return share
+    return [0.5 * share[q] + 0.5 * beat[q] for q in range(n)]
+
+
+def _standing(game, st, p: int):
+    """Greedy's measure of how well p stands: (its first winner key minus the best other's,
+    its own keys, its share of the win)."""
+    try:
+        r = game.result(st)
+    except GameError:
+        return (0,)
+    keys = r.get("keys") or []
+    share = (1.0 / len(r["winners"])) if p in r["winners"] else 0.0
+    if not keys or not keys[p]:
+        return (share,)
+    own = keys[p]
+    try:
+        margin = own[0] - max(keys[q][0] for q in range(len(keys)) if q != p) if len(keys) > 1 else own[0]
+        return (margin, *own, share)
+    except TypeError:
+        return (*own, share)
+
+
+class Root:
+    """The decision a search starts from: the game so far and the options before the chooser."""
+
+    __slots__ = ("game", "players", "seed", "options", "history", "player", "n_options", "labeler")
+
+    def __init__(self, game, players, seed, options, history, player, n_options, labeler):
+        self.game, self.players, self.seed, self.options = game, players, seed, options
+        self.history, self.player, self.n_options, self.labeler = list(history), player, n_options, labeler
+
+    @classmethod
+    def of(cls, match: Match) -> "Root":
+        d = match.pending
+        return cls(match.game, match.players, match.seed, match.options, match.choices, d.player,
+                   len(d.options), d.labeler)
+
+
+class _Node:
+    __slots__ = ("children", "visits", "reward", "avail", "player")
+
+    def __init__(self, player: int | None = None):
+        self.children: dict = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.avail = 0
+        self.player = player  # who chose the edge into this node
+
+
+class Searcher:
+    """A bot that needs copies of the game: greedy and MCTS. `peek` (tests only) searches the
+    true world instead of sampled ones, to show what a bot that peeks would do."""
+
+    def __init__(self, kind: str, iterations: int, rng: random.Random, peek: bool = False):
+        self.kind, self.iterations, self.rng, self.peek = kind, iterations, rng, peek
+        self.searches = 0
+        self.worlds = 0
+        self.seconds = 0.0
+
+    def choose(self, root: Root) -> int:
+        t0 = time.perf_counter()
+        try:
+            return self._greedy(root) if self.kind == "greedy" else self._mcts(root)
+        finally:
+            self.searches += 1
+            self.seconds += time.perf_counter() - t0
+
+    # one world: the game replayed to the root, sampled there, then driven by `decide`
+    def _world(self, root: Root, world_rng: random.Random, decide) -> Any:
+        game = root.game
+        st = game.new_state(root.players, root.seed, root.options)
+        hist = root.history
+        n_hist = len(hist)
+        count = [0]
+        rnd = world_rng.random
+
+        def agent(p, opts):
+            k = count[0]
+            count[0] = k + 1
+            if k < n_hist:
+                return hist[k]
+            if k == n_hist:
+                if not self.peek:
+                    sigma = determinize(st, root.player, world_rng)
+                    remap_options(opts, root.labeler, sigma)
+                    st.rng = random.Random(world_rng.getrandbits(64))
+                return decide(st, p, opts, True, rnd)
+            if k > MAX_DECISIONS:
+                raise _Stop
+            return decide(st, p, opts, False, rnd)
+
+        st.agent = agent
+        self.worlds += 1
+        try:
+            _run(game, st)
+        except _Stop:
+            pass
+        return st
+
+    def _greedy(self, root: Root) -> int:
+        seed = self.rng.getrandbits(64)  # the same sampled world for every option
+        best, best_v = [], None
+        for i in range(root.n_options):
+            def decide(st, p, opts, at_root, rnd, i=i):
+                if at_root:
+                    return i
+                raise _Stop  # the option has resolved: the next decision is asked
+            st = self._world(root, random.Random(seed), decide)
+            v = _standing(root.game, st, root.player)
+            try:
+                if best_v is None or v > best_v:
+                    best, best_v = [i], v
+                elif v == best_v:
+                    best.append(i)
+            except TypeError:
+                best.append(i)
+        return best[int(self.rng.random() * len(best))]
+
+    def _mcts(self, root: Root) -> int:
+        tree = _Node()
+        game, n = root.game, root.players
+        for _ in range(self.iterations):
+            path: list[_Node] = []
+            node = [tree]  # None once the walk has left the tree (rolling out)
+
+            def decide(st, p, opts, at_root, rnd):
+                cur = node[0]
+                if cur is None:
+                    return int(rnd() * len(opts))
+                keys = range(len(opts)) if at_root else [_key(o) for o in opts]
+                ch = cur.children
+                untried = []
+                for j, kk in enumerate(keys):
+                    c = ch.get(kk)
+                    if c is None:
+                        untried.append((j, kk))
+                    else:
+                        c.avail += 1
+                if untried:
+                    j, kk = untried[int(rnd() * len(untried))]
+                    c = ch[kk] = _Node(p)
+                    c.avail = 1
+                    path.append(c)
+                    node[0] = None  # expanded: the rest is a random rollout
+                    return j
+                best_j, best_u = 0, -1.0
+                for j, kk in enumerate(keys):
+                    c = ch[kk]
+                    u = c.reward / c.visits + UCB_C * math.sqrt(math.log(c.avail) / c.visits)
+                    if u > best_u:
+                        best_j, best_u = j, u
+                c = ch[keys[best_j]]
+                path.append(c)
+                node[0] = c
+                return best_j
+
+            st = self._world(root, random.Random(self.rng.getrandbits(64)), decide)
+            rewards = _rewards(game, st, n)
+            tree.visits += 1
+            for c in path:
+                c.visits += 1
+                c.reward += rewards[c.player]
+        # the most visited option; ties at random
+        counts = [(tree.children[j].visits if j in tree.children else 0) for j in range(root.n_options)]
+        top = max(counts)
+        best = [j for j, v in enumerate(counts) if v == top]
+        return best[int(self.rng.random() * len(best))]
+
+
+# ------------------------------------------------------------------ playing games
+class Seats:
+    """The bots of one game, seat by seat: random seats share the engine's bot RNG, each search
+    bot has its own RNG seeded from the game's seed and its seat."""
+
+    def __init__(self, bots: list[tuple[str, int]], seed: int, peek: bool = False):
+        self.bots = bots
+        self.random = bot_rng(seed)
+        self.search: dict[int, Searcher] = {}
+        for p, (kind, n) in enumerate(bots):
+            if kind != "random":
+                self.search[p] = Searcher(kind, n, random.Random((seed * 1_000_003 + p) * 7919 + SEARCH_SALT), peek)
+
+    def choose(self, match: Match) -> int:
+        d = match.pending
+        s = self.search.get(d.player)
+        if s is None:
+            return bot_pick(self.random, len(d.options))
+        return s.choose(Root.of(match))
+
+    def stats(self) -> dict:
+        """Search bots' work: per seat (1 = P1), decisions searched, worlds played, seconds."""
+        return {p + 1: {"bot": describe([self.bots[p]]), "decisions": s.searches, "worlds": s.worlds,
+                        "seconds": round(s.seconds, 4)} for p, s in self.search.items()}
+
+
+def play_match(match: Match, bots: list[tuple[str, int]] | None, seats: set[int] | None = None, human=None,
+               peek: bool = False) -> "Seats":
+    """Play a match to the end with these bots (a seat in `seats` is asked of `human`). With only
+    random bots this is exactly `runner.play_bots`."""
+    bots = bots or [("random", 0)] * match.players
+    chooser = Seats(bots, match.seed, peek)
+    while not match.over:
+        d = match.pending
+        if human is not None and seats is not None and d.player in seats:
+            i = human(match)
+        else:
+            i = chooser.choose(match)
+        match.apply(i)
+    return chooser
+
+
+def play(game, players: int, seed: int, options: dict | None = None,
+         bots: list[tuple[str, int]] | None = None) -> dict:
+    """One whole game without a log, as `runner.playout` reports it (plus the bots' work). Only
+    random bots: the playout fast path itself."""
+    if all_random(bots):
+        return playout(game, players, seed, options)
+    try:
+        m = Match(game, players, seed, options, log=False)
+        chooser = play_match(m, bots)
+    except GameError as e:
+        raise GameError(f"{e} (seed {seed}, {players} players)", e.span) from None
+    r = dict(m.result)
+    r["decisions"] = len(m.choices)
+    r["rounds"] = m.st.round
+    r["seed"] = seed
+    r["search"] = chooser.stats()
+    return r

@@ -1,0 +1,153 @@
+"""Bots (tavernlang/bots.py): `--bots` parsing, random bots unchanged, seeded search bots, and
+search that does not peek at what its seat cannot see."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tavernlang import compile_file
+from tavernlang.bots import (BotSpecError, Root, Searcher, determinize, parse_bots, play, remap_options,
+                             rotate)
+from tavernlang.cli import main
+from tavernlang.engine.runner import Match, playout
+
+ROOT = Path(__file__).resolve().parent.parent
+LITTLE = str(ROOT / "games" / "little_tavern.tav")
+CAVERN = str(ROOT / "games" / "cavern_tavern.tav")
+BLIND = str(ROOT / "tests" / "bots" / "blind_draw.tav")
+
+
+def tav(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.fixture(scope="module")
+def little():
+    return compile_file(LITTLE)
+
+
+@pytest.fixture(scope="module")
+def blind():
+    return compile_file(BLIND)
+
+
+def test_parse_bots():
+    assert parse_bots(None, 3) == [("random", 0)] * 3
+    assert parse_bots("greedy", 2) == [("greedy", 0)] * 2
+    assert parse_bots("mcts", 1) == [("mcts", 100)]
+    assert parse_bots("mcts:200, random,Greedy", 3) == [("mcts", 200), ("random", 0), ("greedy", 0)]
+    for bad in ("minimax", "mcts:x", "mcts:0", "random:3", "random,random"):
+        with pytest.raises(BotSpecError):
+            parse_bots(bad, 3)
+    assert rotate([1, 2, 3], 1) == [3, 1, 2] and rotate([1, 2, 3], 3) == [1, 2, 3]
+
+
+@pytest.mark.parametrize("args", [["--bots", "chess"], ["--bots", "mcts:-1"], ["--bots", "random,random"]])
+def test_bad_bots_are_usage_errors(args):
+    for cmd in (["run", LITTLE, "-p", "3"], ["sim", LITTLE, "-p", "3", "-g", "2"]):
+        r = tav(*cmd, *args)
+        assert r.exit_code == 2, r.output
+        assert "--bots" in r.output and "Traceback" not in r.output
+
+
+def test_random_bots_play_exactly_the_games_of_today(little):
+    plain = json.loads(tav("run", LITTLE, "-p", "3", "--seed", "7", "--json").output)
+    rnd = json.loads(tav("run", LITTLE, "-p", "3", "--seed", "7", "--json", "--bots", "random").output)
+    listed = json.loads(tav("run", LITTLE, "-p", "3", "--seed", "7", "--json", "--bots", "random,random,random").output)
+    assert plain == rnd == listed
+    a = json.loads(tav("sim", LITTLE, "-p", "4", "-g", "20", "--json").output)
+    b = json.loads(tav("sim", LITTLE, "-p", "4", "-g", "20", "--json", "--bots", "random").output)
+    for d in (a, b):
+        d.pop("seconds"), d.pop("playouts_per_s"), d.pop("decisions_per_s")
+    assert a == b
+    # the library path too: all-random bots are the engine's playout
+    assert play(little, 4, 3, None, parse_bots("random", 4)) == playout(little, 4, 3)
+
+
+def test_search_bots_are_seeded(little):
+    bots = parse_bots("mcts:8,greedy,random", 3)
+    one = play(little, 3, 11, None, bots)
+    two = play(little, 3, 11, None, bots)
+    for r in (one, two):
+        for s in r["search"].values():
+            s.pop("seconds")
+    assert one == two
+    a = tav("run", LITTLE, "-p", "3", "--seed", "5", "--bots", "mcts:5,greedy,random", "--json")
+    b = tav("run", LITTLE, "-p", "3", "--seed", "5", "--bots", "mcts:5,greedy,random", "--json")
+    assert a.exit_code == 0, a.output
+    assert a.output == b.output
+
+
+def _blind_roots(game):
+    """Two Blind Draw games at P1's choice that differ only in the order of the face-down coins."""
+    by_gold = {}
+    for seed in range(1, 50):
+        m = Match(game, 2, seed, log=False)
+        gold = [game.card_name[c] for c in m.pending.options].index("Gold")
+        by_gold.setdefault(gold, m)
+        if len(by_gold) == 2:
+            return by_gold[0], by_gold[1]
+    raise AssertionError("no two seeds deal the coins differently")
+
+
+@pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("greedy", 0)])
+def test_a_search_does_not_peek(blind, kind, iterations):
+    a, b = _blind_roots(blind)
+    assert a.view(0) == b.view(0)  # P1 sees the same table in both
+    assert a.st.zones != b.st.zones  # ... which is not the same
+
+    def choices(m, peek=False):
+        return [Searcher(kind, iterations, random.Random(k), peek=peek).choose(Root.of(m)) for k in range(40)]
+    # the same choices for the same bot seeds: the same distribution, whatever lies face down
+    ca, cb = choices(a), choices(b)
+    assert ca == cb
+    assert 0 < sum(ca) < len(ca)  # (and it cannot tell the coins apart: it takes either)
+    # a bot that looks at the true world takes the Gold every time, so its choices differ
+    pa, pb = choices(a, peek=True), choices(b, peek=True)
+    assert set(pa) == {0} and set(pb) == {1}
+
+
+def test_determinize_deals_only_what_the_player_cannot_see(little):
+    m = Match(little, 4, 3, log=False)
+    for _ in range(25):
+        m.apply(0)
+    st, p = m.st, m.pending.player
+    before = [list(z) for z in st.zones]
+    seen = {c: st.loc[c] for c in st.all_cards if st.visible(c, p)}
+    kinds_at = [[little.card_kind[c] for c in z] for z in st.zones]
+    sigma = determinize(st, p, random.Random(1))
+    assert sigma and any(sigma[c] != c for c in sigma)
+    for c, z in seen.items():  # what p sees stays where it is
+        assert st.loc[c] == z
+    assert [[little.card_kind[c] for c in z] for z in st.zones] == kinds_at  # kinds respected
+    assert sorted(c for z in st.zones for c in z) == sorted(c for z in before for c in z)
+    for z, cards in enumerate(st.zones):
+        assert all(st.loc[c] == z for c in cards)
+    opts = [c for c in sigma][:3]
+    remap_options(opts, "card", sigma)
+    assert opts == [sigma[c] for c in list(sigma)[:3]]
+
+
+def test_mcts_plays_cavern_tavern_to_the_end():
+    game = compile_file(CAVERN)
+    r = play(game, 2, 1, None, parse_bots("mcts:2,random", 2))
+    assert r["search"][1]["worlds"] == 2 * r["search"][1]["decisions"] > 0
+    assert len(r["scores"]) == 2
+
+
+@pytest.mark.slow
+def test_mcts_beats_random_bots_at_little_tavern(little):
+    from tavernlang.balance import wilson
+    wins, n = 0.0, 48
+    for i in range(n):
+        bots = rotate(parse_bots("mcts:30,random,random,random", 4), i)
+        r = play(little, 4, 100 + i, None, bots)
+        seat = [k for k, _ in bots].index("mcts")
+        if seat in r["winners"]:
+            wins += 1 / len(r["winners"])
+    _, lo, _ = wilson(wins, n)
+    assert lo > 0.25, wins  # better than an even share, beyond chance
