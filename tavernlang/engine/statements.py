@@ -898,6 +898,32 @@ class StatementCompiler:
                 return opts[int(st.rng.random() * len(opts))] if opts else None
         return pick
 
+    def l_Gain(self, s):
+        """`gain N C [to p]`, `lose N C [from p]` on a counter no `when ... reaches` watches."""
+        if s.op not in ("gain", "lose") or self.reach.get(self.m.counters[s.counter].slot):
+            return None  # give/take, and counters with triggers: s_Gain
+        ci = self.m.counters[s.counter]
+        slot, per, d = ci.slot, ci.decl.per_player, ci.decl
+        p, a = self.tmp(), self.tmp()
+        if not per:
+            out = [f"{p} = 0"]
+        elif s.other is not None:
+            ol, ov = self.x(s.other)
+            out = ol + [f"{p} = {ov}"]
+        else:
+            out = [f"{p} = env[0]"]
+        al, av = self.x(s.amount)
+        out += al + [f"{a} = {av}"]
+        sign = "" if s.op == "gain" else "-"
+        if d.low is None and d.high is None:
+            out += [f"st.counters[{slot}][{p}] {'+=' if s.op == 'gain' else '-='} {a}"]
+        else:  # within the counter's bounds (or round a wrap-around track)
+            apply, _ = self.counter_change(slot)
+            out += [f"{self.k(apply)}(st, {p}, {sign}{a})"]
+        out += ["if st.log is not None:",
+                f"    _log_gain(st, {self.k(s.op)}, {self.k(s.counter)}, {per}, {p}, {a}, st.counters[{slot}][{p}])"]
+        return False, self._at(out, s.span)
+
     def l_Do(self, s):
         e = s.effect
         ref = self.m.refs.get(e)
@@ -940,6 +966,14 @@ def _log_choice(st, g, p, x, prompt, t):
     st.log.append((text, hidden, {"type": "choice", "player": p, "prompt": prompt, "choice": g.label(x, st, t)}))
 
 
+def _log_gain(st, op, name, per, p, a, new):
+    if op == "gain":
+        text = f"P{p + 1} gains {a} {name}" if per else f"{name} +{a}"
+    else:
+        text = f"P{p + 1} loses {a} {name}" if per else f"{name} -{a}"
+    st.log.append((text + f" (now {new})", None, {"type": op, "counter": name, "amount": a, "player": p, "now": new}))
+
+
 def _move_card(st, g, c, z, top, face, me, span):
     """`move CARD to Z` once the card is known not to be none."""
     if z is None:
@@ -953,5 +987,5 @@ def _move_card(st, g, c, z, top, face, me, span):
         StatementCompiler._log_move(st, g, c, old, z, face, me, knew)
 
 
-STATEMENT_HELPERS = {"_log_random": _log_random, "_log_choice": _log_choice, "_move_card": _move_card,
+STATEMENT_HELPERS = {"_log_gain": _log_gain, "_log_random": _log_random, "_log_choice": _log_choice, "_move_card": _move_card,
                      "_Decision": Decision, "_only_option": only_option, "_GameError": GameError, "_GameOver": GameOver}
