@@ -70,6 +70,7 @@ class CompiledGame:
         self.inline_ok: dict[str, bool] = {}
         self._ranking = None  # the winner rule being read (for the place of an error in it)
         self.effect_titles = {n: (e.decl.title or n) for n, e in model.effects.items()}
+        self.card_templates = [self._template(cd, ck) for cd, ck in zip(self.card_decl, self.card_kind)]
         self._pad = [None] * model.max_frame
         self._templates: dict = {}
         c = _Compiler(self)
@@ -142,6 +143,68 @@ class CompiledGame:
             return self.card_name[c]
         return f"{self.card_name[c]} (" + ", ".join(f"{n} {self.value_text(st.cvars[i][c], st, t, viewer)}"
                                                   for n, i, t in slots) + ")"
+
+    def _template(self, cd: A.CardDecl, kind: str):
+        """A card's text template (its own, else its kind's) with each hole resolved to where its
+        value lies: ("name",), ("kind",), ("attr", slot, mutable, type) or ("def", name, type)."""
+        kinfo = self.model.kinds.get(kind)
+        text = cd.text if cd.text is not None else kinfo.decl.text if kinfo is not None else None
+        if text is None:
+            return None
+        out = []
+        for part in text.parts:
+            if isinstance(part, str):
+                out.append(part)
+            elif part[0] in kinfo.attrs:
+                a = kinfo.attrs[part[0]]
+                out.append(("attr", a.slot, a.mutable, a.type))
+            elif part[0] in self.model.kind_defs:
+                out.append(("def", part[0], self.model.kind_defs[part[0]].type))
+            else:
+                out.append((part[0],))
+        return out
+
+    def card_text(self, c: int, st: State, viewer: int | None = None) -> str | None:
+        """How card c reads to people, from its text template and its attributes' values now
+        (None: the rules give it no text). Rules text is data here: nothing of it is code."""
+        tpl = self.card_templates[c]
+        if tpl is None:
+            return None
+        out = []
+        for part in tpl:
+            if isinstance(part, str):
+                out.append(part)
+            elif part[0] == "attr":
+                _, slot, mutable, t = part
+                out.append(self.text_value((st.cvars if mutable else st.attrs)[slot][c], st, t, viewer))
+            elif part[0] == "def":
+                d = self.model.kind_defs[part[1]]
+                v = self.kdef_cells[part[1]][0](st, [viewer, c] + [None] * d.frame)
+                out.append(self.text_value(v, st, part[2], viewer))
+            elif part[0] == "kind":
+                out.append(self.card_kind[c])
+            else:
+                out.append(self.card_name[c])
+        return "".join(out)
+
+    def text_value(self, v, st: State, t: str | None, viewer: int | None) -> str:
+        """A value as a card's text shows it: 3, Elf, yes, an effect's title, "Mead, Beer"."""
+        if v is None:
+            return "-"
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if isinstance(v, (list, tuple)):
+            inner = t[5:] if t and t.startswith("list:") else None
+            return ", ".join(self.text_value(x, st, inner, viewer) for x in v) if v else "-"
+        if t == "effect" and isinstance(v, str):
+            return self.effect_titles.get(v, v)
+        if t == "card" and isinstance(v, int):
+            return self.card_name[v] if viewer is None or st.visible(v, viewer) else "a face-down card"
+        if t == "player" and isinstance(v, int):
+            return f"P{v + 1}"
+        if t == "zone" and isinstance(v, int):
+            return self.zone_text(v, st, viewer)
+        return str(v)
 
     def value_text(self, v, st: State, t: str | None = None, viewer: int | None = None) -> str:
         """A value as the rules write it: true/false, none, P2, a card's name."""
