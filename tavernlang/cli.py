@@ -451,24 +451,41 @@ def diff(base, variant, as_json) -> None:
 @click.option("--seed", type=int, default=1, show_default=True, help="First seed; both sides play the same seeds.")
 @click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
               help="Play on this many processes (the results are the same for any number).")
+@click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE", help="Set a game option on both sides.")
+@click.option("--base-option", "-B", "base_options", multiple=True, metavar="NAME=VALUE",
+              help="Set a game option on the base side only.")
+@click.option("--variant-option", "-V", "variant_options", multiple=True, metavar="NAME=VALUE",
+              help="Set a game option on the variant side only (BASE BASE -V x=1: one option value against another).")
+@_bots_flag
+@_data_flags
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @guarded
-def compare(base, variant, players, n_games, seed, jobs, as_json) -> None:
+def compare(base, variant, players, n_games, seed, jobs, options, base_options, variant_options, bots_spec,
+            games_out, plot, as_json) -> None:
     """Play BASE and VARIANT on the same seeds and compare balance and length."""
+    from .balance import record
     from .compare import differences, render, summarize
     from .parallel import playouts
 
-    games = {}
-    for label, path in (("base", base), ("variant", variant)):
+    games, opts = {}, {}
+    paths = {"base": base, "variant": variant}
+    for label, path, own in (("base", base, base_options), ("variant", variant, variant_options)):
         g = _compile(path)
         _check_players(g, players)
         games[label] = g
+        opts[label] = _parse_options(g, tuple(options) + tuple(own))
+    bots = _bots(bots_spec, players)
+    _outputs(games_out, plot)
+    from .bots import describe
+    names = describe(bots) if bots is not None else "random"
     results = {"base": [], "variant": []}
-    paths = {"base": base, "variant": variant}
-    todo = [(paths[label], players, s, None) for s in range(seed, seed + n_games) for label in ("base", "variant")]
+    more = (bots,) if bots is not None else ()
+    todo = [(paths[label], players, s, opts[label] or None) + more for s in range(seed, seed + n_games)
+            for label in ("base", "variant")]
     labels = [label for _ in range(n_games) for label in ("base", "variant")]
     show_bar = sys.stderr.isatty() and not as_json
-    done = playouts(todo, jobs, {base: games["base"], variant: games["variant"]})
+    local = {base: games["base"], variant: games["variant"]}
+    done = playouts(todo, jobs, local)
     with click.progressbar(done, length=len(todo), label="comparing", file=sys.stderr) \
             if show_bar else _nullbar(done) as bar:
         for label, r in zip(labels, bar):
@@ -477,9 +494,17 @@ def compare(base, variant, players, n_games, seed, jobs, as_json) -> None:
             results[label].append(r)
     report = {
         "base_file": base, "variant_file": variant, "players": players, "games": n_games, "seed": seed,
+        "base_options": opts["base"], "variant_options": opts["variant"], "bots": names if bots is not None else None,
         "base": summarize(results["base"], players), "variant": summarize(results["variant"], players),
         "difference": differences(results["base"], results["variant"], players),
     }
+    if games_out is not None:
+        _write_games(games_out, [record(r, opts[label], names, label) for label in ("base", "variant")
+                                 for r in results[label]])
+    if plot is not None:
+        from .plots import compare_figure
+        compare_figure(plot, f"{games['base'].title}: base and variant, {n_games} games each, {players} players",
+                       results["base"], results["variant"], players)
     click.echo(json.dumps(report) if as_json else render(report))
 
 

@@ -32,10 +32,18 @@ def _per_game(results: list[dict], players: int) -> dict:
     }
 
 
+def rate_ci(xs: list[float]) -> dict:
+    """A win rate (shares of wins, 0..1 per game) with its Wilson 95% interval."""
+    from .balance import wilson
+    s = mean_ci(xs)
+    _, lo, hi = wilson(sum(xs), len(xs))
+    return dict(s, ci95=[lo, hi])
+
+
 def summarize(results: list[dict], players: int) -> dict:
     g = _per_game(results, players)
     return {
-        "win_rate_by_seat": [mean_ci(w) for w in g["wins"]],
+        "win_rate_by_seat": [rate_ci(w) for w in g["wins"]],
         "score_by_seat": [mean_ci(s) for s in g["scores"]],
         "mean_score": mean_ci(g["mean_score"]),
         "rounds": mean_ci(g["rounds"]),
@@ -48,8 +56,12 @@ def differences(base: list[dict], variant: list[dict], players: int) -> dict:
 
     def d(xs, ys):
         return mean_ci([y - x for x, y in zip(xs, ys)])
+
+    def dr(xs, ys):  # a difference of two rates lies in [-1, 1]
+        s = d(xs, ys)
+        return dict(s, ci95=[max(-1.0, s["ci95"][0]), min(1.0, s["ci95"][1])])
     return {
-        "win_rate_by_seat": [d(b["wins"][p], v["wins"][p]) for p in range(players)],
+        "win_rate_by_seat": [dr(b["wins"][p], v["wins"][p]) for p in range(players)],
         "score_by_seat": [d(b["scores"][p], v["scores"][p]) for p in range(players)],
         "mean_score": d(b["mean_score"], v["mean_score"]),
         "rounds": d(b["rounds"], v["rounds"]),
@@ -57,11 +69,15 @@ def differences(base: list[dict], variant: list[dict], players: int) -> dict:
     }
 
 
+def _num(x: float) -> str:
+    return f"{x:.0f}" if abs(x) >= 1000 else f"{x:.1f}"
+
+
 def _fmt(s: dict, pct=False) -> str:
     k = 100.0 if pct else 1.0
     unit = "%" if pct else ""
     lo, hi = s["ci95"]
-    return f"{s['mean'] * k:8.2f}{unit} [{lo * k:7.2f}, {hi * k:7.2f}]"
+    return f"{_num(s['mean'] * k)}{unit} [{_num(lo * k)}, {_num(hi * k)}]"
 
 
 def _dfmt(s: dict, pct=False) -> str:
@@ -70,24 +86,36 @@ def _dfmt(s: dict, pct=False) -> str:
     return _fmt(s, pct) + mark
 
 
+def _side(report: dict, side: str) -> str:
+    opts = report.get(f"{side}_options") or {}
+    return report[f"{side}_file"] + "".join(f" -o {k}={_lit(v)}" for k, v in opts.items())
+
+
+def _lit(v) -> str:
+    return "true" if v is True else "false" if v is False else str(v)
+
+
 def render(report: dict) -> str:
+    """The comparison as a table of 80 columns."""
     b, v, d = report["base"], report["variant"], report["difference"]
+    W, C, D = 12, 22, 24
     lines = [
-        f"{report['games']} games per side, {report['players']} players, seeds {report['seed']}..{report['seed'] + report['games'] - 1}",
-        f"base:    {report['base_file']}",
-        f"variant: {report['variant_file']}",
-        "mean [95% confidence interval]; * marks a difference whose interval excludes 0",
+        f"{report['games']} games per side, {report['players']} players, seeds {report['seed']}..{report['seed'] + report['games'] - 1}"
+        + (f", bots {report['bots']}" if report.get("bots") else ""),
+        f"base:    {_side(report, 'base')}",
+        f"variant: {_side(report, 'variant')}",
+        "mean [95% interval]; * marks a difference whose interval excludes 0",
         "",
-        f"{'':18}{'base':>28}{'variant':>28}{'difference':>30}",
-        f"{'rounds':18}{_fmt(b['rounds']):>28}{_fmt(v['rounds']):>28}{_dfmt(d['rounds']):>30}",
-        f"{'decisions':18}{_fmt(b['decisions']):>28}{_fmt(v['decisions']):>28}{_dfmt(d['decisions']):>30}",
-        f"{'mean score':18}{_fmt(b['mean_score']):>28}{_fmt(v['mean_score']):>28}{_dfmt(d['mean_score']):>30}",
-        f"{'  (spread, sd)':18}{b['mean_score']['sd']:>28.2f}{v['mean_score']['sd']:>28.2f}",
+        f"{'':{W}}{'base':>{C}}{'variant':>{C}}{'difference':>{D - 2}}",
+        f"{'rounds':{W}}{_fmt(b['rounds']):>{C}}{_fmt(v['rounds']):>{C}}{_dfmt(d['rounds']):>{D}}",
+        f"{'decisions':{W}}{_fmt(b['decisions']):>{C}}{_fmt(v['decisions']):>{C}}{_dfmt(d['decisions']):>{D}}",
+        f"{'mean score':{W}}{_fmt(b['mean_score']):>{C}}{_fmt(v['mean_score']):>{C}}{_dfmt(d['mean_score']):>{D}}",
+        f"{'  spread, sd':{W}}{b['mean_score']['sd']:>{C}.2f}{v['mean_score']['sd']:>{C}.2f}",
     ]
     for p in range(report["players"]):
-        lines.append(f"{f'P{p + 1} win rate':18}{_fmt(b['win_rate_by_seat'][p], True):>28}"
-                     f"{_fmt(v['win_rate_by_seat'][p], True):>28}{_dfmt(d['win_rate_by_seat'][p], True):>30}")
+        lines.append(f"{f'P{p + 1} win rate':{W}}{_fmt(b['win_rate_by_seat'][p], True):>{C}}"
+                     f"{_fmt(v['win_rate_by_seat'][p], True):>{C}}{_dfmt(d['win_rate_by_seat'][p], True):>{D}}")
     for p in range(report["players"]):
-        lines.append(f"{f'P{p + 1} score':18}{_fmt(b['score_by_seat'][p]):>28}"
-                     f"{_fmt(v['score_by_seat'][p]):>28}{_dfmt(d['score_by_seat'][p]):>30}")
+        lines.append(f"{f'P{p + 1} score':{W}}{_fmt(b['score_by_seat'][p]):>{C}}"
+                     f"{_fmt(v['score_by_seat'][p]):>{C}}{_dfmt(d['score_by_seat'][p]):>{D}}")
     return "\n".join(lines)

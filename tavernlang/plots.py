@@ -49,7 +49,8 @@ def _win_bars(ax, sides: list[tuple[str, list[dict]]], players: int) -> None:
         rates = seat_rates(results, players)
         xs = [p + (k - (len(sides) - 1) / 2) * width for p in range(players)]
         ys = [100 * r["rate"] for r in rates]
-        err = [[100 * (r["rate"] - r["ci95"][0]) for r in rates], [100 * (r["ci95"][1] - r["rate"]) for r in rates]]
+        err = [[max(0.0, 100 * (r["rate"] - r["ci95"][0])) for r in rates],
+               [max(0.0, 100 * (r["ci95"][1] - r["rate"])) for r in rates]]
         ax.bar(xs, ys, width, yerr=err, capsize=4, label=label)
     ax.axhline(100 / players, color="grey", linestyle="--", linewidth=1, label="even share")
     ax.set_xticks(range(players), [f"P{p + 1}" for p in range(players)])
@@ -76,9 +77,11 @@ def _scores(ax, sides, players: int) -> None:
 
 
 def _lengths(ax, sides) -> None:
+    # in rounds, or in decisions when every game lasts the same number of rounds
+    what = "rounds" if len({r["rounds"] for _, res in sides for r in res}) > 1 else "decisions"
     for label, res in sides:
-        ax.hist([r["rounds"] for r in res], bins=20, histtype="step", label=label)
-    ax.set_xlabel("rounds")
+        ax.hist([r[what] for r in res], bins=20, histtype="step", label=label)
+    ax.set_xlabel(what)
     ax.set_ylabel("games")
     ax.set_title("game length")
     if len(sides) > 1:
@@ -112,7 +115,7 @@ def bars(path: str, title: str, labels: list[str], rates: list[tuple[float, floa
     plt = _plt()
     fig, ax = plt.subplots(figsize=(max(4, 1.2 * len(labels) + 2), 3.6))
     ys = [100 * r for r, _, _ in rates]
-    err = [[100 * (r - lo) for r, lo, _ in rates], [100 * (hi - r) for r, _, hi in rates]]
+    err = [[max(0.0, 100 * (r - lo)) for r, lo, _ in rates], [max(0.0, 100 * (hi - r)) for r, _, hi in rates]]
     ax.bar(range(len(labels)), ys, yerr=err, capsize=4, color="tab:green")
     if even is not None:
         ax.axhline(100 * even, color="grey", linestyle="--", linewidth=1, label="even share")
