@@ -15,7 +15,7 @@ from .engine.runner import Match, bot_pick, bot_rng
 from .errors import GameError
 
 HELP = ("type an option's number; i N = the text of option N's card (i NAME: a card by name), "
-        "v = view the table, s = save, q = quit, ? = help")
+        "w = why an action is not offered, v = view the table, s = save, q = quit, ? = help")
 
 
 def _rng_to_json(rng) -> list:
@@ -70,6 +70,22 @@ def _card_info(match: Match, seat: int, arg: str) -> str:
             return f"{g.card_name[c]} ({g.card_kind[c]}): " + (g.card_text(c, st, -1) or "no text")
     text = g.card_text(c, st, seat)
     return f"{g.card_label(c, st, seat)} ({g.card_kind[c]}): " + (text or "the rules give this card no text")
+
+
+def _why_lines(match: Match, seat: int) -> str:
+    """`w`: at a turn, the actions not offered, each with its first failed requirement's message."""
+    d = match.pending
+    names = [getattr(o, "name", None) for o in d.options]
+    phase = None
+    if not all(isinstance(n, str) or (n is None and o is None) for n, o in zip(names, d.options)) or not any(names):
+        # inside an action: the actions of the phase being played, as they stand now
+        phase = next((data["phase"] for _, _, data in reversed(match.st.log or []) if data.get("type") == "phase"), None)
+        names = []
+    missing = match.game.missing_actions([n for n in names if n], match.st, seat, phase)
+    if not missing:
+        return "every action of this phase is offered" if phase is None else "every action of this phase is open to you now"
+    head = "" if phase is None else "(you are inside a turn; as things stand now)\n"
+    return head + "\n".join(f"  not offered: {title}: {why}" for title, why in missing)
 
 
 def _log_lines(match: Match, seat: int) -> list[str]:
@@ -154,6 +170,9 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
                 continue
             if raw == "i" or raw.startswith("i "):
                 click.echo(_card_info(match, seat, raw[2:].strip()) if raw[2:].strip() else "i N: option N's card; i NAME: a card by name")
+                continue
+            if raw in ("w", "why"):
+                click.echo(_why_lines(match, seat))
                 continue
             if raw in ("v", "view"):
                 _show_view(match, seat)

@@ -121,3 +121,24 @@ def test_play_shows_card_text_among_options_and_on_demand():
     assert "Gnome customer: needs Mead, Ambrosia, Beer, Beer, Spirits; 28 points on time" in r.output  # i NAME
     assert "no card is named 'nosuchcard'" in r.output
     assert " — " in r.output  # an option's card followed by its text
+
+
+def test_w_says_why_an_action_is_not_offered():
+    # seed 5, 3 players: P1 draws a Character first; with the Tables empty, no Event may be drawn
+    game = str(ROOT / "games" / "little_tavern.tav")
+    r = CliRunner().invoke(main, ["play", game, "--players", "3", "--seat", "1", "--seed", "5"], input="w\nq\n")
+    assert r.exit_code == 0, r.output
+    assert "not offered: draw an Event: every Table needs at least 1 Character" in r.output
+    assert "not offered: draw a Character" not in r.output  # it is being taken: its requirements hold
+
+
+def test_a_require_without_message_is_shown_by_its_condition_and_place(tmp_path):
+    p = tmp_path / "g.tav"
+    p.write_text('game "w"\nplayers 2\ncounter coins per player = 0\n'
+                 'action rest "rest" { }\naction buy "buy" {\n  require me.coins >= 2\n}\n'
+                 'rounds 1 { phase p turns from player(1) { actions rest, buy } }\nwinner: highest 0\n')
+    g = compile_file(p)
+    st = g.new_state(2, 1)
+    assert g.missing_actions(["rest"], st, 0) == [("buy", f"it requires me.coins >= 2 ({p}:6:11)")]
+    st.counters[g.counter_slots["coins"]][0] = 2
+    assert g.missing_actions(["rest"], st, 0) == [("buy", "nothing to choose for it now")]

@@ -206,6 +206,39 @@ class CompiledGame:
             return self.zone_text(v, st, viewer)
         return str(v)
 
+    def missing_actions(self, offered, st: State, me: int, phase: str | None = None) -> list[tuple[str, str]]:
+        """At a turn offering the actions `offered` (their names) to `me` (or in the phase named
+        `phase`): the phase's other actions, each with why it is not offered (its first failed
+        `require`'s message, else the condition and its place)."""
+        names = set(offered)
+        phase_given = phase is not None
+        phase = next((ph.decl for ph in self.model.phases if ph.decl.actions and (
+            ph.name == phase if phase is not None else names <= {r.name for r in ph.decl.actions})), None)
+        out = []
+        for ref in phase.actions if phase is not None else ():
+            a = self.model.actions.get(ref.name)
+            if ref.name in names or a is None:
+                continue
+            why = None
+            for r in a.requires:
+                env = [me] + [None] * (a.frame + 1)
+                try:
+                    ok = self._compiler.expr(r.cond)(st, env)
+                except RULE_FAULTS:
+                    ok = False
+                if not ok:
+                    sp = r.cond.span
+                    ln = self.model.sources.line(sp.file, sp.line) or ""
+                    cond = ln[sp.col - 1:sp.end_col - 1] if sp.end_line == sp.line else ln.strip() + " ..."
+                    why = r.message or f"it requires {cond} ({sp})"
+                    break
+            if why is None:
+                if phase_given:  # (inside a turn: only what its requirements rule out)
+                    continue
+                why = "taken already this turn" if ref.once else "nothing to choose for it now"
+            out.append((a.decl.title or a.name, why))
+        return out
+
     def value_text(self, v, st: State, t: str | None = None, viewer: int | None = None) -> str:
         """A value as the rules write it: true/false, none, P2, a card's name."""
         if v is None:
