@@ -117,7 +117,25 @@ def _check_players(game, players: int) -> None:
                                  param_hint="--players")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The `tav` commands; the ones that live with their tools are imported when asked for, so
+    `tav check` does not load the linter or the mutation tester."""
+
+    LAZY = {"lint": ("tavernlang.lint.command", "lint"),  # (lives with the linter)
+            "mutate": ("tavernlang.mutate.command", "mutate")}  # (lives with the mutation tester)
+
+    def list_commands(self, ctx):
+        return sorted(set(super().list_commands(ctx)) | set(self.LAZY))
+
+    def get_command(self, ctx, name):
+        if name in self.LAZY and name not in self.commands:
+            import importlib
+            module, attr = self.LAZY[name]
+            self.add_command(getattr(importlib.import_module(module), attr), name)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="tavernlang")
 def main() -> None:
     """tavernlang: check, run, play and simulate board games written as rules text."""
@@ -257,9 +275,10 @@ def run(file, players, seed, options, bots_spec, as_json) -> None:
 @click.option("--seat", type=int, default=1, show_default=True, help="Your seat (1 = first player).")
 @click.option("--load", "load_path", type=click.Path(exists=True, dir_okay=False), help="Resume a saved game.")
 @click.option("--save-to", type=click.Path(dir_okay=False), default=None, help="Where 's' saves (default: FILE.tavsave.json).")
+@_bots_flag
 @guarded
-def play(file, players, seed, options, seat, load_path, save_to) -> None:
-    """Play a seat yourself against random bots, at the terminal."""
+def play(file, players, seed, options, seat, load_path, save_to, bots_spec) -> None:
+    """Play a seat yourself against bots (random unless --bots; your own seat's bot is ignored), at the terminal."""
     from .play import play_terminal
 
     game = _compile(file)
@@ -267,7 +286,8 @@ def play(file, players, seed, options, seat, load_path, save_to) -> None:
     if not 1 <= seat <= players:
         raise click.BadParameter(f"seat must be 1..{players}", param_hint="--seat")
     opts = _parse_options(game, options)
-    play_terminal(game, file, players, seed, opts, seat - 1, load_path, save_to)
+    bots = _bots(bots_spec, players)  # checked here: a usage error before the game starts
+    play_terminal(game, file, players, seed, opts, seat - 1, load_path, save_to, bots_spec if bots else None)
 
 
 def _seat_bots(bots, players: int, i: int, rotate: bool):
@@ -590,13 +610,6 @@ def fmt(paths, check, show_diff) -> None:
                      echo_err=lambda m: click.echo(m, err=True)))
 
 
-from .lint.command import lint  # noqa: E402  (the `tav lint` command lives with the linter)
-
-main.add_command(lint)
-
-from .mutate.command import mutate  # noqa: E402  (the `tav mutate` command lives with the mutation tester)
-
-main.add_command(mutate)
 
 if __name__ == "__main__":  # pragma: no cover
     main()
