@@ -396,6 +396,35 @@ class Seats:
                         "seconds": round(s.seconds, 4)} for p, s in self.search.items()}
 
 
+def drive(game, players: int, seed: int, options: dict | None, bots: list[tuple[str, int]],
+          fired: dict | None = None, max_steps: int = MAX_DECISIONS, peek: bool = False):
+    """Play one game with these bots straight from the game's generator, without a log:
+    -> (state, choices, seats). `fired` counts what ran (`tav lint --simulate`)."""
+    from .engine.common import RULE_FAULTS, located
+    st = game.new_state(players, seed, options)
+    st.fired = fired
+    seats = Seats(bots, seed, peek)
+    history: list[int] = []
+    gen = game.flow(st)
+    try:
+        d = next(gen)
+        while True:
+            s = seats.search.get(d.player)
+            if s is None:
+                i = bot_pick(seats.random, len(d.options))
+            else:
+                i = s.choose(Root(game, players, seed, options, history, d.player, len(d.options), d.labeler))
+            history.append(i)
+            if len(history) > max_steps:
+                raise GameError(f"the game did not end after {max_steps} decisions (the last one asked here)", d.span)
+            d = gen.send(i)
+    except StopIteration:
+        pass
+    except RULE_FAULTS as e:
+        raise located(e) from None
+    return st, history, seats
+
+
 def play_match(match: Match, bots: list[tuple[str, int]] | None, seats: set[int] | None = None, human=None,
                peek: bool = False) -> "Seats":
     """Play a match to the end with these bots (a seat in `seats` is asked of `human`). With only
@@ -419,13 +448,12 @@ def play(game, players: int, seed: int, options: dict | None = None,
     if all_random(bots):
         return playout(game, players, seed, options)
     try:
-        m = Match(game, players, seed, options, log=False)
-        chooser = play_match(m, bots)
+        st, history, chooser = drive(game, players, seed, options, bots)
+        r = game.result(st)
     except GameError as e:
         raise GameError(f"{e} (seed {seed}, {players} players)", e.span) from None
-    r = dict(m.result)
-    r["decisions"] = len(m.choices)
-    r["rounds"] = m.st.round
+    r["decisions"] = len(history)
+    r["rounds"] = st.round
     r["seed"] = seed
     r["search"] = chooser.stats()
     return r

@@ -125,10 +125,20 @@ def _show_view(match: Match, seat: int) -> None:
             click.echo(f"  {z}: " + ", ".join("(face down)" if c == "?" else c for c in cards))
 
 
+def _search_bots(spec: str | None, players: int, seed: int) -> dict:
+    """The search bots of a `--bots` spec, by seat (the random seats are left to the random bot)."""
+    if not spec:
+        return {}
+    from .bots import Seats, parse_bots
+    return Seats(parse_bots(spec, players), seed).search
+
+
 def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: int,
-                  load_path: str | None, save_to: str | None) -> None:
+                  load_path: str | None, save_to: str | None, bots: str | None = None) -> None:
+    """`bots`: the other seats' `--bots` (bots.py); None: random bots, as always."""
     rules_bytes = game.model.sources.all_text()  # the rules file and everything it includes
     bot = bot_rng(seed)
+    search = {}  # seat -> a search bot (greedy, mcts); the random seats use `bot`
     if load_path:
         try:
             data = json.loads(Path(load_path).read_text("utf-8"))
@@ -138,16 +148,26 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
         seat = int(data.get("seat", seat + 1)) - 1
         if "bot_rng" in data:
             _rng_from_json(bot, data["bot_rng"])
+        bots = bots or data.get("bots")
+        search = _search_bots(bots, match.players, match.seed)
+        for k, st in (data.get("search_rng") or {}).items():
+            if int(k) in search:
+                _rng_from_json(search[int(k)].rng, st)
         click.echo(f"resumed {game.title} after {len(match.choices)} decisions; you are P{seat + 1}")
     else:
         match = Match(game, players, seed, opts)
+        search = _search_bots(bots, players, seed)
         click.echo(f"{game.title}: {players} players, seed {seed}; you are P{seat + 1}. {HELP}")
     save_path = save_to or (Path(file).stem + ".tavsave.json")
     shown = 0
     while not match.over:
         d = match.pending
         if d.player != seat:
-            match.apply(bot_pick(bot, len(d.options)))
+            if d.player in search:
+                from .bots import Root
+                match.apply(search[d.player].choose(Root.of(match)))
+            else:
+                match.apply(bot_pick(bot, len(d.options)))
             continue
         lines = _log_lines(match, seat)
         for line in lines[shown:]:
@@ -181,6 +201,9 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
                 data = match.save(file, rules_bytes)
                 data["seat"] = seat + 1
                 data["bot_rng"] = _rng_to_json(bot)
+                if bots:
+                    data["bots"] = bots
+                    data["search_rng"] = {str(p): _rng_to_json(b.rng) for p, b in search.items()}
                 Path(save_path).write_text(json.dumps(data), "utf-8")
                 click.echo(f"saved to {save_path}; resume with: tav play {file} --players {match.players} --load {save_path}")
                 continue

@@ -151,3 +151,27 @@ def test_mcts_beats_random_bots_at_little_tavern(little):
             wins += 1 / len(r["winners"])
     _, lo, _ = wilson(wins, n)
     assert lo > 0.25, wins  # better than an even share, beyond chance
+
+
+def test_lint_simulate_with_bots():
+    r = tav("lint", LITTLE, "--simulate", "6", "-p", "3", "--bots", "greedy,random,mcts:2")
+    assert r.exit_code in (0, 1), r.output
+    assert "simulated 6 games" in r.output
+    for args, hint in ((["--bots", "greedy"], "--bots is for --simulate"),
+                       (["--simulate", "2", "--bots", "greedy,random"], "--bots")):
+        r = tav("lint", LITTLE, *args)
+        assert r.exit_code == 2 and hint in r.output, r.output
+
+
+def test_play_against_search_bots_saves_and_resumes_them(tmp_path):
+    args = ["play", LITTLE, "-p", "3", "--seat", "1", "--seed", "4", "--bots", "random,mcts:4,greedy"]
+    whole = CliRunner().invoke(main, args, input="1\n" * 200)
+    assert whole.exit_code == 0, whole.output
+    save = tmp_path / "s.json"
+    first = CliRunner().invoke(main, args + ["--save-to", str(save)], input="1\n1\ns\nq\n")
+    assert first.exit_code == 0 and save.exists(), first.output
+    assert json.loads(save.read_text())["bots"] == "random,mcts:4,greedy"
+    rest = CliRunner().invoke(main, ["play", LITTLE, "-p", "3", "--load", str(save)], input="1\n" * 200)
+    assert rest.exit_code == 0, rest.output
+    tail = [x for x in whole.output.splitlines() if x.startswith("  P")][-3:]
+    assert tail == [x for x in rest.output.splitlines() if x.startswith("  P")][-3:]

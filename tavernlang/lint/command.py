@@ -70,9 +70,11 @@ def _options(game, pairs):
               help="With --simulate, play every value of each yes/no and enum option the game declares.")
 @click.option("--max-steps", type=click.IntRange(1), default=None, metavar="K",
               help="Stop a simulated game after K decisions and report it as not ending [default: 20000].")
+@click.option("--bots", "bots", default=None, metavar="BOTS",
+              help="With --simulate, who plays: random (default), greedy or mcts[:N], or one per seat.")
 @click.option("--list-rules", is_flag=True, help="List every rule with its code and exit.")
 @_guarded
-def lint(files, fmt, select, ignore, simulate, seed, players, options, vary_options, max_steps, list_rules):
+def lint(files, fmt, select, ignore, simulate, seed, players, options, vary_options, max_steps, bots, list_rules):
     """Find rules that can never take effect, statically (and by simulation with --simulate)."""
     from . import all_rules, lint_path, make_context, parse_codes
     from .coverage import DEFAULT_MAX_STEPS
@@ -91,6 +93,8 @@ def lint(files, fmt, select, ignore, simulate, seed, players, options, vary_opti
                                      param_hint="--select/--ignore")
     if players is not None and simulate is None:
         raise click.BadParameter("--players is for --simulate", param_hint="--players")
+    if bots is not None and simulate is None:
+        raise click.BadParameter("--bots is for --simulate", param_hint="--bots")
     all_findings = []
     coverage = {}
 
@@ -107,9 +111,17 @@ def lint(files, fmt, select, ignore, simulate, seed, players, options, vary_opti
             if players is not None and not game.min_players <= players <= game.max_players:
                 raise click.BadParameter(f"{game.title} is for {game.min_players} to {game.max_players} "
                                          f"players, not {players}", param_hint="--players")
+            if bots is not None:
+                from ..bots import BotSpecError, parse_bots
+                for n in ([players] if players else range(game.min_players, game.max_players + 1)):
+                    try:
+                        parse_bots(bots, n)
+                    except BotSpecError as e:
+                        raise click.BadParameter(f"{e} (give one bot for all seats, or --players)" if "," in bots
+                                                 else str(e), param_hint="--bots") from None
             ctx = make_context(model, sel, ign)
             cov = run_sim(ctx, game, simulate, seed, players, _options(game, options), max_steps or DEFAULT_MAX_STEPS,
-                          vary_options)
+                          vary_options, bots)
             coverage[path] = cov
             fired = sum(1 for it in cov.items if it.fired)
             varied = f", varying {', '.join(cov.varied)}" if cov.varied else ""

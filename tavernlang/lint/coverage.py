@@ -129,7 +129,7 @@ def option_values(model, fixed) -> list[tuple[str, list]]:
 
 
 def simulate(ctx, game, n_games: int, seed: int = 1, players: int | None = None, options: dict | None = None,
-             max_steps: int = DEFAULT_MAX_STEPS, vary_options: bool = True) -> Coverage:
+             max_steps: int = DEFAULT_MAX_STEPS, vary_options: bool = True, bots: str | None = None) -> Coverage:
     from ..engine.common import RULE_FAULTS
     from ..engine.runner import bot_rng, located
 
@@ -157,6 +157,11 @@ def simulate(ctx, game, n_games: int, seed: int = 1, players: int | None = None,
                 if v != vals[0]:
                     off[name] = v
         cov.options_at[s] = off
+        seat_bots = None
+        if bots is not None:  # `--bots`: other bots than the uniform ones (bots.py)
+            from ..bots import all_random, parse_bots
+            seat_bots = parse_bots(bots, n)
+            seat_bots = None if all_random(seat_bots) else seat_bots
         st = game.new_state(n, s, opts)
         st.fired = fired
         rnd = bot_rng(s).random
@@ -170,8 +175,13 @@ def simulate(ctx, game, n_games: int, seed: int = 1, players: int | None = None,
         st.agent = agent
         result = None
         try:
-            for _ in game.flow(st):  # pragma: no cover - the agent answers inline
-                raise AssertionError("a decision escaped the agent")
+            if seat_bots is not None:
+                from ..bots import drive
+                st, history, _ = drive(game, n, s, opts, seat_bots, fired, max_steps)
+                steps[0] = len(history)
+            else:
+                for _ in game.flow(st):  # pragma: no cover - the agent answers inline
+                    raise AssertionError("a decision escaped the agent")
             result = game.result(st)
         except _StepLimit:
             cov.stopped.append((s, n, f"no end after {max_steps} decisions"))
