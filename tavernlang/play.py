@@ -32,10 +32,29 @@ def _option_lines(match: Match, seat: int) -> list[str]:
     d = match.pending
     g, st = match.game, match.st
     out = []
-    for i, (lab, c) in enumerate(zip(match.legal(), d.cards()), 1):
-        text = g.card_text(c, st, seat) if c is not None and st.visible(c, seat) else None
-        out.append(f"  {i}. {lab}" + (f" — {text}" if text else ""))
+    labels = match.legal()
+    for i, (lab, c) in enumerate(zip(labels, d.cards()), 1):
+        seen = c is not None and st.visible(c, seat)
+        text = g.card_text(c, st, seat) if seen else None
+        out.append(f"  {i}. {lab}" + (f" ({_where(match, c, seat)})" if c is not None and _where(match, c, seat) else "")
+                   + (f" — {text}" if text else ""))
     return out
+
+
+def _where(match: Match, c: int, seat: int) -> str:
+    """Where a card lies, for telling identical cards apart: "at P2's table", "in your stock"."""
+    st, g = match.st, match.game
+    z = st.loc[c]
+    if z < 0:
+        return ""
+    f = st.zfamily[z]
+    if g.zone_is_card[f]:
+        return "on " + g.zone_text(z, st, seat)
+    owner = st.zowner[z]
+    name = g.zone_names[f].replace("_", " ")
+    if owner is None:
+        return f"in {name}"
+    return f"at {'your' if owner == seat else f'P{owner + 1}' + chr(39) + 's'} {name}"
 
 
 def _card_info(match: Match, seat: int, arg: str) -> str:
@@ -81,6 +100,8 @@ def _why_lines(match: Match, seat: int) -> str:
         # inside an action: the actions of the phase being played, as they stand now
         phase = next((data["phase"] for _, _, data in reversed(match.st.log or []) if data.get("type") == "phase"), None)
         names = []
+        if phase is None or not any(ph.name == phase and ph.decl.actions for ph in match.game.model.phases):
+            return "no one takes actions now: this is not a turn"
     missing = match.game.missing_actions([n for n in names if n], match.st, seat, phase)
     if not missing:
         return "every action of this phase is offered" if phase is None else "every action of this phase is open to you now"
@@ -104,25 +125,64 @@ def _log_lines(match: Match, seat: int) -> list[str]:
     return out
 
 
-def _show_view(match: Match, seat: int) -> None:
-    v = match.view(seat)
-    click.echo(f"-- round {v['round']} --")
-    for name, values in v["counters"].items():
-        if isinstance(values, list):
-            click.echo(f"  {name}: " + ", ".join(f"P{p + 1} {x}" + (" (you)" if p == seat else "") for p, x in enumerate(values)))
+def _counted(labels: list[str]) -> str:
+    """Identical cards counted, in the order they first appear: "Fruit ×6, Wine ×4, Elf"."""
+    counts: dict[str, int] = {}
+    for lab in labels:
+        counts[lab] = counts.get(lab, 0) + 1
+    return ", ".join(f"{lab} ×{k}" if k > 1 else lab for lab, k in counts.items())
+
+
+def _owner_title(owner, seat: int) -> str:
+    return "Shared" if owner is None else "Yours" if owner == seat else f"P{owner + 1}'s"
+
+
+def view_lines(match: Match, seat: int) -> list[str]:
+    """The table as the seat may see it, for people: counters with their ranges; zones grouped by
+    owner (yours first), identical cards counted, cards the seat may not see as a count, empty
+    zones left out."""
+    st, g = match.st, match.game
+    out = [f"-- round {st.round} --"]
+    for name, info in g.model.counters.items():
+        row = st.counters[g.counter_slots[name]]
+        rng = ""
+        d = info.decl
+        if d.low is not None and d.high is not None:
+            try:
+                rng = f" of {g.compiler_expr_value(d.low, st)}..{g.compiler_expr_value(d.high, st)}"
+            except Exception:  # a range that depends on a player: shown without it
+                rng = ""
+        title = name.replace("_", " ")
+        if d.per_player:
+            vals = [f"you {row[seat]}"] + [f"P{p + 1} {x}" for p, x in enumerate(row) if p != seat]
+            out.append(f"  {title}" + (f" ({rng[4:]})" if rng else "") + ": " + ", ".join(vals))
         else:
-            click.echo(f"  {name}: {values}")
-    for z, cards in v["zones"].items():
+            out.append(f"  {title}: {row[0]}" + (f" ({rng[4:]})" if rng else ""))
+    groups: dict = {}
+    for z, cards in enumerate(st.zones):
         if not cards:
             continue
-        hidden = cards.count("?")
-        shown = [c for c in cards if c != "?"]
-        if not shown:
-            click.echo(f"  {z}: {hidden} face-down card(s)")
-        elif hidden > 3:
-            click.echo(f"  {z}: " + ", ".join(shown) + f", and {hidden} face-down cards")
+        f = st.zfamily[z]
+        owner = st.zowner[z]
+        if g.zone_is_card[f]:
+            title, owner = g.zone_text(z, st, seat), None
         else:
-            click.echo(f"  {z}: " + ", ".join("(face down)" if c == "?" else c for c in cards))
+            title = g.zone_names[f].replace("_", " ")
+        seen = [g.card_label(c, st, seat) for c in cards if st.visible(c, seat)]
+        hidden = len(cards) - len(seen)
+        parts = ([_counted(seen)] if seen else []) + (
+            [f"{hidden} face-down card" + ("s" if hidden != 1 else "")] if hidden else [])
+        groups.setdefault(owner, []).append(f"    {title}: " + ", ".join(parts))
+    order = sorted(groups, key=lambda o: (o is None, o != seat, o if o is not None else 0))
+    for owner in order:
+        out.append(f"  {_owner_title(owner, seat)}:")
+        out.extend(groups[owner])
+    return out
+
+
+def _show_view(match: Match, seat: int) -> None:
+    for line in view_lines(match, seat):
+        click.echo(line)
 
 
 def _search_bots(spec: str | None, players: int, seed: int) -> dict:

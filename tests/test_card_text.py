@@ -142,3 +142,26 @@ def test_a_require_without_message_is_shown_by_its_condition_and_place(tmp_path)
     assert g.missing_actions(["rest"], st, 0) == [("buy", f"it requires me.coins >= 2 ({p}:6:11)")]
     st.counters[g.counter_slots["coins"]][0] = 2
     assert g.missing_actions(["rest"], st, 0) == [("buy", "nothing to choose for it now")]
+
+
+def test_the_board_view_is_for_people():
+    from tavernlang.engine.runner import Match, bot_pick, bot_rng
+    from tavernlang.play import view_lines
+    g = compile_file(ROOT / "games" / "cavern_tavern.tav")
+    m = Match(g, 3, 1, {})
+    rng = bot_rng(1)
+    for _ in range(12):
+        m.apply(bot_pick(rng, len(m.pending.options)))
+    lines = view_lines(m, 0)
+    text = "\n".join(lines)
+    assert lines.index("  Yours:") < lines.index("  P2's:") < lines.index("  Shared:")  # grouped by owner, yours first
+    assert "  clock: 1 (1..11)" in lines and "  nasty (0..12): you 0, P2 0, P3 0" in lines  # counters with ranges
+    supply = next(ln for ln in lines if ln.startswith("    supply: "))
+    assert "Herbs ×6" in supply and supply.count("Herbs") == 1  # identical public cards counted
+    assert "    order deck: 48 face-down cards" in lines  # a hidden zone as a count
+    assert "mess hall" not in text or "mess hall: " in text  # an empty zone is left out
+    assert not any(ln.endswith(": ") for ln in lines)
+    secret_p2 = [ln for ln in lines[lines.index("  P2's:"):lines.index("  P3's:")] if "secret" in ln]
+    assert secret_p2 == ["    secret: 1 face-down card"]  # another seat's Secret Task stays hidden
+    mine = next(ln for ln in lines[:lines.index("  P2's:")] if ln.startswith("    secret: "))
+    assert "face-down" not in mine
