@@ -528,6 +528,88 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
     click.echo(json.dumps(report) if as_json else render(report))
 
 
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("variant", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.option("--players", "-p", type=int, required=True, help="Number of players.")
+@click.option("--games", "-g", "n_games", type=click.IntRange(2), default=200, show_default=True,
+              help="Games for the balance numbers (and per option value, and for the variant).")
+@click.option("--seed", type=int, default=1, show_default=True, help="First seed (every part plays the same seeds).")
+@click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE", help="Set a game option.")
+@click.option("--variant-option", "-V", "variant_options", multiple=True, metavar="NAME=VALUE",
+              help="Set an option for the variant only.")
+@_bots_flag
+@click.option("--skill-games", type=click.IntRange(0), default=None,
+              help="Games of the skill test: a search bot against random bots [default: 2 per seat; 0: none].")
+@click.option("--skill-bot", "skill_bot", default="mcts:10", show_default=True, metavar="BOT",
+              help="The bot of the skill test.")
+@click.option("--vary", multiple=True, metavar="OPTION[=V1,V2...]",
+              help="Play every value of this option (a yes/no or enum; an int: its default and range ends).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Also write the report with its pictures into this folder (needs the [plot] extra).")
+@click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True,
+              help="The page --out writes: Markdown beside its PNG pictures, or one HTML file with them inside.")
+@click.option("--games-out", type=click.Path(dir_okay=False), default=None, metavar="FILE.jsonl|FILE.csv",
+              help="Write one record per game played for the report.")
+@click.option("--json", "as_json", is_flag=True, help="Print the numbers as JSON.")
+@guarded
+def report(file, variant, players, n_games, seed, options, variant_options, bots_spec, skill_games, skill_bot,
+           vary, out_dir, fmt, games_out, as_json) -> None:
+    """A balance report: seats, scores, length, ties, lead changes, branching, skill (search
+    against random bots), option values (--vary) and a variant, with pictures (--out)."""
+    from .bots import BotSpecError, parse_bots
+    from .report import ReportError, build, jsonable, render_text, vary_values, write
+
+    game = _compile(file)
+    _check_players(game, players)
+    opts = _parse_options(game, options)
+    bots = _bots(bots_spec, players)
+    try:
+        kind = parse_bots(skill_bot, 1)[0]
+    except BotSpecError as e:
+        raise click.BadParameter(str(e), param_hint="--skill-bot") from None
+    if kind[0] == "random":
+        raise click.BadParameter("the skill test plays a search bot (greedy or mcts) against random bots",
+                                 param_hint="--skill-bot")
+    vgame = vopts = None
+    if variant is not None:
+        vgame = _compile(variant)
+        _check_players(vgame, players)
+        vopts = _parse_options(vgame, tuple(options) + tuple(variant_options))
+        _SOURCES["current"] = game.model.sources
+    elif variant_options:
+        raise click.BadParameter("is for a VARIANT", param_hint="--variant-option")
+    try:
+        for v in vary:
+            vary_values(game, v)
+    except ReportError as e:
+        raise click.BadParameter(str(e).removeprefix("--vary: "), param_hint="--vary") from None
+    _outputs(games_out, str(Path(out_dir or ".") / "x.png") if out_dir else None)
+    skill_n = 2 * players if skill_games is None else skill_games
+    total = n_games * (1 + sum(len(vary_values(game, v)[1]) for v in vary) + (variant is not None)) + skill_n
+    show_bar = sys.stderr.isatty() and not as_json
+    bar = click.progressbar(length=total, label="playing", file=sys.stderr) if show_bar else None
+    try:
+        rep = build(game, file, players, n_games, seed, opts, bots, skill_n, skill_bot, list(vary), vgame, variant,
+                    vopts, progress=(lambda: bar.update(1)) if bar else None)
+    finally:
+        if bar:
+            bar.render_finish()
+    if games_out is not None:
+        _write_games(games_out, rep["_records"])
+    if out_dir is not None:
+        from .plots import PlotError
+        cmd = "tav report " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 and sys.argv[1] == "report" else \
+            f"tav report {file} -p {players}"
+        try:
+            page = write(rep, out_dir, fmt, cmd)
+        except (PlotError, ReportError) as e:
+            raise click.BadParameter(str(e), param_hint="--out") from None
+        if not as_json:
+            click.echo(f"wrote {page}", err=True)
+    click.echo(json.dumps(jsonable(rep)) if as_json else render_text(rep))
+
+
 class _nullbar:
     def __init__(self, it):
         self.it = it

@@ -1,0 +1,355 @@
+"""`tav report GAME [VARIANT] -p N`: a designer's balance report.
+
+Seeded games (random bots unless `--bots`) give: win rate by seat with Wilson 95% intervals (the
+first player's advantage), score and margin distributions, game length in rounds and decisions,
+ties, lead changes and how early the eventual winner leads (decisiveness), the branching factor
+of the decisions asked; then skill (a search bot against random bots, seat-rotated: a game where
+search does not beat chance is a game of luck); every value of the options asked for with
+`--vary`; with a VARIANT, `tav compare`'s seed-matched comparison. As text, and with `--out DIR`
+as a Markdown (or HTML) page with its pictures.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import time
+from pathlib import Path
+
+from .balance import bot_rates, margin, pct, quantiles, record, seat_rates, wilson
+from .bots import all_random, describe, drive, parse_bots, rotate
+from .engine.runner import MAX_DECISIONS, bot_rng
+from .errors import GameError
+
+
+class ReportError(ValueError):
+    """A report that cannot be made as asked (a usage error)."""
+
+
+# ------------------------------------------------------------------ traced games
+def traced(game, players: int, seed: int, options: dict | None, bots) -> dict:
+    """One game as `tav sim` plays it (the same choices for the same seed and bots), watched:
+    the options of every decision asked, and who leads (by the winner rules) when each round's
+    first decision is asked."""
+    history = None
+    if not all_random(bots):
+        _, history, _ = drive(game, players, seed, options, bots)
+    st = game.new_state(players, seed, options)
+    rnd = bot_rng(seed).random
+    branching: list[int] = []
+    leaders: list[tuple] = []
+    last = [0]
+
+    def agent(p, opts):
+        k = len(branching)
+        if k > MAX_DECISIONS:
+            raise GameError(f"the game did not end after {MAX_DECISIONS} decisions")
+        branching.append(len(opts))
+        if st.round != last[0]:
+            last[0] = st.round
+            if st.round > 1:
+                try:
+                    leaders.append(tuple(game.result(st)["winners"]))
+                except GameError:
+                    pass
+        return history[k] if history is not None else int(rnd() * len(opts))
+
+    st.agent = agent
+    try:
+        for _ in game.flow(st):  # pragma: no cover - the agent answers inline
+            raise AssertionError("a decision escaped the agent")
+        r = game.result(st)
+    except GameError as e:
+        raise GameError(f"{e} (seed {seed}, {players} players)", e.span) from None
+    r.update(decisions=len(branching), rounds=st.round, seed=seed, branching=branching,
+             leaders=leaders + [tuple(r["winners"])])
+    return r
+
+
+def lead_stats(results: list[dict]) -> dict:
+    changes, early, from_frac = [], 0, []
+    for r in results:
+        ls = [set(x) for x in r["leaders"]]
+        changes.append(sum(1 for a, b in zip(ls, ls[1:]) if a != b))
+        win = set(r["winners"])
+        k = len(ls) - 1  # the first standing from which a winner leads to the end
+        while k > 0 and ls[k - 1] & win:
+            k -= 1
+        from_frac.append(k / max(1, len(ls) - 1) if len(ls) > 1 else 0.0)
+        mid = ls[(len(ls) - 1) // 2]
+        early += bool(mid & win)
+    return {"lead_changes": quantiles([float(x) for x in changes]),
+            "winner_leads_from": quantiles(from_frac),
+            "winner_led_at_half": wilson(early, len(results)) if results else (0, 0, 1)}
+
+
+def summary(results: list[dict], players: int) -> dict:
+    ties = sum(1 for r in results if len(r["winners"]) != 1)
+    br = [b for r in results for b in r.get("branching", [])]
+    out = {
+        "games": len(results),
+        "win_rate_by_seat": seat_rates(results, players),
+        "score_by_seat": [quantiles([float(r["scores"][p]) for r in results]) for p in range(players)],
+        "margin": quantiles([m for m in (margin(r) for r in results) if m is not None]),
+        "rounds": quantiles([float(r["rounds"]) for r in results]),
+        "decisions": quantiles([float(r["decisions"]) for r in results]),
+        "ties": dict(zip(("rate", "lo", "hi"), wilson(ties, len(results)))),
+        "no_winner": sum(1 for r in results if not r["winners"]),
+        "branching": quantiles([float(b) for b in br]),
+    }
+    if results and "leaders" in results[0]:
+        out.update(lead_stats(results))
+    return out
+
+
+# ------------------------------------------------------------------ the report
+def vary_values(game, spec: str) -> tuple[str, list]:
+    """`NAME` (every value of a yes/no or enum option; an int: its default and the ends of its
+    range) or `NAME=V1,V2,...`."""
+    from .options import _convert
+    name, _, vals = spec.partition("=")
+    o = game.model.options.get(name)
+    if o is None:
+        raise ReportError(f"--vary: unknown option '{name}'" + (f"; options: {', '.join(game.model.options)}"
+                                                                 if game.model.options else "; this game has no options"))
+    if vals:
+        import click
+        try:
+            return name, [_convert(game, o, v.strip()) for v in vals.split(",")]
+        except click.BadParameter as e:
+            raise ReportError(f"--vary: {e.message}") from None
+    if o.type == "bool":
+        return name, [False, True]
+    if o.type.startswith("enum:"):
+        return name, list(game.model.enums[o.type[5:]])
+    st = game.new_state(game.min_players, 0)
+    d = o.decl
+    default = st.opt[o.slot]
+    if d.low is None:
+        raise ReportError(f"--vary: option '{name}' has no range: give its values ({name}=V1,V2)")
+    lo, hi = game.compiler_expr_value(d.low, st), game.compiler_expr_value(d.high, st)
+    return name, sorted({lo, default, hi})
+
+
+def build(game, path: str, players: int, n_games: int, seed: int, options: dict, bots, skill_games: int,
+          skill_bots: str, vary: list[str], variant=None, variant_path: str | None = None,
+          variant_options: dict | None = None, progress=None) -> dict:
+    """Every number of the report, as data (and the games, for pictures and --games-out)."""
+    t0 = time.perf_counter()
+    tick = progress or (lambda: None)
+    seeds = list(range(seed, seed + n_games))
+    names = describe(bots) if bots else "random"
+
+    def run(g, opts, b=None, ss=seeds):
+        out = []
+        for s in ss:
+            out.append(traced(g, players, s, opts or None, b))
+            tick()
+        return out
+    main_games = run(game, options, bots)
+    rep = {"game": game.title, "file": path, "players": players, "games": n_games, "seed": seed,
+           "options": options, "bots": names, "balance": summary(main_games, players)}
+    records = [record(r, options, names, "game") for r in main_games]
+    skill = None
+    if skill_games > 0:
+        sb = parse_bots(skill_bots, 1)[0]
+        field = [sb] + [("random", 0)] * (players - 1)
+        sgames = []
+        for i in range(skill_games):
+            b = rotate(field, i)
+            r = traced(game, players, seed + i, options or None, b)
+            r["bots"] = [describe([x]) for x in b]
+            sgames.append(r)
+            records.append(record(r, options, ",".join(r["bots"]), "skill"))
+            tick()
+        rates = bot_rates(sgames, players)
+        skill = {"bot": describe([sb]), "games": skill_games, "by_bot": rates}
+    rep["skill"] = skill
+    rep["vary"] = []
+    for spec in vary:
+        name, values = vary_values(game, spec)
+        rows = []
+        for v in values:
+            opts = dict(options, **{name: v})
+            gs = run(game, opts, bots)
+            records += [record(r, opts, names, f"vary {name}={v}") for r in gs]
+            rows.append({"value": v, "summary": summary(gs, players), "results": gs})
+        rep["vary"].append({"option": name, "rows": rows})
+    rep["variant"] = None
+    if variant is not None:
+        from .compare import differences, summarize
+        vgames = run(variant, variant_options or options, bots)
+        records += [record(r, variant_options or options, names, "variant") for r in vgames]
+        rep["variant"] = {"file": variant_path, "options": variant_options or options,
+                          "base": summarize(main_games, players), "variant": summarize(vgames, players),
+                          "difference": differences(main_games, vgames, players), "results": vgames,
+                          "balance": summary(vgames, players)}
+    rep["seconds"] = round(time.perf_counter() - t0, 2)
+    rep["_games"] = main_games
+    rep["_records"] = records
+    return rep
+
+
+def _q(q: dict, nd: int = 1) -> str:
+    if not q.get("n"):
+        return "-"
+    f = f"{{:.{nd}f}}"
+    return (f"mean {f.format(q['mean'])}, median {f.format(q['median'])}, "
+            f"quartiles {f.format(q['q1'])}..{f.format(q['q3'])}, range {f.format(q['min'])}..{f.format(q['max'])}")
+
+
+def _lit(v) -> str:
+    return "true" if v is True else "false" if v is False else str(v)
+
+
+def findings(rep: dict) -> list[str]:
+    """What the numbers say, in words (only what the intervals support)."""
+    out = []
+    b, n = rep["balance"], rep["players"]
+    even = 1 / n
+    for p, r in enumerate(b["win_rate_by_seat"]):
+        lo, hi = r["ci95"]
+        if lo > even:
+            out.append(f"P{p + 1} wins more often than an even share ({100 * r['rate']:.1f}% against "
+                       f"{100 * even:.1f}%; the interval {100 * lo:.1f}..{100 * hi:.1f}% excludes it).")
+        elif hi < even:
+            out.append(f"P{p + 1} wins less often than an even share ({100 * r['rate']:.1f}% against "
+                       f"{100 * even:.1f}%; interval {100 * lo:.1f}..{100 * hi:.1f}%).")
+    if not any(x.startswith("P") for x in out):
+        out.append(f"No seat's win rate differs from an even share ({100 * even:.1f}%) beyond chance "
+                   f"in {rep['games']} games.")
+    t = b["ties"]
+    if t["rate"] > 0:
+        out.append(f"{100 * t['rate']:.1f}% of the games end in a shared win.")
+    s = rep.get("skill")
+    if s:
+        mine = s["by_bot"].get(s["bot"])
+        if mine:
+            lo, hi = mine["ci95"]
+            verdict = ("search beats chance: skill matters" if lo > even else
+                       "search does worse than chance" if hi < even else
+                       "search does not beat chance at this budget and number of games")
+            out.append(f"{s['bot']} against {n - 1} random bot(s), seat-rotated: {100 * mine['rate']:.1f}% "
+                       f"[{100 * lo:.1f}, {100 * hi:.1f}] of the wins against an even {100 * even:.1f}%: {verdict}.")
+    if "winner_led_at_half" in b:
+        r, lo, hi = b["winner_led_at_half"]
+        out.append(f"The eventual winner leads at half time in {100 * r:.0f}% [{100 * lo:.0f}, {100 * hi:.0f}] of the games.")
+    return out
+
+
+def render_text(rep: dict) -> str:
+    b, n = rep["balance"], rep["players"]
+    opts = "".join(f" -o {k}={_lit(v)}" for k, v in rep["options"].items())
+    L = [f"{rep['game']} ({rep['file']}{opts}): {rep['games']} games, {n} players, seeds "
+         f"{rep['seed']}..{rep['seed'] + rep['games'] - 1}, bots {rep['bots']}", ""]
+    L.append("win rate by seat [Wilson 95% interval]   (an even share: " f"{100 / n:.1f}%)")
+    for p, r in enumerate(b["win_rate_by_seat"]):
+        L.append(f"  P{p + 1:<3} {pct(r['rate'], *r['ci95'])}   score: {_q(b['score_by_seat'][p])}")
+    L.append(f"shared wins: {pct(b['ties']['rate'], b['ties']['lo'], b['ties']['hi'])}"
+             + (f"; no winner in {b['no_winner']} games" if b["no_winner"] else ""))
+    L.append(f"winning margin (winner's score minus the next): {_q(b['margin'])}")
+    L.append(f"length in rounds: {_q(b['rounds'])}")
+    L.append(f"length in decisions: {_q(b['decisions'], 0)}")
+    L.append(f"options per decision asked (branching): {_q(b['branching'])}")
+    if "lead_changes" in b:
+        L.append(f"lead changes (leader at each round's start, then the winner): {_q(b['lead_changes'])}")
+        r, lo, hi = b["winner_led_at_half"]
+        L.append(f"the eventual winner leads at half time: {pct(r, lo, hi)}; leads for good from "
+                 f"{100 * b['winner_leads_from']['mean']:.0f}% of the game on average")
+    s = rep.get("skill")
+    if s:
+        L += ["", f"skill: {s['bot']} against random bots, {s['games']} games, the bots rotated a seat each game"]
+        for name, v in s["by_bot"].items():
+            L.append(f"  {name:<10} {pct(v['rate'], *v['ci95'])} of the wins over {v['seats_played']} seats")
+    for vr in rep["vary"]:
+        L += ["", f"--vary {vr['option']}: {'value':>8}  rounds (mean)  shared wins  " +
+              "  ".join(f"P{p + 1} win rate" for p in range(n))]
+        for row in vr["rows"]:
+            sm = row["summary"]
+            L.append(f"  {_lit(row['value']):>22}  {sm['rounds']['mean']:13.2f}  {100 * sm['ties']['rate']:10.1f}%  " +
+                     "  ".join(f"{100 * r['rate']:10.1f}%" for r in sm["win_rate_by_seat"]))
+    if rep.get("variant"):
+        from .compare import render
+        v = rep["variant"]
+        L += ["", "variant, on the same seeds:", render(_compare_report(rep))]
+    L += ["", "findings:"] + [f"  - {x}" for x in findings(rep)]
+    L += ["", f"({rep['seconds']} s)"]
+    return "\n".join(L)
+
+
+def _compare_report(rep: dict) -> dict:
+    v = rep["variant"]
+    return {"base_file": rep["file"], "variant_file": v["file"], "players": rep["players"], "games": rep["games"],
+            "seed": rep["seed"], "base_options": rep["options"], "variant_options": v["options"],
+            "bots": rep["bots"] if rep["bots"] != "random" else None,
+            "base": v["base"], "variant": v["variant"], "difference": v["difference"]}
+
+
+# ------------------------------------------------------------------ pictures and pages
+def pictures(rep: dict, out: Path) -> list[tuple[str, str]]:
+    """The report's pictures, drawn into `out`: [(file name, caption)]."""
+    from . import plots
+    n = rep["players"]
+    pics = []
+    plots.figure(str(out / "games.png"), f"{rep['game']}: {rep['games']} games, {n} players, bots {rep['bots']}",
+                 [("games", rep["_games"])], n)
+    pics.append(("games.png", "Win rate by seat (95% Wilson intervals; the dashed line is an even share), "
+                              "final scores by seat, game length."))
+    s = rep.get("skill")
+    if s:
+        labels = list(s["by_bot"])
+        plots.bars(str(out / "skill.png"), f"skill: {s['bot']} against random bots ({s['games']} games)", labels,
+                   [(v["rate"], *v["ci95"]) for v in s["by_bot"].values()], "share of the wins (%)", 1 / n)
+        pics.append(("skill.png", "Share of the wins of the search bot and of the random bots, seat-rotated."))
+    for vr in rep["vary"]:
+        fn = f"vary_{vr['option']}.png"
+        plots.figure(str(out / fn), f"{rep['game']}: {vr['option']} = " +
+                     ", ".join(_lit(r["value"]) for r in vr["rows"]),
+                     [(f"{vr['option']}={_lit(r['value'])}", r["results"]) for r in vr["rows"]], n)
+        pics.append((fn, f"Each value of {vr['option']} on the same seeds."))
+    if rep.get("variant"):
+        plots.compare_figure(str(out / "variant.png"), f"{rep['game']}: base and variant", rep["_games"],
+                             rep["variant"]["results"], n)
+        pics.append(("variant.png", "The game and its variant on the same seeds."))
+    return pics
+
+
+def write(rep: dict, out_dir: str, fmt: str, command: str) -> Path:
+    out = Path(out_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ReportError(f"cannot make '{out_dir}': {e.strerror or e}") from None
+    pics = pictures(rep, out)
+    text = render_text(rep)
+    title = f"Balance report: {rep['game']}, {rep['players']} players"
+    if fmt == "md":
+        body = [f"# {title}", "", f"Made by `{command}`.", "", "## Findings", ""]
+        body += [f"- {x}" for x in findings(rep)] + ["", "## Pictures", ""]
+        for fn, cap in pics:
+            body += [f"![{cap}]({fn})", "", f"*{cap}*", ""]
+        body += ["## The numbers", "", "```", text, "```", ""]
+        page = out / "report.md"
+        page.write_text("\n".join(body), "utf-8")
+    else:
+        imgs = "".join(f'<figure><img alt="{html.escape(cap)}" src="data:image/png;base64,'
+                       f'{base64.b64encode((out / fn).read_bytes()).decode()}"><figcaption>{html.escape(cap)}'
+                       f"</figcaption></figure>" for fn, cap in pics)
+        page = out / "report.html"
+        page.write_text(
+            f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            "<style>body{font-family:sans-serif;max-width:1100px;margin:auto}img{max-width:100%}"
+            "pre{background:#f4f4f4;padding:1em;overflow-x:auto}</style></head><body>"
+            f"<h1>{html.escape(title)}</h1><p>Made by <code>{html.escape(command)}</code>.</p><h2>Findings</h2><ul>"
+            + "".join(f"<li>{html.escape(x)}</li>" for x in findings(rep)) +
+            f"</ul><h2>Pictures</h2>{imgs}<h2>The numbers</h2><pre>{html.escape(text)}</pre></body></html>", "utf-8")
+    return page
+
+
+def jsonable(rep: dict) -> dict:
+    """The report without its games (for --json)."""
+    out = {k: v for k, v in rep.items() if not k.startswith("_")}
+    out["vary"] = [{"option": vr["option"], "rows": [{"value": r["value"], "summary": r["summary"]} for r in vr["rows"]]}
+                   for vr in rep["vary"]]
+    if rep.get("variant"):
+        out["variant"] = {k: v for k, v in rep["variant"].items() if k != "results"}
+    return out
