@@ -137,8 +137,15 @@ class _Commands(click.Group):
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="tavernlang")
-def main() -> None:
+@click.option("--max-steps", type=click.IntRange(min=1), default=None,
+              help="budget of work of one game, in steps (default 10000000; docs/security.md)")
+@click.option("--max-log", type=click.IntRange(min=1), default=None,
+              help="budget of log lines of one game (default 100000)")
+def main(max_steps, max_log) -> None:
     """tavernlang: check, run, play and simulate board games written as rules text."""
+    if max_steps is not None or max_log is not None:
+        from .engine.budget import set_limits
+        set_limits(max_steps, max_log)
 
 
 @main.command()
@@ -319,6 +326,21 @@ def _write_games(path, records) -> None:
         raise click.BadParameter(str(e), param_hint="--games-out") from None
 
 
+def _dask_flag(f):
+    return click.option("--dask", default=None, metavar="ADDRESS",
+                        help="Play on a Dask cluster: a scheduler's address (tcp://HOST:8786), or local:N to start "
+                             "N workers here (needs the [dask] extra; docs/scaling.md).")(f)
+
+
+def _dask_guard(results):
+    """The games, with a missing Dask or an unreachable scheduler as a usage error."""
+    from .parallel import DaskError
+    try:
+        yield from results
+    except DaskError as e:
+        raise click.BadParameter(str(e), param_hint="--dask") from None
+
+
 def _data_flags(f):
     f = click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.png|FILE.svg",
                      help="Draw win rates, scores and game lengths (needs the [plot] extra).")(f)
@@ -335,9 +357,10 @@ def _data_flags(f):
 @_bots_flag
 @click.option("--rotate", is_flag=True, help="Move the bots one seat on each game (each bot plays every seat).")
 @_data_flags
+@_dask_flag
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @guarded
-def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_out, plot, as_json) -> None:
+def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_out, plot, dask, as_json) -> None:
     """Simulate many games with bots (random unless --bots) and report speed and balance."""
     from .balance import bot_rates, pct, record, seat_rates
     from .parallel import playouts
@@ -356,7 +379,7 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
     seeds = range(seed, seed + n_games)
     seat_bots = [_seat_bots(bots, players, i, rotate) for i in range(n_games)]
     jobs_list = [(file, players, s, opts) + ((b,) if b is not None else ()) for s, (b, _) in zip(seeds, seat_bots)]
-    results = playouts(jobs_list, jobs, {file: game})
+    results = _dask_guard(playouts(jobs_list, jobs, {file: game}, dask))
     ok, records, search = [], [], {}
     with click.progressbar(results, length=n_games, label="simulating", file=sys.stderr, show_eta=True) \
             if show_bar else _nullbar(results) as bar:
@@ -478,10 +501,11 @@ def diff(base, variant, as_json) -> None:
               help="Set a game option on the variant side only (BASE BASE -V x=1: one option value against another).")
 @_bots_flag
 @_data_flags
+@_dask_flag
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @guarded
 def compare(base, variant, players, n_games, seed, jobs, options, base_options, variant_options, bots_spec,
-            games_out, plot, as_json) -> None:
+            games_out, plot, dask, as_json) -> None:
     """Play BASE and VARIANT on the same seeds and compare balance and length."""
     from .balance import record
     from .compare import differences, render, summarize
@@ -505,7 +529,7 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
     labels = [label for _ in range(n_games) for label in ("base", "variant")]
     show_bar = sys.stderr.isatty() and not as_json
     local = {base: games["base"], variant: games["variant"]}
-    done = playouts(todo, jobs, local)
+    done = _dask_guard(playouts(todo, jobs, local, dask))
     with click.progressbar(done, length=len(todo), label="comparing", file=sys.stderr) \
             if show_bar else _nullbar(done) as bar:
         for label, r in zip(labels, bar):

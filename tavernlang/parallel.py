@@ -41,9 +41,13 @@ def _play(job: tuple) -> dict:
     return _one(_compiled(path), players, seed, options, *bots)
 
 
-def playouts(jobs: list[tuple], n_jobs: int, local: dict | None = None) -> Iterator[dict]:
+def playouts(jobs: list[tuple], n_jobs: int, local: dict | None = None, dask: str | None = None) -> Iterator[dict]:
     """The results of `jobs` (rules file, players, seed, options[, bots]), in order. `local` maps a
-    rules file to its game compiled in this process (used when there is a single job)."""
+    rules file to its game compiled in this process (used when there is a single job). `dask`: the
+    address of a Dask scheduler to play on instead (see `dask_playouts`)."""
+    if dask is not None:
+        yield from dask_playouts(jobs, dask)
+        return
     if n_jobs <= 1:
         for path, players, seed, options, *bots in jobs:
             game = (local or {}).get(path) or _compiled(path)
@@ -60,3 +64,53 @@ def playouts(jobs: list[tuple], n_jobs: int, local: dict | None = None) -> Itera
     chunk = 1 if slow else max(1, len(jobs) // (n_jobs * 4))
     with ctx.Pool(n_jobs) as pool:
         yield from pool.imap(_play, jobs, chunksize=chunk)
+
+
+class DaskError(RuntimeError):
+    """No Dask, or no scheduler at the address (a usage error)."""
+
+
+def _play_chunk(chunk: list[tuple]) -> list[dict]:
+    """On a Dask worker: a chunk of games; each rules file is compiled once per worker process."""
+    return [_play(job) for job in chunk]
+
+
+def dask_client(address: str):
+    """A client of the scheduler at `address` (tcp://HOST:8786), or of a cluster started here
+    with `local` / `local:N` (N worker processes)."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise DaskError("--dask needs dask.distributed: pip install 'tavernlang[dask]' "
+                        "(from a checkout: pip install -e '.[dask]')") from None
+    if address == "local" or address.startswith("local:"):
+        n = address.partition(":")[2]
+        if n and not n.isdigit():
+            raise DaskError(f"'{address}': local:N takes a number of workers")
+        cluster = LocalCluster(n_workers=int(n or 2), threads_per_worker=1, dashboard_address=None)
+        return Client(cluster), cluster
+    try:
+        return Client(address, timeout=10), None
+    except (OSError, TimeoutError, ValueError) as e:
+        raise DaskError(f"no Dask scheduler at '{address}': {e}") from None
+
+
+def dask_playouts(jobs: list[tuple], address: str, chunk: int | None = None) -> Iterator[dict]:
+    """The games played on a Dask cluster in chunks of seeds, results in the order of `jobs` (the
+    same as on one process). Rules files are read by the workers at their absolute paths: a
+    cluster of several machines needs the same checkout at the same place on each."""
+    import os
+    jobs = [(os.path.abspath(j[0]),) + tuple(j[1:]) for j in jobs]
+    client, cluster = dask_client(address)
+    try:
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        slow = any(len(j) > 4 and j[4] is not None for j in jobs)
+        size = chunk or (1 if slow else max(1, min(500, len(jobs) // (workers * 4))))
+        chunks = [jobs[i:i + size] for i in range(0, len(jobs), size)]
+        futures = client.map(_play_chunk, chunks, pure=False)
+        for f in futures:  # in order: each chunk as soon as it and those before it are done
+            yield from f.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

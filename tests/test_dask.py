@@ -1,0 +1,52 @@
+"""`--dask ADDRESS`: games played on a Dask cluster give what one process gives."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tavernlang.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+LITTLE = str(ROOT / "games" / "little_tavern.tav")
+THIRTY = str(ROOT / "examples" / "little_tavern" / "thirty_coins.tav")
+
+
+def tav(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        yield cluster.scheduler_address
+
+
+def _same(d):
+    return {k: v for k, v in d.items() if k not in ("seconds", "playouts_per_s", "decisions_per_s", "jobs")}
+
+
+def test_sim_on_dask_reports_what_one_process_does(scheduler):
+    one = json.loads(tav("sim", LITTLE, "-p", "3", "-g", "30", "--seed", "3", "--json").output)
+    r = tav("sim", LITTLE, "-p", "3", "-g", "30", "--seed", "3", "--json", "--dask", scheduler)
+    assert r.exit_code == 0, r.output
+    assert _same(json.loads(r.output)) == _same(one)
+    bots = ["--bots", "greedy,random,random", "--rotate"]
+    one = json.loads(tav("sim", LITTLE, "-p", "3", "-g", "4", "--json", *bots).output)
+    two = json.loads(tav("sim", LITTLE, "-p", "3", "-g", "4", "--json", "--dask", scheduler, *bots).output)
+    one.pop("search"), two.pop("search")
+    assert _same(one) == _same(two)
+
+
+def test_compare_on_dask(scheduler):
+    args = ["compare", LITTLE, THIRTY, "-p", "3", "-g", "12", "--json"]
+    assert json.loads(tav(*args).output) == json.loads(tav(*args, "--dask", scheduler).output)
+
+
+def test_no_scheduler_is_a_usage_error():
+    r = tav("sim", LITTLE, "-p", "3", "-g", "2", "--dask", "local:x")
+    assert r.exit_code == 2 and "--dask" in r.output and "Traceback" not in r.output
