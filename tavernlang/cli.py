@@ -575,10 +575,13 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
               help="The page --out writes: Markdown beside its PNG pictures, or one HTML file with them inside.")
 @click.option("--games-out", type=click.Path(dir_okay=False), default=None, metavar="FILE.jsonl|FILE.csv",
               help="Write one record per game played for the report.")
+@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
+              help="Play on this many processes (the report is the same for any number).")
+@_dask_flag
 @click.option("--json", "as_json", is_flag=True, help="Print the numbers as JSON.")
 @guarded
 def report(file, variant, players, n_games, seed, options, variant_options, bots_spec, skill_games, skill_bot,
-           vary, out_dir, fmt, games_out, as_json) -> None:
+           vary, out_dir, fmt, games_out, jobs, dask, as_json) -> None:
     """A balance report: seats, scores, length, ties, lead changes, branching, skill (search
     against random bots), option values (--vary) and a variant, with pictures (--out)."""
     from .bots import BotSpecError, parse_bots
@@ -614,8 +617,12 @@ def report(file, variant, players, n_games, seed, options, variant_options, bots
     show_bar = sys.stderr.isatty() and not as_json
     bar = click.progressbar(length=total, label="playing", file=sys.stderr) if show_bar else None
     try:
-        rep = build(game, file, players, n_games, seed, opts, bots, skill_n, skill_bot, list(vary), vgame, variant,
-                    vopts, progress=(lambda: bar.update(1)) if bar else None)
+        from .parallel import DaskError
+        try:
+            rep = build(game, file, players, n_games, seed, opts, bots, skill_n, skill_bot, list(vary), vgame, variant,
+                        vopts, progress=(lambda: bar.update(1)) if bar else None, jobs=jobs, dask=dask)
+        except DaskError as e:
+            raise click.BadParameter(str(e), param_hint="--dask") from None
     finally:
         if bar:
             bar.render_finish()

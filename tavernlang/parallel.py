@@ -21,13 +21,18 @@ def _compiled(path: str):
     return g
 
 
-def _one(game, players: int, seed: int, options, bots=None) -> dict:
+def _one(game, players: int, seed: int, options, bots=None, traced: bool = False) -> dict:
     """One playout; a game that stops with an error gives a record of it instead of a result
     (`{"error": message, "span": place, "seed": seed}`), so a long run goes on and reports it.
-    `bots` (a parsed `--bots`, see bots.py): None or all random is the random playout itself."""
+    `bots` (a parsed `--bots`, see bots.py): None or all random is the random playout itself.
+    `traced`: the game as `tav report` watches it (report.traced: the same game, with its
+    branching and leaders)."""
     from .engine.runner import playout
     from .errors import GameError
     try:
+        if traced:
+            from .report import traced as watch
+            return watch(game, players, seed, options, bots)
         if bots is None:
             return playout(game, players, seed, options)
         from .bots import play
@@ -61,7 +66,7 @@ def playouts(jobs: list[tuple], n_jobs: int, local: dict | None = None, dask: st
     # a few large chunks per worker: results come back in chunks, still in seed order (games with
     # search bots are long: small chunks, so the workers stay busy to the end)
     slow = any(len(j) > 4 and j[4] is not None for j in jobs)
-    chunk = 1 if slow else max(1, len(jobs) // (n_jobs * 4))
+    chunk = max(1, len(jobs) // (n_jobs * 16)) if slow else max(1, len(jobs) // (n_jobs * 4))
     with ctx.Pool(n_jobs) as pool:
         yield from pool.imap(_play, jobs, chunksize=chunk)
 

@@ -132,20 +132,30 @@ def vary_values(game, spec: str) -> tuple[str, list]:
 
 def build(game, path: str, players: int, n_games: int, seed: int, options: dict, bots, skill_games: int,
           skill_bots: str, vary: list[str], variant=None, variant_path: str | None = None,
-          variant_options: dict | None = None, progress=None) -> dict:
-    """Every number of the report, as data (and the games, for pictures and --games-out)."""
+          variant_options: dict | None = None, progress=None, jobs: int = 1, dask: str | None = None) -> dict:
+    """Every number of the report, as data (and the games, for pictures and --games-out). The games
+    are played on `jobs` processes or a Dask cluster (`parallel.playouts`): the same for any."""
+    from .parallel import playouts
     t0 = time.perf_counter()
     tick = progress or (lambda: None)
     seeds = list(range(seed, seed + n_games))
     names = describe(bots) if bots else "random"
+    local = {path: game}
+    if variant is not None:
+        local[variant_path] = variant
 
-    def run(g, opts, b=None, ss=seeds):
+    def play_all(todo: list[tuple]) -> list[dict]:
         out = []
-        for s in ss:
-            out.append(traced(g, players, s, opts or None, b))
+        for r in playouts([(f, players, s, o or None, b, True) for f, s, o, b in todo], jobs, local, dask):
+            if "error" in r:
+                raise GameError(r["error"], r["span"])
+            out.append(r)
             tick()
         return out
-    main_games = run(game, options, bots)
+
+    def run(f, opts, b=None):
+        return play_all([(f, s, opts, b) for s in seeds])
+    main_games = run(path, options, bots)
     rep = {"game": game.title, "file": path, "players": players, "games": n_games, "seed": seed,
            "options": options, "bots": names, "balance": summary(main_games, players)}
     records = [record(r, options, names, "game") for r in main_games]
@@ -153,14 +163,11 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
     if skill_games > 0:
         sb = parse_bots(skill_bots, 1)[0]
         field = [sb] + [("random", 0)] * (players - 1)
-        sgames = []
-        for i in range(skill_games):
-            b = rotate(field, i)
-            r = traced(game, players, seed + i, options or None, b)
+        rot = [rotate(field, i) for i in range(skill_games)]
+        sgames = play_all([(path, seed + i, options, rot[i]) for i in range(skill_games)])
+        for b, r in zip(rot, sgames):
             r["bots"] = [describe([x]) for x in b]
-            sgames.append(r)
             records.append(record(r, options, ",".join(r["bots"]), "skill"))
-            tick()
         rates = bot_rates(sgames, players)
         skill = {"bot": describe([sb]), "games": skill_games, "by_bot": rates}
     rep["skill"] = skill
@@ -170,14 +177,14 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
         rows = []
         for v in values:
             opts = dict(options, **{name: v})
-            gs = run(game, opts, bots)
+            gs = run(path, opts, bots)
             records += [record(r, opts, names, f"vary {name}={v}") for r in gs]
             rows.append({"value": v, "summary": summary(gs, players), "results": gs})
         rep["vary"].append({"option": name, "rows": rows})
     rep["variant"] = None
     if variant is not None:
         from .compare import differences, summarize
-        vgames = run(variant, variant_options or options, bots)
+        vgames = run(variant_path, variant_options or options, bots)
         records += [record(r, variant_options or options, names, "variant") for r in vgames]
         rep["variant"] = {"file": variant_path, "options": variant_options or options,
                           "base": summarize(main_games, players), "variant": summarize(vgames, players),

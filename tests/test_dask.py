@@ -50,3 +50,10 @@ def test_compare_on_dask(scheduler):
 def test_no_scheduler_is_a_usage_error():
     r = tav("sim", LITTLE, "-p", "3", "-g", "2", "--dask", "local:x")
     assert r.exit_code == 2 and "--dask" in r.output and "Traceback" not in r.output
+
+
+def test_report_on_dask(scheduler):
+    args = ["report", LITTLE, "-p", "3", "-g", "10", "--skill-games", "2", "--skill-bot", "greedy", "--json"]
+    one, two = json.loads(tav(*args).output), json.loads(tav(*args, "--dask", scheduler).output)
+    one.pop("seconds"), two.pop("seconds")
+    assert one == two

@@ -89,3 +89,10 @@ def test_report_usage_errors(args, hint):
     r = tav("report", LITTLE, "-p", "3", "-g", "4", *args)
     assert r.exit_code == 2, r.output
     assert hint in r.output and "Traceback" not in r.output
+
+
+def test_report_on_two_processes_is_the_same():
+    args = ["report", LITTLE, "-p", "3", "-g", "12", "--skill-games", "2", "--skill-bot", "mcts:2", "--json"]
+    one, two = json.loads(tav(*args).output), json.loads(tav(*args, "-j", "2").output)
+    one.pop("seconds"), two.pop("seconds")
+    assert one == two
