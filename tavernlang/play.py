@@ -51,7 +51,7 @@ def _where(match: Match, c: int, seat: int) -> str:
     if g.zone_is_card[f]:
         return "on " + g.zone_text(z, st, seat)
     owner = st.zowner[z]
-    name = g.zone_names[f].replace("_", " ")
+    name = _zone_title(g, f)
     if owner is None:
         return f"in {name}"
     return f"at {'your' if owner == seat else f'P{owner + 1}' + chr(39) + 's'} {name}"
@@ -125,6 +125,14 @@ def _log_lines(match: Match, seat: int) -> list[str]:
     return out
 
 
+def _zone_title(g, f: int) -> str:
+    """A zone family's title for people: its declared title, else its name in words."""
+    zones = list(g.model.zones.values())
+    if f < len(zones) and zones[f].decl.title:
+        return zones[f].decl.title
+    return g.zone_names[f].replace("_", " ")
+
+
 def _counted(labels: list[str]) -> str:
     """Identical cards counted, in the order they first appear: "Fruit ×6, Wine ×4, Elf"."""
     counts: dict[str, int] = {}
@@ -152,7 +160,7 @@ def view_lines(match: Match, seat: int) -> list[str]:
                 rng = f" of {g.compiler_expr_value(d.low, st)}..{g.compiler_expr_value(d.high, st)}"
             except Exception:  # a range that depends on a player: shown without it
                 rng = ""
-        title = name.replace("_", " ")
+        title = d.title or name.replace("_", " ")
         if d.per_player:
             vals = [f"you {row[seat]}"] + [f"P{p + 1} {x}" for p, x in enumerate(row) if p != seat]
             out.append(f"  {title}" + (f" ({rng[4:]})" if rng else "") + ": " + ", ".join(vals))
@@ -167,7 +175,7 @@ def view_lines(match: Match, seat: int) -> list[str]:
         if g.zone_is_card[f]:
             title, owner = g.zone_text(z, st, seat), None
         else:
-            title = g.zone_names[f].replace("_", " ")
+            title = _zone_title(g, f)
         seen = [g.card_label(c, st, seat) for c in cards if st.visible(c, seat)]
         hidden = len(cards) - len(seen)
         parts = ([_counted(seen)] if seen else []) + (

@@ -155,13 +155,32 @@ def test_the_board_view_is_for_people():
     lines = view_lines(m, 0)
     text = "\n".join(lines)
     assert lines.index("  Yours:") < lines.index("  P2's:") < lines.index("  Shared:")  # grouped by owner, yours first
-    assert "  clock: 1 (1..11)" in lines and "  nasty (0..12): you 0, P2 0, P3 0" in lines  # counters with ranges
-    supply = next(ln for ln in lines if ln.startswith("    supply: "))
+    assert "  the Clock: 1 (1..11)" in lines and "  Nasty track (0..12): you 0, P2 0, P3 0" in lines  # with ranges
+    supply = next(ln for ln in lines if ln.startswith("    Ingredient stacks: "))
     assert "Herbs ×6" in supply and supply.count("Herbs") == 1  # identical public cards counted
-    assert "    order deck: 48 face-down cards" in lines  # a hidden zone as a count
-    assert "mess hall" not in text or "mess hall: " in text  # an empty zone is left out
+    assert "    Order deck: 48 face-down cards" in lines  # a hidden zone as a count
+    assert "Mess Hall" not in text  # (empty before the first round) an empty zone is left out
     assert not any(ln.endswith(": ") for ln in lines)
-    secret_p2 = [ln for ln in lines[lines.index("  P2's:"):lines.index("  P3's:")] if "secret" in ln]
-    assert secret_p2 == ["    secret: 1 face-down card"]  # another seat's Secret Task stays hidden
-    mine = next(ln for ln in lines[:lines.index("  P2's:")] if ln.startswith("    secret: "))
+    secret_p2 = [ln for ln in lines[lines.index("  P2's:"):lines.index("  P3's:")] if "Secret Task" in ln]
+    assert secret_p2 == ["    Secret Task: 1 face-down card"]  # another seat's Secret Task stays hidden
+    mine = next(ln for ln in lines[:lines.index("  P2's:")] if ln.startswith("    Secret Task: "))
     assert "face-down" not in mine
+
+
+def test_zones_and_counters_have_titles_for_people(tmp_path):
+    from tavernlang.engine.runner import Match
+    from tavernlang.play import _option_lines, view_lines
+    p = tmp_path / "z.tav"
+    p.write_text('game "z"\nplayers 2\ncounter coins per player = 3 in 0..99 "Gold coins"\n'
+                 'kind C "a card"\ncard "Elf" x4: C\n'
+                 'zone deal_pile: shared public\nzone table: per player public "Table"\n'
+                 'setup { move top(deal_pile) to table of player(1)  move top(deal_pile) to table of player(2) }\n'
+                 'action take "take" { choose c in all table "take" { move c to deal_pile } }\n'
+                 'rounds 1 { phase a turns from player(1) once_each { actions take } }\nwinner: highest 0\n'
+                 .replace("setup {", "setup { move cards to deal_pile "))
+    m = Match(compile_file(p), 2, 1)
+    lines = view_lines(m, 0)
+    assert "  Gold coins (0..99): you 3, P2 3" in lines
+    assert "    Table: Elf" in lines and "    deal pile: Elf ×2" in lines  # a title, else the name in words
+    opts = _option_lines(m, 0)
+    assert opts == ["  1. Elf (at your Table) — a card", "  2. Elf (at P2's Table) — a card"]  # told apart

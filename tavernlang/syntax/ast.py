@@ -478,6 +478,7 @@ class CounterDecl(Decl):
     low: Expr | None
     high: Expr | None
     wrap: bool
+    title: str | None = None  # how people read it: `counter nasty per player in 0..12 "Nasty track"`
 
 
 @frozen
@@ -494,6 +495,7 @@ class ZoneDecl(Decl):
     per_player: bool
     visibility: str
     capacity: Expr | None
+    title: str | None = None  # how people read it: `zone table: per player public "Table"`
 
 
 @frozen

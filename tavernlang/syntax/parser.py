@@ -370,7 +370,7 @@ class _Builder(Transformer_NonRecursive):
     def counter_range(self, m, c): return (c[0], c[1], c[2] is not None)
     def counter_decl(self, m, c):
         lo, hi, wrap = c[3] if c[3] else (None, None, False)
-        return A.CounterDecl(self.sp(m), str(c[0]), bool(c[1]), c[2], lo, hi, wrap)
+        return A.CounterDecl(self.sp(m), str(c[0]), bool(c[1]), c[2], lo, hi, wrap, _s(c[4]))
     def var_decl(self, m, c): return A.VarDecl(self.sp(m), str(c[0]), c[1], bool(c[2]), c[3])
     def zone_shared(self, m, c): return ("scope", False)
     def zone_per_player(self, m, c): return ("scope", True)
@@ -379,14 +379,15 @@ class _Builder(Transformer_NonRecursive):
     def zone_capacity(self, m, c): return ("cap", c[0])
     def zone_decl(self, m, c):
         per, vis, cap = False, "public", None
-        for k, v in c[1:]:
+        title = _s(c[-1]) if isinstance(c[-1], Token) or c[-1] is None else None
+        for k, v in [x for x in c[1:] if isinstance(x, tuple)]:
             if k == "scope":
                 per = v
             elif k == "vis":
                 vis = v
             else:
                 cap = v
-        return A.ZoneDecl(self.sp(m), str(c[0]), per, vis, cap)
+        return A.ZoneDecl(self.sp(m), str(c[0]), per, vis, cap, title)
     def def_decl(self, m, c): return A.DefDecl(self.sp(m), str(c[0]), c[1] or (), c[2], c[3])
     def effect_decl(self, m, c): return A.EffectDecl(self.sp(m), str(c[0]), c[1] or (), _s(c[2]), c[3])
     def action_decl(self, m, c): return A.ActionDecl(self.sp(m), str(c[0]), _s(c[1]), c[2])
