@@ -42,19 +42,19 @@ def _option_lines(match: Match, seat: int) -> list[str]:
 
 
 def _where(match: Match, c: int, seat: int) -> str:
-    """Where a card lies, for telling identical cards apart: "at P2's table", "in your stock"."""
+    """Where a card lies, for telling identical cards apart: "P2's Table", "your Hand", "Mess Hall"."""
     st, g = match.st, match.game
     z = st.loc[c]
     if z < 0:
         return ""
     f = st.zfamily[z]
     if g.zone_is_card[f]:
-        return "on " + g.zone_text(z, st, seat)
+        return g.zone_text(z, st, seat)
     owner = st.zowner[z]
     name = _zone_title(g, f)
     if owner is None:
-        return f"in {name}"
-    return f"at {'your' if owner == seat else f'P{owner + 1}' + chr(39) + 's'} {name}"
+        return name
+    return ("your " if owner == seat else f"P{owner + 1}'s ") + name
 
 
 def _card_info(match: Match, seat: int, arg: str) -> str:
@@ -172,8 +172,8 @@ def view_lines(match: Match, seat: int) -> list[str]:
             continue
         f = st.zfamily[z]
         owner = st.zowner[z]
-        if g.zone_is_card[f]:
-            title, owner = g.zone_text(z, st, seat), None
+        if g.zone_is_card[f]:  # a zone on a card: with whoever holds the card
+            title, owner = g.zone_text(z, st, seat), st.zone_owner(z)
         else:
             title = _zone_title(g, f)
         seen = [g.card_label(c, st, seat) for c in cards if st.visible(c, seat)]

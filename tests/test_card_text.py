@@ -183,4 +183,4 @@ def test_zones_and_counters_have_titles_for_people(tmp_path):
     assert "  Gold coins (0..99): you 3, P2 3" in lines
     assert "    Table: Elf" in lines and "    deal pile: Elf ×2" in lines  # a title, else the name in words
     opts = _option_lines(m, 0)
-    assert opts == ["  1. Elf (at your Table) — a card", "  2. Elf (at P2's Table) — a card"]  # told apart
+    assert opts == ["  1. Elf (your Table) — a card", "  2. Elf (P2's Table) — a card"]  # told apart
