@@ -439,7 +439,10 @@ class CompiledGame:
                 for ph in self.phases:
                     if st.log is not None:
                         st.log.append((f"-- round {st.round}: {ph.title} --", None, {"type": "phase", "round": st.round, "phase": ph.name}))
+                        mark = len(st.log)
                     yield from ph.run(st)
+                    if st.log is not None and len(st.log) == mark:  # a phase that did nothing: no heading
+                        st.log.pop()
                 # `end when` is checked at the end of each round (`end game` ends at once)
                 if self.ended(st):
                     raise GameOver

@@ -268,7 +268,7 @@ class StatementCompiler:
                 apply(st, giver, -a)
                 changes = [(getter, old, new, a)]
                 text = f"P{giver + 1} gives {a} {name} to P{getter + 1}"
-            if st.log is not None:
+            if st.log is not None and a:  # (nothing gained, lost or given: no line)
                 st.log.append((text + f" (now {new})", None, {"type": op, "counter": name, "amount": a, "player": p, "now": new}))
             return changes
 
@@ -307,11 +307,14 @@ class StatementCompiler:
                 g = self.g
                 aname = s.target.name
 
+                # an attribute every kind that has it marks `unlabelled` is bookkeeping: no line
+                quiet = all(ad.unlabelled for k in self.m.kinds.values() for ad in k.decl.attrs if ad.name == aname)
+
                 def setv(st, env, span=span):
                     c = obj(st, env)
                     v = val(st, env)
                     st.cvars[slot][c] = v
-                    if st.log is not None:
+                    if st.log is not None and not quiet:
                         st.log.append((f"{g.card_name[c]}: {aname} = {g.value_text(v, st, vtype)}",
                                        (st.vis_mask(c) & g.value_mask(v, st, vtype), f"a card: {aname} changed"),
                                        {"type": "set", "card": g.card_name[c], "attr": aname, "value": v}))
@@ -623,7 +626,10 @@ class StatementCompiler:
                     return
                 if st.log is not None:
                     st.log.append((f"-- phase: {ph.title} --", None, {"type": "phase", "phase": pname}))
+                    mark = len(st.log)
                 yield from ph.run(st)
+                if st.log is not None and len(st.log) == mark:  # a phase that did nothing: no heading
+                    st.log.pop()
             return True, run_phase
         if ref is not None and ref[0] == "action":
             name = ref[1]
@@ -967,6 +973,8 @@ def _log_choice(st, g, p, x, prompt, t):
 
 
 def _log_gain(st, op, name, per, p, a, new):
+    if not a:  # nothing gained or lost: no line
+        return
     if op == "gain":
         text = f"P{p + 1} gains {a} {name}" if per else f"{name} +{a}"
     else:
