@@ -29,6 +29,7 @@ import random
 import time
 from typing import Any
 
+from .engine.common import RULE_FAULTS
 from .engine.runner import MAX_DECISIONS, Match, bot_pick, bot_rng, playout
 from .errors import GameError
 
@@ -258,6 +259,7 @@ class Searcher:
         self.kind, self.iterations, self.rng, self.peek = kind, iterations, rng, peek
         self.searches = 0
         self.worlds = 0
+        self.failed = 0
         self.seconds = 0.0
 
     def choose(self, root: Root) -> int:
@@ -298,6 +300,11 @@ class Searcher:
             _run(game, st)
         except _Stop:
             pass
+        except (GameError, *RULE_FAULTS):
+            # a sampled world the rules cannot play on (a card a rule holds by name at the decision
+            # was dealt elsewhere, see determinize): it teaches nothing, and the game goes on
+            self.failed += 1
+            return None
         return st
 
     def _greedy(self, root: Root) -> int:
@@ -309,6 +316,8 @@ class Searcher:
                     return i
                 raise _Stop  # the option has resolved: the next decision is asked
             st = self._world(root, random.Random(seed), decide)
+            if st is None:
+                continue
             v = _standing(root.game, st, root.player)
             try:
                 if best_v is None or v > best_v:
@@ -317,6 +326,8 @@ class Searcher:
                     best.append(i)
             except TypeError:
                 best.append(i)
+        if not best:  # no world could be played: a random option
+            best = list(range(root.n_options))
         return best[int(self.rng.random() * len(best))]
 
     def _mcts(self, root: Root) -> int:
@@ -325,6 +336,7 @@ class Searcher:
         for _ in range(self.iterations):
             path: list[_Node] = []
             node = [tree]  # None once the walk has left the tree (rolling out)
+            grown = []  # the edge this iteration added: (children, key)
 
             def decide(st, p, opts, at_root, rnd):
                 cur = node[0]
@@ -343,6 +355,7 @@ class Searcher:
                     j, kk = untried[int(rnd() * len(untried))]
                     c = ch[kk] = _Node(p)
                     c.avail = 1
+                    grown.append((ch, kk))
                     path.append(c)
                     node[0] = None  # expanded: the rest is a random rollout
                     return j
@@ -358,6 +371,10 @@ class Searcher:
                 return best_j
 
             st = self._world(root, random.Random(self.rng.getrandbits(64)), decide)
+            if st is None:  # a world that could not be played: forgotten
+                for ch, kk in grown:
+                    ch.pop(kk, None)
+                continue
             rewards = _rewards(game, st, n)
             tree.visits += 1
             for c in path:
@@ -393,7 +410,7 @@ class Seats:
     def stats(self) -> dict:
         """Search bots' work: per seat (1 = P1), decisions searched, worlds played, seconds."""
         return {p + 1: {"bot": describe([self.bots[p]]), "decisions": s.searches, "worlds": s.worlds,
-                        "seconds": round(s.seconds, 4)} for p, s in self.search.items()}
+                        "failed_worlds": s.failed, "seconds": round(s.seconds, 4)} for p, s in self.search.items()}
 
 
 def drive(game, players: int, seed: int, options: dict | None, bots: list[tuple[str, int]],

@@ -393,10 +393,11 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
             ok.append(r)
             records.append(record(r, opts, ",".join(names)))
             for p, st in (r.get("search") or {}).items():
-                acc = search.setdefault(names[p - 1], [0, 0, 0.0])
+                acc = search.setdefault(names[p - 1], [0, 0, 0.0, 0])
                 acc[0] += st["decisions"]
                 acc[1] += st["worlds"]
                 acc[2] += st["seconds"]
+                acc[3] += st.get("failed_worlds", 0)
             decisions += r["decisions"]
             rounds += r["rounds"]
             w = r["winners"]
@@ -423,7 +424,7 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
         data["rotate"] = rotate
         data["win_rate_by_bot"] = {b: {"rate": round(v["rate"], 4), "ci95": [round(x, 4) for x in v["ci95"]],
                                        "seats_played": v["seats_played"]} for b, v in bot_rates(ok, players).items()}
-        data["search"] = {b: {"decisions": a[0], "worlds": a[1], "seconds": round(a[2], 3),
+        data["search"] = {b: {"decisions": a[0], "worlds": a[1], "failed_worlds": a[3], "seconds": round(a[2], 3),
                               "worlds_per_s": round(a[1] / a[2], 1) if a[2] else None} for b, a in search.items()}
     if failed:
         data["failed"] = [{"seed": r["seed"], "message": r["error"], "file": r["span"].file, "line": r["span"].line,
@@ -454,7 +455,8 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
             click.echo(f"  {b:<10}  {pct(v['rate'], *v['ci95'])}  over {v['seats_played']} seats")
         for b, v in data["search"].items():
             click.echo(f"  {b}: {v['decisions']} decisions searched, {v['worlds']} worlds in {v['seconds']} s"
-                       + (f" ({v['worlds_per_s']} iterations/s)" if v["worlds_per_s"] else ""))
+                       + (f" ({v['worlds_per_s']} iterations/s)" if v["worlds_per_s"] else "")
+                       + (f"; {v['failed_worlds']} sampled worlds could not be played on" if v["failed_worlds"] else ""))
     if failed:
         click.echo(f"  {len(failed)} of {n_games} games stopped with an error (left out above):", err=True)
         kinds: dict = {}  # the same error at the same place: once, with its seeds
