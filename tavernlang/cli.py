@@ -138,7 +138,7 @@ class _Commands(click.Group):
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="tavernlang")
 @click.option("--max-steps", type=click.IntRange(min=1), default=None,
-              help="budget of work of one game, in steps (default 10000000; docs/security.md)")
+              help="budget of work of one game, in steps (default 5000000; docs/security.md)")
 @click.option("--max-log", type=click.IntRange(min=1), default=None,
               help="budget of log lines of one game (default 100000)")
 def main(max_steps, max_log) -> None:

@@ -13,6 +13,7 @@ from .model import (ANY, BOOL, CARD, EFFECT, INT, NONE, PLAYER, STR, ZONE, Calla
                     VarInfo, ZoneInfo, elem, list_of, show)
 
 MAX_COPIES = 10_000  # copies of one card: a box of a game holds far fewer
+MAX_CARDS = 100_000  # cards of one game: a loop over them is bounded by this (engine/budget.py)
 
 # Names every game has, with their types.
 BUILTIN_NAMES = {
@@ -417,12 +418,17 @@ class Checker:
                                       f"and its var attributes, never '{ad.name}'")
                 if ad.default is not None:
                     self.expect(ad.default, k.attrs[ad.name].type, self.expr(ad.default, None), f"default of '{ad.name}'")
+        total = 0  # cards of the game, against MAX_CARDS
         for cd in m.cards:
             k = m.kinds.get(cd.kind)
             if cd.copies < 1:
                 self.err(cd.span, "a card needs at least one copy")
             elif cd.copies > MAX_COPIES:
                 self.err(cd.span, f"x{cd.copies} is too many copies of one card (at most {MAX_COPIES})")
+            elif 0 < cd.copies <= MAX_COPIES:
+                total += cd.copies
+                if total > MAX_CARDS >= total - cd.copies:
+                    self.err(cd.span, f"with this card the game has more than {MAX_CARDS} cards (the most a game may have)")
             if k is not None:
                 given = {f.name for f in cd.fields}
                 missing = [a.name for a in k.decl.attrs if a.default is None and not a.mutable and a.name not in given]

@@ -14,6 +14,7 @@ from typing import Any
 from ..check.model import GameModel, elem
 from ..errors import GameError
 from ..syntax import ast as A
+from .budget import counted, self_calling, spend
 from .common import RULE_FAULTS, Decision, Fn, _const, located, only_option  # noqa: F401  (Decision is part of the engine's API)
 from .expressions import ExpressionCompiler, _Fn
 from .state import GameOver, State
@@ -566,6 +567,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
     # ================================================================ top
     def compile_all(self) -> None:
         g, m = self.g, self.m
+        self.counted_calls = self_calling(m)  # each call of these is a step of the budget (engine/budget.py)
         g.option_default = [self.expr(o.decl.default) for o in m.options.values()]
         g.card_fields = []
         cache: dict[int, list] = {}
@@ -614,14 +616,19 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         for entry, at, body in bodies:
             entry[at] = self.gen_block(body)
         g.kdef_cells = {n: [None] for n in m.kind_defs}
+        loops = self.counted_calls
         for name, d in m.kind_defs.items():
-            g.kdef_cells[name][0] = self.def_body(d)
+            f = self.def_body(d, ("kdef", name) in loops)
+            g.kdef_cells[name][0] = counted(f, d.decl.span, True) if ("kdef", name) in loops else f
         for name, d in m.defs.items():
-            g.def_cells[name][0] = self.def_body(d)
+            f = self.def_body(d, ("def", name) in loops)
+            g.def_cells[name][0] = counted(f, d.decl.span, True) if ("def", name) in loops else f
         g.def_frames = {n: d.frame for n, d in m.defs.items()}
         for name, e in m.effects.items():
             # (a body that asks nothing is a plain function: its callers run it without a generator)
-            g.effect_cells[name][0] = (self.requires(e), self.block(e.decl.body, skip_requires=True)[1], e.frame, e)
+            f = self.block(e.decl.body, skip_requires=True)[1]
+            g.effect_cells[name][0] = (self.requires(e), counted(f, e.decl.span) if ("effect", name) in loops else f,
+                                       e.frame, e)
         g.actions = {}
         for name, a in m.actions.items():
             body = self.gen_block(a.decl.body, skip_requires=True)
@@ -806,7 +813,8 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                f"st.agent(cur, legal) if st.agent is not None else (yield _Decision(cur, legal, {prompt}, {label}))]")
         if not multi:
             ll, _ = legal_lines("    ", False)
-            L += ll + ["    taken += 1", f"    if taken > {MAX_STEPS}:",
+            L += ll + ["    taken += 1", "    st.steps += 1", "    if st.steps > st.step_limit:", f"        _over(st, {k(ph.span)})",
+                       f"    if taken > {MAX_STEPS}:",
                        f"        raise _GameError({k(f'the phase did not end after {MAX_STEPS} turns')}, {k(ph.span)})",
                        "    if legal:", "        idle = 0", f"        a = {ask}",
                        "        if log is not None:", "            _log_action(log, cur, a)",
@@ -833,7 +841,8 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                   "        if a is None:", "            if log is not None:", "                _log_pass(log, cur)", "            break",
                   "        if log is not None:", "            _log_action(log, cur, a)",
                   "        if st.fired is not None:", "            st.fired[a.name] = st.fired.get(a.name, 0) + 1",
-                  "        used.add(a.name)", "        acted = True", "        steps += 1", f"        if steps > {MAX_STEPS}:",
+                  "        used.add(a.name)", "        acted = True", "        steps += 1", "        st.steps += 1",
+                  "        if st.steps > st.step_limit:", f"            _over(st, {k(ph.span)})", f"        if steps > {MAX_STEPS}:",
                   f"            raise _GameError({k(f'the phase did not end after {MAX_STEPS} actions')}, {k(ph.span)})"]
             if known:  # nothing has changed since they were worked out
                 L += ["        if known is not None and a in known:", "            st.known_opts = (a.first, known[a])"]
@@ -895,6 +904,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                     if until(st, env):
                         return
                 steps += 1
+                spend(st, 1, span)
                 if steps > MAX_STEPS:
                     raise GameError(f"the phase did not end after {MAX_STEPS} steps", span)
                 picks = []

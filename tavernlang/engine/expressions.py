@@ -20,6 +20,7 @@ import re
 from ..check.model import CARD, STR, ZONE
 from ..errors import GameError
 from ..syntax import ast as A
+from .budget import HELPERS as BUDGET_HELPERS
 from .common import GEN_SPANS, Fn
 
 _BINDERS = (A.Quant, A.Aggregate, A.AnySubset)
@@ -199,16 +200,33 @@ def _subset_sum(items, a, b, want, col, test, span):
         return False
     if want is None or want < 0:
         return _any_subset(items, a, b, test, span)
-    reach = [1] + [0] * b  # reach[c]: bit s is set when some c items sum to s
+    ws = []
     for x in items:
         w = col[x] if x is not None else None
         w = 0 if w is None else w  # none adds nothing to a sum
         if w < 0:
             return _any_subset(items, a, b, test, span)
+        if w <= want:  # (an item worth more than the total is in no subset that makes it)
+            ws.append(w)
+    b = min(b, len(ws))
+    if want > 1 << 16:  # sums as sets of the reachable totals (at most 65536 of them), not as bits
+        sums = [{0}] + [set() for _ in range(b)]
+        held = 1
+        for w in ws:
+            for c in range(b - 1, -1, -1):
+                new = {t + w for t in sums[c] if t + w <= want} - sums[c + 1]
+                held += len(new)
+                if held > 1 << 16:
+                    raise GameError("more than 65536 totals to try for this subset", span)
+                sums[c + 1] |= new
+        return any(want in sums[c] for c in range(a, b + 1))
+    mask = (2 << want) - 1
+    reach = [1] + [0] * b  # reach[c]: bit s is set when some c items sum to s
+    for w in ws:
         for c in range(b - 1, -1, -1):
             r = reach[c]
             if r:
-                reach[c + 1] |= r << w
+                reach[c + 1] |= (r << w) & mask
     for c in range(a, b + 1):
         if (reach[c] >> want) & 1:
             return True
@@ -238,6 +256,7 @@ class ExpressionCompiler:
     _locals: dict | None = None  # slot -> Python source: a def's parameters while inlining, bound names
     _cards: frozenset = frozenset()  # sources known to hold a card, never none (a name bound over a zone)
     _inlining: frozenset = frozenset()
+    counted_calls: frozenset | set = frozenset()  # defs whose calls are steps of the budget (budget.self_calling)
     _fn: _Fn | None = None
 
     # ================================================================ the module
@@ -246,7 +265,7 @@ class ExpressionCompiler:
         if ns is None:
             ns = self._gen_ns = {"__builtins__": {"len": len, "list": list, "range": range, "sum": sum, "min": min,
                                                   "max": max, "abs": abs, "reversed": reversed, "any": any, "all": all, "set": set},
-                                 **_HELPERS, **self.runtime_helpers(), "_g": self.g}
+                                 **_HELPERS, **BUDGET_HELPERS, **self.runtime_helpers(), "_g": self.g}
             self._gen_consts = {}
             self._gen_count = 0
             self.g.gen_source = []
@@ -342,17 +361,35 @@ class ExpressionCompiler:
             return [], f"list({src})"
         with self._bound(k, "_x", over) as v:
             lines, c = self.x(cond)
+        pre, src = self.count_loop(src, over, lines + [c])
         if not lines:
-            return [], f"[{v} for {v} in {src} if {c}]"
+            return pre, f"[{v} for {v} in {src} if {c}]"
         out = self.tmp()
-        return [f"{out} = []", f"for {v} in {src}:", *_indent(lines), f"    if {c}:", f"        {out}.append({v})"], out
+        return pre + [f"{out} = []", f"for {v} in {src}:", *_indent(lines), f"    if {c}:", f"        {out}.append({v})"], out
 
-    def def_body(self, d) -> Fn:
+    def count_loop(self, src: str, e=None, body=()) -> tuple[list[str], str]:
+        """A loop of an expression over src is about to start: its items are steps of the game's
+        budget (engine/budget.py), counted at once, before the first. A loop over a zone's cards
+        whose body loops and calls nothing is not counted: it costs at most the game's cards."""
+        if (src.startswith("st.zones[") and not any("for " in ln or "(st, " in ln for ln in body)):
+            return [], src
+        lines, src = self.spill([], src)
+        span = self.k(e.span) if e is not None else "None"
+        return lines + [f"st.steps += len({src})", "if st.steps > st.step_limit:", f"    _over(st, {span})"], src
+
+    def def_body(self, d, count: bool = False) -> Fn:
         """A def's body; a zone where the def gives a list of cards gives its cards."""
         b = d.decl.body
-        if (d.type or "").startswith("list:") and self.m.types.get(b) == ZONE:
-            return self.cards_of(b)
-        return self.expr(b)
+        if isinstance(b, A.Lit):
+            return self.expr(b)
+        cards = (d.type or "").startswith("list:") and self.m.types.get(b) == ZONE
+
+        def build():  # count: each call is a step of the budget (a def that calls itself, engine/budget.py)
+            ls, v = self.xcards(b) if cards else self.x(b)
+            if not count:
+                return ls, v
+            return ["st.steps += 1", "if st.steps > st.step_limit:", f"    _over(st, {self.k(d.decl.span)})"] + ls, v
+        return self._root("st, env", build)
 
     # ================================================================ helpers
     def _bound(self, k: int, prefix: str = "_v", over: A.Expr | None = None):
@@ -456,7 +493,8 @@ class ExpressionCompiler:
         read from the caller's values. Only for bodies that bind no names (no quantifiers) and
         for arguments that are cheap and pure; recursion is not inlined."""
         d = self.m.defs[name]
-        if name in self._inlining or len(e.args) != len(d.params) or len(self._inlining) >= INLINE_DEPTH:
+        if name in self._inlining or len(e.args) != len(d.params) or len(self._inlining) >= INLINE_DEPTH \
+                or ("def", name) in self.counted_calls:  # (each call of these is a step of the budget)
             return None
         ok = self.g.inline_ok.get(name)
         if ok is None:
@@ -703,6 +741,8 @@ class ExpressionCompiler:
         ls, c = self.xcoll(e.coll)
         with self._bound(k, over=e.coll) as v:
             cl, cv = self.x(e.cond)
+        cnt, c = self.count_loop(c, e, cl + [cv])
+        ls = ls + cnt
         if op == "filter" and not cl:
             return ls, f"[{v} for {v} in {c} if {cv}]"
         out = self.tmp()
@@ -774,6 +814,8 @@ class ExpressionCompiler:
         with self._bound(k, over=e.coll) as v:
             cl, cv = self.x(e.cond) if e.cond is not None else ([], None)
             vl, vv = self.x(e.value)
+        cnt, c = self.count_loop(c, e, cl + vl + [cv or "", vv])
+        ls = ls + cnt
         out, w = self.tmp(), self.tmp()
         if op == "sum":
             init, add, fin = "0", [f"if {w} is not None:", f"    {out} += {w}"], out
@@ -794,7 +836,7 @@ class ExpressionCompiler:
         op = e.op
         if self.m.refs.get(e) == ("join",):  # L + M joins two lists (or zones' cards)
             lines, (a, b) = self.seq([self.xcoll(e.left), self.xcoll(e.right)])
-            return lines, f"[*{a}, *{b}]"
+            return lines, f"_join(st, {a}, {b}, {self.k(e.span)})"
         is_const, cval = self.const_value(e.right)
         if is_const and op in ("==", "!=") and isinstance(e.left, (A.Attr, A.Of)) and isinstance(e.left.obj, A.Name):
             ref = self.m.refs.get(e.left)
@@ -816,6 +858,8 @@ class ExpressionCompiler:
             test = f"if {t}:" if op == "and" else f"if not {t}:"
             return la + [f"{t} = {a}", test, *_indent(lb + [f"{t} = {b}"])], t
         lines, (a, b) = self.seq([self.x(e.left), self.x(e.right)])
+        if op == "*" and not (self.const_value(e.left)[0] or is_const):  # a product can grow without end
+            return lines, f"_mul({a}, {b}, {self.k(e.span)})"
         if op in _COMPARE:
             return lines, f"({a} {_COMPARE[op]} {b})"
         span = self.k(e.span)
@@ -937,7 +981,7 @@ class ExpressionCompiler:
         if n == "taken":  # did the player whose turn it is take that action this turn?
             return lines, f"({args[0]} in st.turn_used)"
         if n == "range":
-            return lines, f"list(range({args[0]}, {args[1]} + 1))"
+            return lines, f"_numbers(st, {args[0]}, {args[1]}, {span})"
         if n == "has_word":  # the name rule: WORD is a whole word (or run of words) of TEXT, in any case
             lit = e.args[1].value if isinstance(e.args[1], A.Lit) and isinstance(e.args[1].value, str) else None
             if lit is not None:

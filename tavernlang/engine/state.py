@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from ..errors import GameError
+from .budget import first_limit
 
 
 class GameOver(Exception):
@@ -20,7 +21,7 @@ class State:
     __slots__ = ("n", "players", "counters", "vars", "zones", "loc", "facedown", "seen", "cvars",
                  "opt", "current", "next_player", "round", "rng", "log", "decisions", "attrs",
                  "zbase", "zowner", "zfamily", "zhidden", "zprivate", "cap", "all_cards", "fired", "game", "agent", "turn_used", "offered", "preset",
-                 "zholder", "czone", "holds", "known_opts")
+                 "zholder", "czone", "holds", "known_opts", "steps", "step_limit")
 
     def __init__(self, game, n: int, seed: int):
         self.game = game
@@ -31,6 +32,8 @@ class State:
         self.next_player = 0
         self.round = 0
         self.decisions = 0
+        self.steps = 0  # work done, against the game's budget (engine/budget.py)
+        self.step_limit = first_limit()
         self.log: list | None = None
         self.fired: dict | None = None
         # who decides without suspending the game: (player, options) -> index, or None

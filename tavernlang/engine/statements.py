@@ -8,11 +8,13 @@ import itertools
 from ..check.model import CARD, ZONE, elem
 from ..errors import GameError
 from ..syntax import ast as A
+from .budget import MAX_INT, num, spend
 from .common import MAX_SUBSETS, Decision, Fn, _const, only_option  # noqa: F401
 from .state import GameOver
 
 MAX_REPEATS = 10_000  # `repeat while`: a loop that goes round more often than this is an error
 MAX_NUMBERS = 100_000  # `choose number`: the most numbers one choice may offer
+MAX_TRIES = 1 << 16  # `choose subset`: the most subsets one choice may try (passing or not)
 
 
 def _first(v):
@@ -268,6 +270,7 @@ class StatementCompiler:
                 apply(st, giver, -a)
                 changes = [(getter, old, new, a)]
                 text = f"P{giver + 1} gives {a} {name} to P{getter + 1}"
+            num(new, span)
             if st.log is not None and a:  # (nothing gained, lost or given: no line)
                 st.log.append((text + f" (now {new})", None, {"type": op, "counter": name, "amount": a, "player": p, "now": new}))
             return changes
@@ -287,6 +290,11 @@ class StatementCompiler:
         # a zone set where a list of cards is kept: its cards as they are now
         val = self.cards_of(s.value) if (vtype or "").startswith("list:") and self.m.types.get(s.value) == ZONE \
             else self.expr(s.value)
+        if vtype == "int" and not isinstance(s.value, A.Lit):  # a whole number stored: in range
+            val0 = val
+
+            def val(st, env, val0=val0, span=span):
+                return num(val0(st, env), span)
         kind = ref[0]
         slot = ref[1]
         if kind == "var":
@@ -427,8 +435,12 @@ class StatementCompiler:
             a = max(0, lo(st, env))
             b = min(len(items), hi(st, env)) if hi is not None else len(items)
             opts = []
+            tried = 0
             for size in range(a, b + 1):
                 for combo in itertools.combinations(items, size):
+                    tried += 1
+                    if tried > MAX_TRIES:  # failing tries count too: C(60, 30) subsets are never all tried
+                        raise GameError(f"more than {MAX_TRIES} subsets to try for this choice", span)
                     if test is not None:
                         env[k] = list(combo)
                         if not test(st, env):
@@ -436,6 +448,7 @@ class StatementCompiler:
                     opts.append(list(combo))
                     if len(opts) > MAX_SUBSETS:
                         raise GameError(f"more than {MAX_SUBSETS} subsets to choose from", span)
+            spend(st, tried, span)
             return opts
         self.option_fns[s] = options
 
@@ -770,6 +783,8 @@ class StatementCompiler:
         # a zone set where a list of cards is kept: its cards as they are now
         ls, v = self.xcards(s.value) if (vtype or "").startswith("list:") and self.m.types.get(s.value) == ZONE \
             else self.x(s.value)
+        if vtype == "int" and not isinstance(s.value, A.Lit):  # a whole number stored: in range
+            v = f"_num({v}, {self.k(s.span)})"
         table = "vars" if kind in ("var", "pvar") else "counters"
         if kind in ("var", "counter"):
             return False, self._at(ls + [f"st.{table}[{slot}][0] = {v}"], s.span)
@@ -792,7 +807,7 @@ class StatementCompiler:
         k = self.m.slots[s]
         src = f"list(st.zones[{c}])" if self.m.types.get(s.coll) == ZONE else f"list({c})"
         g, body = self.stmts_lines(s.body.stmts)
-        out = self._at(cl + [f"for env[{k}] in {src}:"], s.span)
+        out = self._at(cl + [f"for env[{k}] in {src}:"] + self._in_step(s.span), s.span)
         if s.cond is not None:
             kl, kv = self.x(s.cond)
             out += self._in(self._at(kl + [f"if {kv}:"], s.span)) + self._in(self._in(body))
@@ -807,7 +822,14 @@ class StatementCompiler:
         msg = self.k(f"'repeat while' went round {MAX_REPEATS} times: its condition never became false")
         return g, self._at([f"{i} = 0", "while True:"], s.span) + self._in(self._at(
             cl + [f"if not {c}:", "    break", f"{i} += 1", f"if {i} > {MAX_REPEATS}:",
-                  f"    raise _GameError({msg}, {self.k(s.span)})"], s.span) + body)
+                  f"    raise _GameError({msg}, {self.k(s.span)})"] + self._step(s.span), s.span) + body)
+
+    def _step(self, span) -> list[str]:
+        """One step of the game's budget (engine/budget.py): a round of a loop statement."""
+        return ["st.steps += 1", "if st.steps > st.step_limit:", f"    _over(st, {self.k(span)})"]
+
+    def _in_step(self, span) -> list[str]:
+        return ["    " + ln for ln in self._step(span)]
 
     def l_Move(self, s):
         if self.m.types.get(s.what) != CARD:
@@ -923,6 +945,8 @@ class StatementCompiler:
         sign = "" if s.op == "gain" else "-"
         if d.low is None and d.high is None:
             out += [f"st.counters[{slot}][{p}] {'+=' if s.op == 'gain' else '-='} {a}"]
+            if not isinstance(s.amount, A.Lit):  # the sum stays a whole number in range
+                out += [f"_num(st.counters[{slot}][{p}], {self.k(s.span)})"]
         else:  # within the counter's bounds (or round a wrap-around track)
             apply, _ = self.counter_change(slot)
             out += [f"{self.k(apply)}(st, {p}, {sign}{a})"]
