@@ -15,7 +15,8 @@ from .engine.runner import Match, bot_pick, bot_rng
 from .errors import GameError
 
 HELP = ("type an option's number; i N = the text of option N's card (i NAME: a card by name), "
-        "w = why an action is not offered, v = view the table, s = save, q = quit, ? = help")
+        "w = why an action is not offered, l = the log, numbered, why N = why log line N says what it says, "
+        "v = view the table, s = save, q = quit, ? = help")
 
 
 def _rng_to_json(rng) -> list:
@@ -107,6 +108,51 @@ def _why_lines(match: Match, seat: int) -> str:
         return "every action of this phase is offered" if phase is None else "every action of this phase is open to you now"
     head = "" if phase is None else "(you are inside a turn; as things stand now)\n"
     return head + "\n".join(f"  not offered: {title}: {why}" for title, why in missing)
+
+
+def _source(match: Match, span) -> str:
+    ln = match.game.model.sources.line(span.file, span.line) or ""
+    return f"{span}: {ln.strip()}"
+
+
+def explain(match: Match, seat: int, n: int) -> list[str]:
+    """`why N`: where log line N (as `l` numbers them) comes from: the rules statement that wrote
+    it and the definitions its amount is worked out with; for the result, the winner rules."""
+    from .syntax import ast as A
+    st, g, m = match.st, match.game, match.game.model
+    log = match.log_lines(seat)
+    if not 1 <= n <= len(log):
+        return [f"there is no log line {n} (the log has {len(log)}; 'l' numbers them)"]
+    text, _, data = (st.log or [])[n - 1]
+    out = [f"{n}. {log[n - 1]}"]
+    if data.get("type") == "end":
+        rules = [w for w in m.guarded_winners] + ([m.winner] if m.winner is not None else [])
+        out += ["  decided by the winner rules, the first whose 'when' holds:"] + [f"    {_source(match, w.span)}" for w in rules]
+        return out
+    span = st.why.get(n - 1)
+    if span is None:
+        return out + ["  (a move, a choice, a heading or a step the log says in full: nothing more to explain)"]
+    out.append(f"  written by {_source(match, span)}")
+    stmt = next((x for d in m.decls for x in A.walk(d) if isinstance(x, A.Gain) and x.span == span), None)
+    seen: set = set()
+    todo = [stmt.amount] if stmt is not None else []
+    while todo:
+        e = todo.pop(0)
+        for x in A.walk(e):
+            ref = m.refs.get(x)
+            if isinstance(x, (A.Call, A.Name)) and ref is not None and ref[0] == "def" and ref[1] not in seen:
+                seen.add(ref[1])
+                d = m.defs.get(ref[1])
+                if d is not None:
+                    out.append(f"  with {ref[1]}: {_source(match, d.decl.span)}")
+                    todo.append(d.decl.body)
+            elif isinstance(x, A.Attr) and ref is not None and ref[0] == "kdef" and ref[1] not in seen:
+                seen.add(ref[1])
+                d = m.kind_defs.get(ref[1])
+                if d is not None:
+                    out.append(f"  with {ref[1]}: {_source(match, d.decl.span)}")
+                    todo.append(d.decl.body)
+    return out
 
 
 def _log_lines(match: Match, seat: int) -> list[str]:
@@ -258,6 +304,13 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
                 continue
             if raw == "i" or raw.startswith("i "):
                 click.echo(_card_info(match, seat, raw[2:].strip()) if raw[2:].strip() else "i N: option N's card; i NAME: a card by name")
+                continue
+            if raw in ("l", "log"):
+                for i, line in enumerate(match.log_lines(seat), 1):
+                    click.echo(f"  {i}. {line}")
+                continue
+            if raw.startswith("why ") and raw[4:].strip().isdigit():
+                click.echo("\n".join(explain(match, seat, int(raw[4:].strip()))))
                 continue
             if raw in ("w", "why"):
                 click.echo(_why_lines(match, seat))

@@ -184,3 +184,24 @@ def test_zones_and_counters_have_titles_for_people(tmp_path):
     assert "    Table: Elf" in lines and "    deal pile: Elf ×2" in lines  # a title, else the name in words
     opts = _option_lines(m, 0)
     assert opts == ["  1. Elf (your Table) — a card", "  2. Elf (P2's Table) — a card"]  # told apart
+
+
+def test_why_n_names_the_rules_lines_behind_a_gain_and_the_result():
+    from tavernlang.engine.runner import Match, bot_pick, bot_rng
+    from tavernlang.play import explain
+    g = compile_file(ROOT / "games" / "little_tavern.tav")
+    m = Match(g, 3, 2)
+    rng = bot_rng(2)
+    while not m.over:
+        m.apply(bot_pick(rng, len(m.pending.options)))
+    log = m.log_lines(0)
+    n = next(i for i, line in enumerate(log, 1) if " gains " in line and "coins" in line)
+    out = explain(m, 0, n)
+    assert out[0] == f"{n}. {log[n - 1]}"
+    assert "written by games/little_tavern.tav:" in out[1] and "gain sum(tip(c) for c in table of p) coins" in out[1]
+    assert any(line.startswith("  with tip: ") for line in out)  # the definitions it is worked out with
+    assert any("with elf_tips: " in line for line in out)
+    end = explain(m, 0, len(log))
+    assert "winner: highest coins" in end[-1]
+    assert "nothing more to explain" in explain(m, 0, 1)[-1]
+    assert explain(m, 0, len(log) + 1) == [f"there is no log line {len(log) + 1} (the log has {len(log)}; 'l' numbers them)"]

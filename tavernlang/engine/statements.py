@@ -272,6 +272,7 @@ class StatementCompiler:
                 text = f"P{giver + 1} gives {a} {name} to P{getter + 1}"
             num(new, span)
             if st.log is not None and a:  # (nothing gained, lost or given: no line)
+                st.why[len(st.log)] = span
                 st.log.append((text + f" (now {new})", None, {"type": op, "counter": name, "amount": a, "player": p, "now": new}))
             return changes
 
@@ -951,7 +952,8 @@ class StatementCompiler:
             apply, _ = self.counter_change(slot)
             out += [f"{self.k(apply)}(st, {p}, {sign}{a})"]
         out += ["if st.log is not None:",
-                f"    _log_gain(st, {self.k(s.op)}, {self.k(s.counter)}, {per}, {p}, {a}, st.counters[{slot}][{p}])"]
+                f"    _log_gain(st, {self.k(s.op)}, {self.k(s.counter)}, {per}, {p}, {a}, st.counters[{slot}][{p}], "
+                f"{self.k(s.span)})"]
         return False, self._at(out, s.span)
 
     def l_Do(self, s):
@@ -996,9 +998,10 @@ def _log_choice(st, g, p, x, prompt, t):
     st.log.append((text, hidden, {"type": "choice", "player": p, "prompt": prompt, "choice": g.label(x, st, t)}))
 
 
-def _log_gain(st, op, name, per, p, a, new):
+def _log_gain(st, op, name, per, p, a, new, span=None):
     if not a:  # nothing gained or lost: no line
         return
+    st.why[len(st.log)] = span
     if op == "gain":
         text = f"P{p + 1} gains {a} {name}" if per else f"{name} +{a}"
     else:
