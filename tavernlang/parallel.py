@@ -25,13 +25,13 @@ def _one(game, players: int, seed: int, options, bots=None, traced: bool = False
     """One playout; a game that stops with an error gives a record of it instead of a result
     (`{"error": message, "span": place, "seed": seed}`), so a long run goes on and reports it.
     `bots` (a parsed `--bots`, see bots.py): None or all random is the random playout itself.
-    `traced`: the game as `tav report` watches it (report.traced: the same game, with its
+    `traced`: the game as `tav report` watches it (bots.watch: the same game, with its
     branching and leaders)."""
     from .engine.runner import playout
     from .errors import GameError
     try:
         if traced:
-            from .report import traced as watch
+            from .bots import watch
             return watch(game, players, seed, options, bots)
         if bots is None:
             return playout(game, players, seed, options)

@@ -16,8 +16,7 @@ import time
 from pathlib import Path
 
 from .balance import bot_rates, margin, pct, quantiles, record, seat_rates, wilson
-from .bots import all_random, describe, drive, parse_bots, rotate
-from .engine.runner import MAX_DECISIONS, bot_rng
+from .bots import describe, parse_bots, rotate, watch
 from .errors import GameError
 
 
@@ -26,43 +25,7 @@ class ReportError(ValueError):
 
 
 # ------------------------------------------------------------------ traced games
-def traced(game, players: int, seed: int, options: dict | None, bots) -> dict:
-    """One game as `tav sim` plays it (the same choices for the same seed and bots), watched:
-    the options of every decision asked, and who leads (by the winner rules) when each round's
-    first decision is asked."""
-    history = None
-    if not all_random(bots):
-        _, history, _ = drive(game, players, seed, options, bots)
-    st = game.new_state(players, seed, options)
-    rnd = bot_rng(seed).random
-    branching: list[int] = []
-    leaders: list[tuple] = []
-    last = [0]
-
-    def agent(p, opts):
-        k = len(branching)
-        if k > MAX_DECISIONS:
-            raise GameError(f"the game did not end after {MAX_DECISIONS} decisions")
-        branching.append(len(opts))
-        if st.round != last[0]:
-            last[0] = st.round
-            if st.round > 1:
-                try:
-                    leaders.append(tuple(game.result(st)["winners"]))
-                except GameError:
-                    pass
-        return history[k] if history is not None else int(rnd() * len(opts))
-
-    st.agent = agent
-    try:
-        for _ in game.flow(st):  # pragma: no cover - the agent answers inline
-            raise AssertionError("a decision escaped the agent")
-        r = game.result(st)
-    except GameError as e:
-        raise GameError(f"{e} (seed {seed}, {players} players)", e.span) from None
-    r.update(decisions=len(branching), rounds=st.round, seed=seed, branching=branching,
-             leaders=leaders + [tuple(r["winners"])])
-    return r
+traced = watch  # (bots.watch: one game as `tav sim` plays it, with its branching and leaders)
 
 
 def lead_stats(results: list[dict]) -> dict:
