@@ -63,8 +63,9 @@ class SourceCache:
         self._texts[file] = text
 
     def all_text(self) -> bytes:
-        """Every source, in a fixed order: what a save's rules hash covers (includes too)."""
-        return b"".join(f.encode() + b"\0" + t.encode() + b"\0" for f, t in sorted(self._texts.items()))
+        """Every source, in a fixed order: what a save's rules hash covers (includes too). By
+        content only, never by path, so that a save loads from any folder (issue 15)."""
+        return b"".join(t.encode() + b"\0" for t in sorted(self._texts.values()))
 
     def line(self, file: str, line: int) -> str | None:
         text = self._texts.get(file)

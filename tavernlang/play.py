@@ -259,9 +259,16 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
         except (OSError, ValueError) as e:
             raise GameError(f"cannot read the save '{load_path}': {e}")
         match = Match.load(game, data, rules_text=rules_bytes)
-        seat = int(data.get("seat", seat + 1)) - 1
+        saved_seat = data.get("seat", seat + 1)
+        if type(saved_seat) is not int or not 1 <= saved_seat <= match.players:
+            raise GameError(f"the save file is damaged: 'seat' must be a seat from 1 to {match.players}, "
+                            f"not {saved_seat!r:.40}")
+        seat = saved_seat - 1
         if "bot_rng" in data:
-            _rng_from_json(bot, data["bot_rng"])
+            try:
+                _rng_from_json(bot, data["bot_rng"])
+            except (TypeError, ValueError, IndexError, KeyError, OverflowError):
+                raise GameError("the save file is damaged: 'bot_rng' is not the state of a random generator") from None
         bots = bots or data.get("bots")
         search = _search_bots(bots, match.players, match.seed)
         for k, st in (data.get("search_rng") or {}).items():

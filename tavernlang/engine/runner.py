@@ -152,18 +152,7 @@ class Match:
     @classmethod
     def load(cls, game: CompiledGame, data: dict, log: bool = True, rules_text: bytes | None = None) -> "Match":
         """Resume a saved game: replay its choices under the same rules (refused if they changed)."""
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise GameError("not a tavernlang save file")
-        try:
-            players, seed = int(data["players"]), int(data["seed"])
-            choices = [int(i) for i in data["choices"]]
-            options = data.get("options") or {}
-            if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
-                raise TypeError("options")
-            if not (isinstance(data["players"], int) and isinstance(data["seed"], int)) or abs(seed) > 2 ** 63:
-                raise ValueError("seed")
-        except (KeyError, TypeError, ValueError, OverflowError):
-            raise GameError("the save file is incomplete or damaged") from None
+        players, seed, choices, options = check_save(game, data)
         want = data.get("rules_sha256")
         if rules_text is not None and want and hashlib.sha256(rules_text).hexdigest() != want:
             raise GameError("the rules file has changed since this game was saved; "
@@ -177,6 +166,46 @@ class Match:
         if json.loads(json.dumps(m.st.snapshot())) != data.get("state"):
             raise GameError("the saved state differs from the replayed one (were the rules changed?)")
         return m
+
+
+def _whole(v) -> bool:
+    return type(v) is int  # (not a bool, not a float such as 1e309 or Infinity)
+
+
+def check_save(game: CompiledGame, data) -> tuple[int, int, list[int], dict]:
+    """A save's fields, each checked against the rules it belongs to: a GameError naming the
+    first field that is wrong (issue 15's hand-made saves)."""
+    def bad(field, why):
+        return GameError(f"the save file is damaged: '{field}' {why}")
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise GameError("not a tavernlang save file")
+    for field in ("players", "seed", "choices"):
+        if field not in data:
+            raise bad(field, "is missing")
+    players, seed, choices = data["players"], data["seed"], data["choices"]
+    if not _whole(players) or not game.min_players <= players <= game.max_players:
+        raise bad("players", f"must be a whole number from {game.min_players} to {game.max_players}, not {players!r:.40}")
+    if not _whole(seed) or abs(seed) > 2 ** 63:
+        raise bad("seed", f"must be a whole number of at most 2^63, not {seed!r:.40}")
+    if not isinstance(choices, list) or not all(_whole(i) and 0 <= i < 1 << 31 for i in choices):
+        raise bad("choices", "must be a list of option numbers (whole numbers from 0)")
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise bad("options", f"must be a table of option names and values, not {type(options).__name__}")
+    for name, v in options.items():
+        o = game.model.options.get(name)
+        if o is None:
+            raise bad("options", f"names '{name:.40}', which is not an option of {game.title}")
+        t = o.type
+        if t == "bool" and type(v) is not bool:
+            raise bad("options", f"gives '{name}' as {v!r:.40}: it is true or false")
+        if t == "int" and not _whole(v):
+            raise bad("options", f"gives '{name}' as {v!r:.40}: it is a whole number")
+        if t.startswith("enum:") and v not in game.model.enums[t[5:]]:
+            raise bad("options", f"gives '{name}' as {v!r:.40}: it is one of {', '.join(game.model.enums[t[5:]])}")
+        if t == "str" and not isinstance(v, str):
+            raise bad("options", f"gives '{name}' as {v!r:.40}: it is a text")
+    return players, seed, choices, options
 
 
 def playout(game: CompiledGame, players: int, seed: int, options: dict[str, Any] | None = None,
