@@ -231,12 +231,15 @@ def render_text(rep: dict) -> str:
         for name, v in s["by_bot"].items():
             L.append(f"  {name:<10} {pct(v['rate'], *v['ci95'])} of the wins over {v['seats_played']} seats")
     for vr in rep["vary"]:
-        L += ["", f"--vary {vr['option']}: {'value':>8}  rounds (mean)  shared wins  " +
-              "  ".join(f"P{p + 1} win rate" for p in range(n))]
+        w = max(5, *(len(_lit(r["value"])) for r in vr["rows"]))
+        L += ["", f"--vary {vr['option']}, on the same seeds:",
+              f"  {'value':>{w}}  {'rounds':>7}  {'decisions':>9}  {'shared wins':>11}  " +
+              "  ".join(f"{f'P{p + 1} wins':>8}" for p in range(n))]
         for row in vr["rows"]:
             sm = row["summary"]
-            L.append(f"  {_lit(row['value']):>22}  {sm['rounds']['mean']:13.2f}  {100 * sm['ties']['rate']:10.1f}%  " +
-                     "  ".join(f"{100 * r['rate']:10.1f}%" for r in sm["win_rate_by_seat"]))
+            L.append(f"  {_lit(row['value']):>{w}}  {sm['rounds']['mean']:7.2f}  {sm['decisions']['mean']:9.1f}  "
+                     f"{100 * sm['ties']['rate']:10.1f}%  " +
+                     "  ".join(f"{100 * r['rate']:7.1f}%" for r in sm["win_rate_by_seat"]))
     if rep.get("variant"):
         from .compare import render
         v = rep["variant"]
