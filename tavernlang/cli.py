@@ -19,6 +19,8 @@ from .options import parse_options as _parse_options
 
 from .errors import GameError, TavError
 
+MAX_GAMES = 1_000_000  # games of one sim/compare/report: a run keeps each game's result (issue 15: -g 100000000)
+
 
 def _fail_tav(e: TavError) -> None:
     click.echo(e.render(), err=True)
@@ -351,7 +353,8 @@ def _data_flags(f):
 
 @main.command()
 @_game_options
-@click.option("--games", "-g", "n_games", type=click.IntRange(1), default=100, show_default=True, help="How many games.")
+@click.option("--games", "-g", "n_games", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True,
+              help="How many games (at most 1000000).")
 @click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
               help="Play on this many processes (the results are the same for any number).")
 @_bots_flag
@@ -492,7 +495,8 @@ def diff(base, variant, as_json) -> None:
 @click.argument("base", type=click.Path(exists=True, dir_okay=False))
 @click.argument("variant", type=click.Path(exists=True, dir_okay=False))
 @click.option("--players", "-p", type=int, required=True, help="Number of players.")
-@click.option("--games", "-g", "n_games", type=click.IntRange(2), default=200, show_default=True, help="Games per side.")
+@click.option("--games", "-g", "n_games", type=click.IntRange(2, MAX_GAMES), default=200, show_default=True,
+              help="Games per side (at most 1000000).")
 @click.option("--seed", type=int, default=1, show_default=True, help="First seed; both sides play the same seeds.")
 @click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
               help="Play on this many processes (the results are the same for any number).")
@@ -558,7 +562,7 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.argument("variant", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.option("--players", "-p", type=int, required=True, help="Number of players.")
-@click.option("--games", "-g", "n_games", type=click.IntRange(2), default=200, show_default=True,
+@click.option("--games", "-g", "n_games", type=click.IntRange(2, MAX_GAMES), default=200, show_default=True,
               help="Games for the balance numbers (and per option value, and for the variant).")
 @click.option("--seed", type=int, default=1, show_default=True, help="First seed (every part plays the same seeds).")
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE", help="Set a game option.")

@@ -152,3 +152,11 @@ def test_products_and_stores_are_in_range_but_legal_arithmetic_is_untouched(tmp_
     body = ('counter big = 0\naction a "a" { set big = 3037000499 * 3037000499  set big = big * 2 }\n')
     r = run(tmp_path, _text(body).replace("rounds 1000", "rounds 1"), "run", "FILE", "-p", "2")
     assert r.exit_code == 1 and "x.tav:5:51: error: a whole number out of range" in r.output, r.output
+
+
+@pytest.mark.parametrize("cmd", [["sim", "games/little_tavern.tav", "-p", "2"],
+                                 ["compare", "games/little_tavern.tav", "examples/little_tavern/free_events.tav", "-p", "2"]])
+def test_a_huge_number_of_games_is_a_usage_error(cmd):
+    """`tav sim -g 100000000` grew to 2 GB before a MemoryError: at most a million games."""
+    r = CliRunner().invoke(main, cmd + ["-g", "100000000"])
+    assert r.exit_code == 2 and "1<=x<=1000000" in r.output.replace(" ", ""), r.output
