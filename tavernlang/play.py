@@ -14,9 +14,19 @@ import click
 from .engine.runner import Match, bot_pick, bot_rng
 from .errors import GameError
 
-HELP = ("type an option's number; i N = the text of option N's card (i NAME: a card by name), "
-        "w = why an action is not offered, l = the log, numbered, why N = why log line N says what it says, "
-        "v = view the table, s = save, q = quit, ? = help")
+KEYS = [
+    ("N", "take option N"),
+    ("i N", "the full text of option N's card (i NAME: a card by name)"),
+    ("v", "view the table: your cards, the other players', the shared zones, counters with their ranges"),
+    ("w", "why an action is not offered (its first failed requirement)"),
+    ("l", "the log so far, numbered"),
+    ("why N", "why log line N says what it says: the rules lines behind it"),
+    ("s", "save the game (resume with --load)"),
+    ("q", "quit"),
+    ("?", "this list"),
+]
+HELP = "type an option's number, or ? for the other keys (i N: a card's text, v: the table, w: why not)"
+KEY_HELP = "\n".join(f"  {k:<6} {what}" for k, what in KEYS)
 
 
 def _rng_to_json(rng) -> list:
@@ -307,7 +317,7 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
             if raw in ("q", "quit"):
                 return
             if raw in ("?", "h", "help"):
-                click.echo(HELP)
+                click.echo(KEY_HELP)
                 continue
             if raw == "i" or raw.startswith("i "):
                 click.echo(_card_info(match, seat, raw[2:].strip()) if raw[2:].strip() else "i N: option N's card; i NAME: a card by name")

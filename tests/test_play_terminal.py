@@ -1,0 +1,64 @@
+"""`tav play` driven as a person drives it: a pseudo-terminal (pexpect) plays a few decisions of
+Cavern Tavern and Little Tavern, reads the screen, and checks that card text, the board view,
+the reasons an action is missing and an explanation appear, and that another seat's private
+cards (a Secret Task) never appear on the screen of a seat that may not see them (issue 13)."""
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pexpect  # the test extra brings it: a missing one is a failure, not a skip
+import pytest
+
+from tavernlang import compile_file
+from tavernlang.engine.runner import Match
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _session(game, players, seed, keys, tmp_path):
+    save = tmp_path / "s.json"
+    child = pexpect.spawn(sys.executable, ["-m", "tavernlang", "play", str(ROOT / "games" / game), "--players",
+                                           str(players), "--seat", "1", "--seed", str(seed), "--save-to", str(save)],
+                          cwd=str(tmp_path), encoding="utf-8", timeout=60, env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin"})
+    child.logfile_read = io.StringIO()  # everything the screen showed
+    for k in keys:
+        child.expect_exact("> ")
+        child.sendline(k)
+    child.expect_exact("> ")
+    child.sendline("s")
+    child.expect_exact("saved to")
+    child.expect_exact("> ")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    return child.logfile_read.getvalue(), json.loads(save.read_text())
+
+
+def test_cavern_tavern_at_the_terminal(tmp_path):
+    screen, save = _session("cavern_tavern.tav", 2, 1, ["?", "i 1"] + ["1"] * 12 + ["v", "w", "l", "why 1"], tmp_path)
+    assert "i N    the full text of option N's card" in screen  # ? lists every key
+    assert "Ability, twice a game" in screen  # a Character's text, among the options and with i 1
+    assert "Yours:" in screen and "Shared:" in screen and "Ingredient stacks: " in screen  # the board view
+    assert "the Clock: 1 (1..11)" in screen
+    assert "not offered: " in screen  # why actions are missing
+    assert "1. " in screen  # the numbered log
+    # P2's Secret Task is dealt face down: its name never reaches P1's screen
+    m = Match.load(compile_file(ROOT / "games" / "cavern_tavern.tav"), save)
+    g, st = m.game, m.st
+    secret = [g.card_name[c] for z, cards in enumerate(st.zones) for c in cards
+              if g.zone_names[st.zfamily[z]] == "secret" and st.zowner[z] == 1]
+    assert secret, "P2 holds a Secret Task"
+    mine = [g.card_name[c] for z, cards in enumerate(st.zones) for c in cards
+            if g.zone_names[st.zfamily[z]] == "secret" and st.zowner[z] == 0]
+    for name in secret:
+        if name not in mine:
+            assert name not in screen
+
+
+def test_little_tavern_at_the_terminal(tmp_path):
+    screen, _ = _session("little_tavern.tav", 3, 5, ["w", "i elf", "1"], tmp_path)
+    assert "not offered: draw an Event: every Table needs at least 1 Character" in screen
+    assert "Elf (Character): Each Elf tips 1 coin per Elf at their Table, including themself." in screen
+    assert "(Each Adventurer tips as many coins as shown on her card: 3.)" in screen  # under the revealed card
