@@ -44,11 +44,13 @@ def _option_lines(match: Match, seat: int) -> list[str]:
     g, st = match.game, match.st
     out = []
     labels = match.legal()
-    for i, (lab, c) in enumerate(zip(labels, d.cards()), 1):
+    cards = d.cards()
+    places = [_where(match, c, seat) if c is not None else "" for c in cards]
+    say_where = len({p for p, c in zip(places, cards) if c is not None}) > 1  # (all in one place: said once, by the view)
+    for i, (lab, c, where) in enumerate(zip(labels, cards, places), 1):
         seen = c is not None and st.visible(c, seat)
         text = g.card_text(c, st, seat) if seen else None
-        out.append(f"  {i}. {lab}" + (f" ({_where(match, c, seat)})" if c is not None and _where(match, c, seat) else "")
-                   + (f" — {text}" if text else ""))
+        out.append(f"  {i}. {lab}" + (f" ({where})" if say_where and where else "") + (f" — {text}" if text else ""))
     return out
 
 
