@@ -47,6 +47,8 @@ def _option_lines(match: Match, seat: int) -> list[str]:
     cards = d.cards()
     places = [_where(match, c, seat) if c is not None else "" for c in cards]
     say_where = len({p for p, c in zip(places, cards) if c is not None}) > 1  # (all in one place: said once, by the view)
+    if d.labeler == "zone":  # a zone reads by its title and owner: your Table, P2's Table
+        labels = [_zone_place(match, z, seat) if isinstance(z, int) else lab for z, lab in zip(d.options, labels)]
     for i, (lab, c, where) in enumerate(zip(labels, cards, places), 1):
         seen = c is not None and st.visible(c, seat)
         text = g.card_text(c, st, seat) if seen else None
@@ -56,10 +58,13 @@ def _option_lines(match: Match, seat: int) -> list[str]:
 
 def _where(match: Match, c: int, seat: int) -> str:
     """Where a card lies, for telling identical cards apart: "P2's Table", "your Hand", "Mess Hall"."""
+    z = match.st.loc[c]
+    return _zone_place(match, z, seat) if z >= 0 else ""
+
+
+def _zone_place(match: Match, z: int, seat: int) -> str:
+    """A zone as people name it: its title, with its owner (your Table, P2's Table, Mess Hall)."""
     st, g = match.st, match.game
-    z = st.loc[c]
-    if z < 0:
-        return ""
     f = st.zfamily[z]
     if g.zone_is_card[f]:
         return g.zone_text(z, st, seat)
