@@ -21,6 +21,7 @@ KEYS = [
     ("w", "why an action is not offered (its first failed requirement)"),
     ("l", "the log so far, numbered"),
     ("why N", "why log line N says what it says: the rules lines behind it"),
+    ("u", "undo your last decision (the game is replayed without it; the bots choose as before)"),
     ("s", "save the game (resume with --load)"),
     ("q", "quit"),
     ("?", "this list"),
@@ -264,6 +265,14 @@ def _search_bots(spec: str | None, players: int, seed: int) -> dict:
     return Seats(parse_bots(spec, players), seed).search
 
 
+def _replay(match: Match, k: int) -> Match:
+    """The same game with only its first k decisions made (undo)."""
+    m = Match(match.game, match.players, match.seed, match.options)
+    for i in match.choices[:k]:
+        m.apply(i)
+    return m
+
+
 def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: int,
                   load_path: str | None, save_to: str | None, bots: str | None = None) -> None:
     """`bots`: the other seats' `--bots` (bots.py); None: random bots, as always."""
@@ -298,6 +307,9 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
         click.echo(f"{game.title}: {players} players, seed {seed}; you are P{seat + 1}. {HELP}")
     save_path = save_to or (Path(file).stem + ".tavsave.json")
     shown = 0
+    undo: list = []  # at each of your decisions: (decisions made before it, the bots' RNG states)
+    unsaved = 0  # your decisions since the game was started, loaded or saved
+    quitting = False
     while not match.over:
         d = match.pending
         if d.player != seat:
@@ -312,6 +324,7 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
             click.echo("  " + line)
         shown = len(lines)
         labels = match.legal()
+        here = (len(match.choices), bot.getstate(), {p: b.rng.getstate() for p, b in search.items()})
         click.echo(f"\nP{seat + 1}, {d.prompt}:")
         for line in _option_lines(match, seat):
             click.echo(line)
@@ -322,7 +335,25 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
                 click.echo("\nno more input: quitting (use 's' to save first)")
                 return
             if raw in ("q", "quit"):
+                if unsaved and not quitting:
+                    quitting = True
+                    click.echo(f"you have {unsaved} unsaved decision(s): q again to quit, s to save first")
+                    continue
                 return
+            quitting = False
+            if raw in ("u", "undo"):
+                if not undo:
+                    click.echo("nothing to undo (you have made no decision since the game started or was loaded)")
+                    continue
+                k, bot_state, search_states = undo.pop()
+                match = _replay(match, k)
+                bot.setstate(bot_state)  # the bots' later choices replay from the same seed
+                for p, b in search.items():
+                    b.rng.setstate(search_states[p])
+                unsaved = max(0, unsaved - 1)
+                shown = len(_log_lines(match, seat))
+                click.echo("undone: back to your decision before the last")
+                break
             if raw in ("?", "h", "help"):
                 click.echo(KEY_HELP)
                 continue
@@ -350,9 +381,12 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
                     data["bots"] = bots
                     data["search_rng"] = {str(p): _rng_to_json(b.rng) for p, b in search.items()}
                 Path(save_path).write_text(json.dumps(data), "utf-8")
+                unsaved = 0
                 click.echo(f"saved to {save_path}; resume with: tav play {file} --players {match.players} --load {save_path}")
                 continue
             if raw.isdigit() and 1 <= int(raw) <= len(labels):
+                undo.append(here)
+                unsaved += 1
                 match.apply(int(raw) - 1)
                 break
             click.echo(f"? {HELP}")

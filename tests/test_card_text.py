@@ -205,3 +205,20 @@ def test_why_n_names_the_rules_lines_behind_a_gain_and_the_result():
     assert "winner: highest coins" in end[-1]
     assert "nothing more to explain" in explain(m, 0, 1)[-1]
     assert explain(m, 0, len(log) + 1) == [f"there is no log line {len(log) + 1} (the log has {len(log)}; 'l' numbers them)"]
+
+
+def test_undo_replays_the_game_without_your_last_decision():
+    game = str(ROOT / "games" / "little_tavern.tav")
+
+    def run(keys):
+        r = CliRunner().invoke(main, ["play", game, "--players", "3", "--seat", "1", "--seed", "5"], input=keys)
+        assert r.exit_code == 0, r.output
+        return r.output
+
+    straight = run("1\n2\nl\nq\nq\n")
+    undone = run("1\n1\nu\n2\nl\nq\nq\n")  # the second choice taken back and made otherwise
+    assert "undone: back to your decision before the last" in undone
+    numbered = lambda out: out[out.rindex("  1. "):out.rindex("you have")]  # the log 'l' printed last
+    assert numbered(undone) == numbered(straight)  # the same game: the bots chose as before
+    assert "you have 2 unsaved decision(s)" in undone  # and q warns before quitting
+    assert run("u\nq\n").count("nothing to undo") == 1
