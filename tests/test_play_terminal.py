@@ -25,19 +25,19 @@ def _session(game, players, seed, keys, tmp_path):
                           cwd=str(tmp_path), encoding="utf-8", timeout=60, env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin"})
     child.logfile_read = io.StringIO()  # everything the screen showed
     for k in keys:
-        child.expect_exact("> ")
+        child.expect_exact("\n> ")
         child.sendline(k)
-    child.expect_exact("> ")
+    child.expect_exact("\n> ")
     child.sendline("s")
     child.expect_exact("saved to")
-    child.expect_exact("> ")
+    child.expect_exact("\n> ")
     child.sendline("q")
     child.expect(pexpect.EOF)
     return child.logfile_read.getvalue(), json.loads(save.read_text())
 
 
 def test_cavern_tavern_at_the_terminal(tmp_path):
-    screen, save = _session("cavern_tavern.tav", 2, 1, ["?", "i 1"] + ["1"] * 12 + ["v", "w", "l", "why 1"], tmp_path)
+    screen, save = _session("cavern_tavern.tav", 2, 1, ["?", "i 1"] + ["1"] * 12 + ["v", "w", "l", "why 1", "u", "v"], tmp_path)
     assert "i N    the full text of option N's card" in screen  # ? lists every key
     assert "Ability, twice a game" in screen  # a Character's text, among the options and with i 1
     assert "Yours:" in screen and "Shared:" in screen and "Ingredient stacks: " in screen  # the board view
@@ -52,9 +52,23 @@ def test_cavern_tavern_at_the_terminal(tmp_path):
     assert secret, "P2 holds a Secret Task"
     mine = [g.card_name[c] for z, cards in enumerate(st.zones) for c in cards
             if g.zone_names[st.zfamily[z]] == "secret" and st.zowner[z] == 0]
-    for name in secret:
-        if name not in mine:
-            assert name not in screen
+    assert "undone: back to your decision before the last" in screen
+    hidden = [name for name in secret if name not in mine]
+    for name in hidden:
+        assert name not in screen  # on the view, the options, the log, after undo
+    # and after load: the resumed screen hides it too
+    child = pexpect.spawn(sys.executable, ["-m", "tavernlang", "play", str(ROOT / "games" / "cavern_tavern.tav"),
+                                           "--players", "2", "--load", str(tmp_path / "s.json")],
+                          cwd=str(tmp_path), encoding="utf-8", timeout=60, env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin"})
+    child.logfile_read = io.StringIO()
+    for k in ["v", "l", "q"]:
+        child.expect_exact("\n> ")
+        child.sendline(k)
+    child.expect(pexpect.EOF)
+    resumed = child.logfile_read.getvalue()
+    assert "resumed Cavern Tavern" in resumed and "Secret Task: 1 face-down card" in resumed
+    for name in hidden:
+        assert name not in resumed
 
 
 def test_little_tavern_at_the_terminal(tmp_path):
