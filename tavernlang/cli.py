@@ -30,23 +30,43 @@ def _fail_tav(e: TavError) -> None:
     sys.exit(1)
 
 
+def _diag_json(d) -> dict:
+    sp = d.span
+    return {"file": sp.file, "line": sp.line, "col": sp.col, "end_line": sp.end_line, "end_col": sp.end_col,
+            "severity": d.severity, "message": d.message, **({"code": d.code} if d.code else {})}
+
+
+def _fail_json(diags) -> None:
+    """An error of a command given --json: one JSON object on stdout (exit 1)."""
+    click.echo(json.dumps({"errors": [_diag_json(d) for d in diags]}))
+    sys.exit(1)
+
+
 def guarded(fn):
-    """Turn every user-facing failure into a message and an exit code."""
+    """Turn every user-facing failure into a message and an exit code (with --json, a JSON
+    object on stdout: {"errors": [{file, line, col, message...}]})."""
 
     @functools.wraps(fn)
     def wrapper(*a, **kw):
+        as_json = kw.get("as_json") is True
         try:
             return fn(*a, **kw)
         except TavError as e:
+            if as_json:
+                _fail_json(e.diagnostics)
             _fail_tav(e)
         except GameError as e:
             d = e.diagnostic()
+            if as_json:
+                _fail_json([d])
             if d.span.file == "<builtin>":
                 click.echo(f"error: {e}", err=True)
             else:
                 click.echo(d.render(_SOURCES.get("current")), err=True)
             sys.exit(1)
         except RecursionError:
+            if as_json:
+                _fail_json([GameError("the rules nest too deeply to run").diagnostic()])
             click.echo("error: the rules nest too deeply to run", err=True)
             sys.exit(1)
         except BrokenPipeError:
@@ -152,13 +172,15 @@ def main(max_steps, max_log) -> None:
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--json", "as_json", is_flag=True, help='Print the errors as JSON: {"errors": [...]} (empty when clean).')
 @guarded
-def check(files) -> None:
+def check(files, as_json) -> None:
     """Parse and check rules files (a folder: every .tav file in it); silent when clean."""
     from .loader import load
 
     bad = 0
     paths = []
+    found = []
     for f in files:
         p = Path(f)
         paths.extend(_entry_files(p) if p.is_dir() else [f])
@@ -166,8 +188,13 @@ def check(files) -> None:
         try:
             load(f)
         except TavError as e:
-            click.echo(e.render(), err=True)
+            found += e.diagnostics
+            if not as_json:
+                click.echo(e.render(), err=True)
             bad += len(e.diagnostics)
+    if as_json:
+        click.echo(json.dumps({"errors": [_diag_json(d) for d in found]}))
+        sys.exit(1 if bad else 0)
     if bad:
         click.echo(f"{bad} error{'s' if bad != 1 else ''}", err=True)
         sys.exit(1)

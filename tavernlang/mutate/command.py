@@ -26,9 +26,15 @@ def _guarded(fn):
         try:
             return fn(*a, **kw)
         except TavError as e:
+            if kw.get("as_json") is True:  # --json: the errors as JSON too (as tav's other commands)
+                from ..cli import _fail_json
+                _fail_json(e.diagnostics)
             click.echo(e.render(), err=True)
             sys.exit(1)
         except GameError as e:
+            if kw.get("as_json") is True:
+                from ..cli import _fail_json
+                _fail_json([e.diagnostic()])
             click.echo(f"error: {e}", err=True)
             sys.exit(1)
         except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
