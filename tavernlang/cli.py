@@ -275,8 +275,10 @@ def _game_options(f):
 @_game_options
 @_bots_flag
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (result and log).")
+@click.option("--quiet", "-q", is_flag=True, help="Print the result alone, not the log.")
+@click.option("--explain", is_flag=True, help="Under each gain or loss, the rules statement that made it.")
 @guarded
-def run(file, players, seed, options, bots_spec, as_json) -> None:
+def run(file, players, seed, options, bots_spec, as_json, quiet=False, explain=False) -> None:
     """Play one whole game with bots (random unless --bots) and print its log."""
     from .engine.runner import Match, play_bots
 
@@ -298,9 +300,13 @@ def run(file, players, seed, options, bots_spec, as_json) -> None:
             "decisions": len(match.choices), "log": match.events(),
         }))
         return
-    for line in match.log_lines():
+    for i, line in enumerate(match.log_lines() if not quiet else []):
         click.echo(line)
-    click.echo("")
+        if explain and i in match.st.why:  # (the place of the statement, and its line)
+            sp = match.st.why[i]
+            click.echo(f"    by {sp}: {(game.model.sources.line(sp.file, sp.line) or '').strip()}")
+    if not quiet:
+        click.echo("")
     click.echo(f"{game.title}, {players} players, seed {seed}: {match.st.round} rounds, {len(match.choices)} decisions")
     for p, s in enumerate(r["scores"]):
         click.echo(f"  P{p + 1}: {s}" + ("  (winner)" if p in r["winners"] else ""))

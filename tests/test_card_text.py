@@ -222,3 +222,16 @@ def test_undo_replays_the_game_without_your_last_decision():
     assert numbered(undone) == numbered(straight)  # the same game: the bots chose as before
     assert "you have 2 unsaved decision(s)" in undone  # and q warns before quitting
     assert run("u\nq\n").count("nothing to undo") == 1
+
+
+def test_run_quiet_prints_the_result_alone_and_explain_places_each_gain():
+    game = str(ROOT / "games" / "little_tavern.tav")
+    quiet = CliRunner().invoke(main, ["run", game, "-p", "3", "--seed", "1", "--quiet"])
+    assert quiet.exit_code == 0, quiet.output
+    assert quiet.output.splitlines()[0] == "Little Tavern, 3 players, seed 1: 2 rounds, 93 decisions"
+    assert "->" not in quiet.output  # no log
+    full = CliRunner().invoke(main, ["run", game, "-p", "3", "--seed", "1", "--explain"]).output
+    lines = full.splitlines()
+    gains = [i for i, line in enumerate(lines) if " gains " in line]
+    assert gains and all(lines[i + 1].startswith("    by games/little_tavern.tav:") for i in gains)
+    assert "gain sum(tip(c) for c in table of p) coins to p" in full
