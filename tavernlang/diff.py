@@ -86,6 +86,9 @@ def _summary(kind, name, bm, b, vm, v) -> str:
         for f in sorted(set(bf) | set(vf)):
             if bf.get(f) != vf.get(f):
                 parts.append(f"{f} {bf.get(f, '(default)')} -> {vf.get(f, '(default)')}")
+        bt, vt = (_text(bm, b.text.span) if b.text else "(its kind's)"), (_text(vm, v.text.span) if v.text else "(its kind's)")
+        if bt != vt:
+            parts.append(f"text {bt} -> {vt}")
         if parts:
             return f"{what}: " + ", ".join(parts)
     if isinstance(b, A.PlayersDecl) and isinstance(v, A.PlayersDecl):

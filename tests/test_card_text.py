@@ -235,3 +235,11 @@ def test_run_quiet_prints_the_result_alone_and_explain_places_each_gain():
     gains = [i for i, line in enumerate(lines) if " gains " in line]
     assert gains and all(lines[i + 1].startswith("    by games/little_tavern.tav:") for i in gains)
     assert "gain sum(tip(c) for c in table of p) coins to p" in full
+
+
+def test_tav_diff_says_a_card_text_changed(tmp_path):
+    (tmp_path / "base.tav").write_text(INN)
+    (tmp_path / "v.tav").write_text('extends "base.tav"\n'
+                                    'replace card "Thirsty Elf": Order "a thirsty {race}" { race: Elf, needs: [Ale], points: 6 }\n')
+    r = CliRunner().invoke(main, ["diff", str(tmp_path / "base.tav"), str(tmp_path / "v.tav")])
+    assert "text (its kind's) -> \"a thirsty {race}\"" in r.output, r.output
