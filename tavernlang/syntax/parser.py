@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from importlib import resources
 
 from lark import Lark, Token, Transformer_NonRecursive, v_args
@@ -82,7 +83,7 @@ def parse(text: str | bytes, file: str) -> A.File:
     try:
         tree = _lark().parse(text)
     except UnexpectedInput as e:
-        raise TavError([_syntax_diag(e, text, file)]) from None
+        raise TavError(_syntax_errors(e, text, file)) from None
     try:
         built = _Builder(file).transform(tree)
     except VisitError as e:  # an internal bug in the builder: still give a place
@@ -92,6 +93,37 @@ def parse(text: str | bytes, file: str) -> A.File:
     f = A.File(Span(file, 1, 1), tuple(built.children), text)
     _check_depth(f)
     return f
+
+
+MAX_SYNTAX_ERRORS = 50
+_DECL_START = re.compile(r"[A-Za-z_]")
+
+
+def _syntax_errors(first: UnexpectedInput, text: str, file: str) -> list[Diagnostic]:
+    """Every syntax error the parser can find, not only the first: after an error, parsing
+    starts again at the next line that begins a declaration (a name at the first column), the
+    lines before it blanked out so that places stay where they are. At most MAX_SYNTAX_ERRORS."""
+    diags = [_syntax_diag(first, text, file)]
+    lines = text.split("\n")
+    e = first
+    while len(diags) < MAX_SYNTAX_ERRORS:
+        at = getattr(e, "line", None)
+        if not isinstance(at, int) or at < 1:
+            break
+        nxt = next((i for i in range(at, len(lines)) if _DECL_START.match(lines[i])), None)  # (0-based: after line `at`)
+        if nxt is None:
+            break
+        masked = "\n" * nxt + "\n".join(lines[nxt:])
+        try:
+            _lark().parse(masked)
+            break
+        except UnexpectedInput as e2:
+            e = e2
+            d = _syntax_diag(e, masked, file)
+            if d.span.line <= at:  # (no progress)
+                break
+            diags.append(d)
+    return diags
 
 
 _STATEMENT_WORDS = {"'move'", "'shuffle'", "'reveal'", "'look'", "'gain'", "'lose'", "'give'", "'take'",
