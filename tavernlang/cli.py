@@ -314,7 +314,8 @@ def run(file, players, seed, options, bots_spec, as_json, quiet=False, explain=F
 
 @main.command()
 @_game_options
-@click.option("--seat", type=int, default=1, show_default=True, help="Your seat (1 = first player).")
+@click.option("--seat", type=int, multiple=True, help="Your seat (1 = first player; default 1). Give it again for "
+              "several people at one terminal (--seat 1 --seat 3): a pass-the-device screen between them.")
 @click.option("--load", "load_path", type=click.Path(exists=True, dir_okay=False), help="Resume a saved game.")
 @click.option("--save-to", type=click.Path(dir_okay=False), default=None, help="Where 's' saves (default: FILE.tavsave.json).")
 @_bots_flag
@@ -325,11 +326,15 @@ def play(file, players, seed, options, seat, load_path, save_to, bots_spec) -> N
 
     game = _compile(file)
     _check_players(game, players)
-    if not 1 <= seat <= players:
-        raise click.BadParameter(f"seat must be 1..{players}", param_hint="--seat")
+    seats = list(dict.fromkeys(seat or (1,)))
+    for k in seats:
+        if not 1 <= k <= players:
+            raise click.BadParameter(f"seat must be 1..{players}", param_hint="--seat")
+    seat = seats[0]
     opts = _parse_options(game, options)
     bots = _bots(bots_spec, players)  # checked here: a usage error before the game starts
-    play_terminal(game, file, players, seed, opts, seat - 1, load_path, save_to, bots_spec if bots else None)
+    play_terminal(game, file, players, seed, opts, seat - 1, load_path, save_to, bots_spec if bots else None,
+                  also=[k - 1 for k in seats[1:]])
 
 
 def _seat_bots(bots, players: int, i: int, rotate: bool):

@@ -274,8 +274,10 @@ def _replay(match: Match, k: int) -> Match:
 
 
 def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: int,
-                  load_path: str | None, save_to: str | None, bots: str | None = None) -> None:
-    """`bots`: the other seats' `--bots` (bots.py); None: random bots, as always."""
+                  load_path: str | None, save_to: str | None, bots: str | None = None, also=()) -> None:
+    """`bots`: the other seats' `--bots` (bots.py); None: random bots, as always. `also`: more
+    seats played by people at this terminal (hot seat): a pass-the-device screen between them."""
+    humans = {seat, *also}
     rules_bytes = game.model.sources.all_text()  # the rules file and everything it includes
     bot = bot_rng(seed)
     search = {}  # seat -> a search bot (greedy, mcts); the random seats use `bot`
@@ -290,6 +292,10 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
             raise GameError(f"the save file is damaged: 'seat' must be a seat from 1 to {match.players}, "
                             f"not {saved_seat!r:.40}")
         seat = saved_seat - 1
+        saved = data.get("seats") or [saved_seat]
+        if not (isinstance(saved, list) and all(type(k) is int and 1 <= k <= match.players for k in saved)):
+            raise GameError(f"the save file is damaged: 'seats' must be seats from 1 to {match.players}")
+        humans = {k - 1 for k in saved} | {seat}
         if "bot_rng" in data:
             try:
                 _rng_from_json(bot, data["bot_rng"])
@@ -310,8 +316,21 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
     undo: list = []  # at each of your decisions: (decisions made before it, the bots' RNG states)
     unsaved = 0  # your decisions since the game was started, loaded or saved
     quitting = False
+    shown_by: dict = {}  # hot seat: how much of the log each person has seen
     while not match.over:
         d = match.pending
+        if d.player in humans and d.player != seat:  # the next person's turn: pass the device
+            shown_by[seat] = shown
+            seat = d.player
+            shown = shown_by.get(seat, 0)
+            click.clear()
+            click.echo("\n" * 40 + f"-- pass the device to P{seat + 1} --")
+            try:
+                click.prompt(f"P{seat + 1}, press Enter when you are ready", default="", show_default=False)
+            except (EOFError, click.Abort):
+                click.echo("\nno more input: quitting (use 's' to save first)")
+                return
+            click.clear()
         if d.player != seat:
             if d.player in search:
                 from .bots import Root
@@ -376,6 +395,8 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
             if raw in ("s", "save"):
                 data = match.save(file, rules_bytes)
                 data["seat"] = seat + 1
+                if len(humans) > 1:
+                    data["seats"] = sorted(k + 1 for k in humans)
                 data["bot_rng"] = _rng_to_json(bot)
                 if bots:
                     data["bots"] = bots
@@ -396,4 +417,4 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
     r = match.result
     click.echo("")
     for p, s in enumerate(r["scores"]):
-        click.echo(f"  P{p + 1}: {s}" + ("  (winner)" if p in r["winners"] else "") + ("  <- you" if p == seat else ""))
+        click.echo(f"  P{p + 1}: {s}" + ("  (winner)" if p in r["winners"] else "") + ("  <- you" if p in humans else ""))

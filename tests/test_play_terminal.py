@@ -76,3 +76,44 @@ def test_little_tavern_at_the_terminal(tmp_path):
     assert "not offered: draw an Event: every Table needs at least 1 Character" in screen
     assert "Elf (Character): Each Elf tips 1 coin per Elf at their Table, including themself." in screen
     assert "(Each Adventurer tips as many coins as shown on her card: 3.)" in screen  # under the revealed card
+
+
+def test_hot_seat_passes_the_device_and_hides_the_previous_seats_secret(tmp_path):
+    save = tmp_path / "hs.json"
+    child = pexpect.spawn(sys.executable, ["-m", "tavernlang", "play", str(ROOT / "games" / "cavern_tavern.tav"),
+                                           "--players", "3", "--seat", "1", "--seat", "2", "--seed", "1",
+                                           "--save-to", str(save)],
+                          cwd=str(tmp_path), encoding="utf-8", timeout=60, env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin"})
+    child.logfile_read = io.StringIO()
+    passes = 0
+    for _ in range(30):  # every decision answered 1 (a view first), every pass screen with Enter
+        i = child.expect_exact(["\n> ", "press Enter when you are ready"])
+        if i == 1:
+            passes += 1
+            child.sendline("")
+        else:
+            child.sendline("v")
+            child.expect_exact("\n> ")
+            child.sendline("1")
+    while child.expect_exact(["\n> ", "press Enter when you are ready"]) == 1:
+        child.sendline("")
+    child.sendline("s")
+    child.expect_exact("saved to")
+    child.sendline("q")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    screen = child.logfile_read.getvalue()
+    assert passes >= 2, "the device was passed between P1 and P2"
+    m = Match.load(compile_file(ROOT / "games" / "cavern_tavern.tav"), json.loads(save.read_text()))
+    g, st = m.game, m.st
+    secret = {p: [g.card_name[c] for z, cards in enumerate(st.zones) for c in cards
+                  if g.zone_names[st.zfamily[z]] == "secret" and st.zowner[z] == p] for p in (0, 1)}
+    assert json.loads(save.read_text())["seats"] == [1, 2]
+    # each stretch between pass screens belongs to one seat: the other seat's Secret Task never shows in it
+    parts = screen.split("-- pass the device to P")
+    for part in parts[1:]:
+        now = int(part[0]) - 1
+        other = 1 - now
+        for name in secret[other]:
+            if name not in secret[now]:
+                assert name not in part.split("press Enter when you are ready", 1)[1], (now + 1, name)
