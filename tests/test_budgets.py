@@ -160,3 +160,10 @@ def test_a_huge_number_of_games_is_a_usage_error(cmd):
     """`tav sim -g 100000000` grew to 2 GB before a MemoryError: at most a million games."""
     r = CliRunner().invoke(main, cmd + ["-g", "100000000"])
     assert r.exit_code == 2 and "<=x<=1000000" in r.output.replace(" ", ""), r.output
+
+
+def test_a_game_has_at_most_100_players_and_100000_cards(tmp_path):
+    r = run(tmp_path, 'game "P"\nplayers 2..1000000000\n', "check", "FILE")
+    assert r.exit_code == 1 and "x.tav:2:1: error: players 2..1000000000: a game has at most 100 players" in r.output
+    r = run(tmp_path, 'game "C"\nkind K\n' + "".join(f'card "c{i}" x10000: K\n' for i in range(11)), "check", "FILE")
+    assert r.exit_code == 1 and "x.tav:13:1: error: with this card the game has more than 100000 cards" in r.output

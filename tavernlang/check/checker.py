@@ -13,6 +13,7 @@ from .model import (ANY, BOOL, CARD, EFFECT, INT, NONE, PLAYER, STR, ZONE, Calla
                     VarInfo, ZoneInfo, elem, list_of, show)
 
 MAX_COPIES = 10_000  # copies of one card: a box of a game holds far fewer
+MAX_PLAYERS = 100  # a loop over the players is bounded by this (engine/budget.py)
 MAX_CARDS = 100_000  # cards of one game: a loop over them is bounded by this (engine/budget.py)
 
 # Names every game has, with their types.
@@ -156,6 +157,8 @@ class Checker:
                 first_players = d
                 if d.low < 1 or d.high < d.low:
                     self.err(d.span, f"players {d.low}..{d.high} is not a range of player counts")
+                elif d.high > MAX_PLAYERS:
+                    self.err(d.span, f"players {d.low}..{d.high}: a game has at most {MAX_PLAYERS} players")
                 m.min_players, m.max_players = d.low, d.high
             elif isinstance(d, A.OptionDecl):
                 if define(d.name, d, "option"):

@@ -361,17 +361,20 @@ class ExpressionCompiler:
             return [], f"list({src})"
         with self._bound(k, "_x", over) as v:
             lines, c = self.x(cond)
-        pre, src = self.count_loop(src, over, lines + [c])
+        pre, src = self.count_loop(src, over, lines + [c], over)
         if not lines:
             return pre, f"[{v} for {v} in {src} if {c}]"
         out = self.tmp()
         return pre + [f"{out} = []", f"for {v} in {src}:", *_indent(lines), f"    if {c}:", f"        {out}.append({v})"], out
 
-    def count_loop(self, src: str, e=None, body=()) -> tuple[list[str], str]:
+    def count_loop(self, src: str, e=None, body=(), coll=None) -> tuple[list[str], str]:
         """A loop of an expression over src is about to start: its items are steps of the game's
         budget (engine/budget.py), counted at once, before the first. A loop over a zone's cards
-        whose body loops and calls nothing is not counted: it costs at most the game's cards."""
-        if (src.startswith("st.zones[") and not any("for " in ln or "(st, " in ln for ln in body)):
+        whose body neither loops nor calls is not counted: it costs at most the game's cards."""
+        zone = src.startswith("st.zones[") or (coll is not None and (
+            self.m.types.get(coll) == ZONE or isinstance(coll, A.EveryZone)  # (a zone of each player: as many as players)
+            or isinstance(coll, A.Name) and self.m.refs.get(coll) in (("builtin", "players"), ("builtin", "others"))))
+        if zone and not any("for " in ln or "(st, " in ln for ln in body):
             return [], src
         lines, src = self.spill([], src)
         span = self.k(e.span) if e is not None else "None"
@@ -741,7 +744,7 @@ class ExpressionCompiler:
         ls, c = self.xcoll(e.coll)
         with self._bound(k, over=e.coll) as v:
             cl, cv = self.x(e.cond)
-        cnt, c = self.count_loop(c, e, cl + [cv])
+        cnt, c = self.count_loop(c, e, cl + [cv], e.coll)
         ls = ls + cnt
         if op == "filter" and not cl:
             return ls, f"[{v} for {v} in {c} if {cv}]"
@@ -814,7 +817,7 @@ class ExpressionCompiler:
         with self._bound(k, over=e.coll) as v:
             cl, cv = self.x(e.cond) if e.cond is not None else ([], None)
             vl, vv = self.x(e.value)
-        cnt, c = self.count_loop(c, e, cl + vl + [cv or "", vv])
+        cnt, c = self.count_loop(c, e, cl + vl + [cv or "", vv], e.coll)
         ls = ls + cnt
         out, w = self.tmp(), self.tmp()
         if op == "sum":

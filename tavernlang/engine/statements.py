@@ -808,7 +808,9 @@ class StatementCompiler:
         k = self.m.slots[s]
         src = f"list(st.zones[{c}])" if self.m.types.get(s.coll) == ZONE else f"list({c})"
         g, body = self.stmts_lines(s.body.stmts)
-        out = self._at(cl + [f"for env[{k}] in {src}:"] + self._in_step(s.span), s.span)
+        few = isinstance(s.coll, A.EveryZone) or isinstance(s.coll, A.Name) and \
+            self.m.refs.get(s.coll) in (("builtin", "players"), ("builtin", "others"))  # (at most 100 rounds)
+        out = self._at(cl + [f"for env[{k}] in {src}:"] + ([] if few else self._in_step(s.span)), s.span)
         if s.cond is not None:
             kl, kv = self.x(s.cond)
             out += self._in(self._at(kl + [f"if {kv}:"], s.span)) + self._in(self._in(body))
