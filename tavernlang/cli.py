@@ -297,7 +297,9 @@ def run(file, players, seed, options, bots_spec, as_json, quiet=False, explain=F
         click.echo(json.dumps({
             "game": game.title, "seed": seed, "players": players, "options": opts,
             "winners": [p + 1 for p in r["winners"]], "scores": r["scores"], "rounds": match.st.round,
-            "decisions": len(match.choices), "log": match.events(),
+            "decisions": len(match.choices),
+            # a gain or loss carries the place of the rules statement that made it ("at")
+            "log": [dict(e, at=str(match.st.why[i])) if i in match.st.why else e for i, e in enumerate(match.events())],
         }))
         return
     for i, line in enumerate(match.log_lines() if not quiet else []):

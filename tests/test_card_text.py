@@ -243,3 +243,13 @@ def test_tav_diff_says_a_card_text_changed(tmp_path):
                                     'replace card "Thirsty Elf": Order "a thirsty {race}" { race: Elf, needs: [Ale], points: 6 }\n')
     r = CliRunner().invoke(main, ["diff", str(tmp_path / "base.tav"), str(tmp_path / "v.tav")])
     assert "text (its kind's) -> \"a thirsty {race}\"" in r.output, r.output
+
+
+def test_run_json_gives_each_gain_the_place_of_its_statement():
+    import json as _json
+    game = str(ROOT / "games" / "little_tavern.tav")
+    r = CliRunner().invoke(main, ["run", game, "-p", "3", "--seed", "1", "--json"])
+    log = _json.loads(r.output)["log"]
+    gains = [e for e in log if e["type"] == "gain"]
+    assert gains and all(e["at"].startswith("games/little_tavern.tav:") for e in gains)
+    assert not any("at" in e for e in log if e["type"] == "move")
