@@ -328,6 +328,7 @@ def play(file, players, seed, options, seat, load_path, save_to, bots_spec) -> N
 
     game = _compile(file)
     _check_players(game, players)
+    seat_given = seat
     seats = list(dict.fromkeys(seat or (1,)))
     for k in seats:
         if not 1 <= k <= players:
@@ -336,7 +337,7 @@ def play(file, players, seed, options, seat, load_path, save_to, bots_spec) -> N
     opts = _parse_options(game, options)
     bots = _bots(bots_spec, players)  # checked here: a usage error before the game starts
     play_terminal(game, file, players, seed, opts, seat - 1, load_path, save_to, bots_spec if bots else None,
-                  also=[k - 1 for k in seats[1:]])
+                  also=[k - 1 for k in seats[1:]], seats_given=bool(seat_given))
 
 
 def _seat_bots(bots, players: int, i: int, rotate: bool):

@@ -274,7 +274,8 @@ def _replay(match: Match, k: int) -> Match:
 
 
 def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: int,
-                  load_path: str | None, save_to: str | None, bots: str | None = None, also=()) -> None:
+                  load_path: str | None, save_to: str | None, bots: str | None = None, also=(),
+                  seats_given: bool = False) -> None:
     """`bots`: the other seats' `--bots` (bots.py); None: random bots, as always. `also`: more
     seats played by people at this terminal (hot seat): a pass-the-device screen between them."""
     humans = {seat, *also}
@@ -286,7 +287,19 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
             data = json.loads(Path(load_path).read_text("utf-8"))
         except (OSError, ValueError) as e:
             raise GameError(f"cannot read the save '{load_path}': {e}")
-        match = Match.load(game, data, rules_text=rules_bytes)
+        try:
+            match = Match.load(game, data, rules_text=rules_bytes)
+        except GameError as e:
+            where = data.get("rules") if isinstance(data, dict) else None
+            if isinstance(where, str) and where != file and "rules" in str(e):
+                raise GameError(f"{e} (this save belongs to {where:.200}, not {file})") from None
+            raise
+        if players and players != match.players:
+            raise GameError(f"the save is of a {match.players}-player game: --players {players} contradicts it "
+                            f"(give --players {match.players})")
+        if seats_given and sorted({seat, *also}) != sorted(k - 1 for k in (data.get("seats") or [data.get("seat")])):
+            raise GameError("the save is played by seat(s) " + ", ".join(str(k) for k in (data.get("seats") or [data.get("seat")]))
+                            + ": --seat contradicts it (leave --seat out to resume)")
         saved_seat = data.get("seat", seat + 1)
         if type(saved_seat) is not int or not 1 <= saved_seat <= match.players:
             raise GameError(f"the save file is damaged: 'seat' must be a seat from 1 to {match.players}, "

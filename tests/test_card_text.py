@@ -253,3 +253,19 @@ def test_run_json_gives_each_gain_the_place_of_its_statement():
     gains = [e for e in log if e["type"] == "gain"]
     assert gains and all(e["at"].startswith("games/little_tavern.tav:") for e in gains)
     assert not any("at" in e for e in log if e["type"] == "move")
+
+
+def test_load_refuses_players_and_seats_the_save_contradicts_and_names_its_rules(tmp_path):
+    lt, ct = str(ROOT / "games" / "little_tavern.tav"), str(ROOT / "games" / "cavern_tavern.tav")
+    save = str(tmp_path / "s.json")
+    r = CliRunner().invoke(main, ["play", lt, "--players", "3", "--seat", "2", "--seed", "5", "--save-to", save],
+                           input="1\n1\ns\nq\n")
+    assert r.exit_code == 0, r.output
+
+    def load(*args):
+        return CliRunner().invoke(main, ["play", *args, "--load", save], input="q\n")
+    assert "--players 4 contradicts it (give --players 3)" in load(lt, "--players", "4").output
+    assert "the save is played by seat(s) 2: --seat contradicts it" in load(lt, "--players", "3", "--seat", "1").output
+    assert "resumed Little Tavern" in load(lt, "--players", "3", "--seat", "2").output
+    other = load(ct, "--players", "3")
+    assert other.exit_code == 1 and "this save belongs to" in other.output and "little_tavern.tav" in other.output
