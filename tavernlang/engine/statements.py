@@ -291,7 +291,7 @@ class StatementCompiler:
         # a zone set where a list of cards is kept: its cards as they are now
         val = self.cards_of(s.value) if (vtype or "").startswith("list:") and self.m.types.get(s.value) == ZONE \
             else self.expr(s.value)
-        if vtype == "int" and not isinstance(s.value, A.Lit):  # a whole number stored: in range
+        if vtype == "int" and self._may_grow(s.value):  # a whole number stored: in range
             val0 = val
 
             def val(st, env, val0=val0, span=span):
@@ -784,7 +784,7 @@ class StatementCompiler:
         # a zone set where a list of cards is kept: its cards as they are now
         ls, v = self.xcards(s.value) if (vtype or "").startswith("list:") and self.m.types.get(s.value) == ZONE \
             else self.x(s.value)
-        if vtype == "int" and not isinstance(s.value, A.Lit):  # a whole number stored: in range
+        if vtype == "int" and self._may_grow(s.value):  # a whole number stored: in range
             v = f"_num({v}, {self.k(s.span)})"
         table = "vars" if kind in ("var", "pvar") else "counters"
         if kind in ("var", "counter"):
@@ -826,6 +826,19 @@ class StatementCompiler:
         return g, self._at([f"{i} = 0", "while True:"], s.span) + self._in(self._at(
             cl + [f"if not {c}:", "    break", f"{i} += 1", f"if {i} > {MAX_REPEATS}:",
                   f"    raise _GameError({msg}, {self.k(s.span)})"] + self._step(s.span), s.span) + body)
+
+    def _may_grow(self, e, adds: bool = False) -> bool:
+        """A value that may be outside the range of whole numbers (arithmetic, a sum, a def's
+        result; `adds`: added again and again, so anything but a small number): checked when
+        stored. A copy of a stored value, a die's roll, a count of cards is in range."""
+        if adds:
+            return not (isinstance(e, A.Lit) and type(e.value) is int and abs(e.value) < 10 ** 6)
+        for n in A.walk(e):
+            if isinstance(n, (A.BinOp, A.Neg)) and getattr(n, "op", "-") in ("+", "-", "*") \
+                    or isinstance(n, A.Aggregate) and n.op == "sum" \
+                    or isinstance(n, (A.Call, A.Name, A.Attr, A.Of)) and (self.m.refs.get(n) or ("",))[0] in ("def", "kdef"):
+                return True
+        return False
 
     def _step(self, span) -> list[str]:
         """One step of the game's budget (engine/budget.py): a round of a loop statement."""
@@ -948,7 +961,7 @@ class StatementCompiler:
         sign = "" if s.op == "gain" else "-"
         if d.low is None and d.high is None:
             out += [f"st.counters[{slot}][{p}] {'+=' if s.op == 'gain' else '-='} {a}"]
-            if not isinstance(s.amount, A.Lit):  # the sum stays a whole number in range
+            if self._may_grow(s.amount, True):  # the sum stays a whole number in range
                 out += [f"_num(st.counters[{slot}][{p}], {self.k(s.span)})"]
         else:  # within the counter's bounds (or round a wrap-around track)
             apply, _ = self.counter_change(slot)
