@@ -627,8 +627,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         for name, e in m.effects.items():
             # (a body that asks nothing is a plain function: its callers run it without a generator)
             f = self.block(e.decl.body, skip_requires=True)[1]
-            g.effect_cells[name][0] = (self.requires(e), counted(f, e.decl.span) if ("effect", name) in loops else f,
-                                       e.frame, e)
+            g.effect_cells[name][0] = (self.requires(e), f, e.frame, e)  # (its callers count the steps)
         g.actions = {}
         for name, a in m.actions.items():
             body = self.gen_block(a.decl.body, skip_requires=True)

@@ -696,6 +696,7 @@ class StatementCompiler:
                 st.log.append((f"effect: {g.effect_titles[name]}", None, {"type": "effect", "effect": name}))
             if st.fired is not None:
                 st.fired[name] = st.fired.get(name, 0) + 1
+            spend(st, 1, span)  # (an effect held in a value: each call a step of the budget)
             r = body(st, env2)  # (an effect that asks nothing is a plain function)
             if r is not None:
                 yield from r
@@ -985,6 +986,8 @@ class StatementCompiler:
         lines, vals = self.seq(parts)
         c, env2, r = self.tmp(), self.tmp(), self.tmp()
         pad = max(0, eff.frame - len(vals))
+        if ("effect", name) in self.counted_calls:  # each call a step of the budget (budget.self_calling)
+            lines = lines + self._step(s.span)
         out = lines + [f"{c} = {cell}[0]", f"{env2} = [{', '.join(vals + ['None'] * pad)}]",
                        f"if {c}[0] is None or {c}[0](st, {env2}):"]
         if eff.decl.title is not None:
