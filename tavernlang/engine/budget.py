@@ -111,6 +111,13 @@ def numbers(st, a, b, span) -> list:
     return list(range(a, b + 1))
 
 
+def over_list(st, items, span) -> None:
+    """The slow path of a list made by L + M: at most MAX_LIST items, then the step budget."""
+    if len(items) > MAX_LIST:
+        raise GameError(f"joining two lists into one of {len(items)} items: a list holds at most {MAX_LIST}", span)
+    over(st, span)
+
+
 def join(st, a, b, span) -> list:
     """L + M, at most MAX_LIST items."""
     n = len(a) + len(b)
@@ -138,7 +145,7 @@ def counted(fn, span, returns_int: bool = False):
     return call
 
 
-HELPERS = {"_over": over, "_mul": mul, "_num": num, "_numbers": numbers, "_join": join}
+HELPERS = {"_over": over, "_over_list": over_list, "_mul": mul, "_num": num, "_numbers": numbers, "_join": join}
 
 
 FAN_OUT = 16  # calls one call of a def or effect may lead to before its calls are counted

@@ -200,16 +200,16 @@ def _subset_sum(items, a, b, want, col, test, span):
         return False
     if want is None or want < 0:
         return _any_subset(items, a, b, test, span)
-    ws = []
-    for x in items:
-        w = col[x] if x is not None else None
-        w = 0 if w is None else w  # none adds nothing to a sum
-        if w < 0:
-            return _any_subset(items, a, b, test, span)
-        if w <= want:  # (an item worth more than the total is in no subset that makes it)
-            ws.append(w)
-    b = min(b, len(ws))
     if want > 1 << 16:  # sums as sets of the reachable totals (at most 65536 of them), not as bits
+        ws = []
+        for x in items:
+            w = col[x] if x is not None else None
+            w = 0 if w is None else w  # none adds nothing to a sum
+            if w < 0:
+                return _any_subset(items, a, b, test, span)
+            if w <= want:  # (an item worth more than the total is in no subset that makes it)
+                ws.append(w)
+        b = min(b, len(ws))
         sums = [{0}] + [set() for _ in range(b)]
         held = 1
         for w in ws:
@@ -220,13 +220,20 @@ def _subset_sum(items, a, b, want, col, test, span):
                     raise GameError("more than 65536 totals to try for this subset", span)
                 sums[c + 1] |= new
         return any(want in sums[c] for c in range(a, b + 1))
-    mask = (2 << want) - 1
+    # bits past the total are never needed (no value is negative): cut off when they could grow large
+    mask = (2 << want) - 1 if len(items) * want > 1 << 20 else -1
     reach = [1] + [0] * b  # reach[c]: bit s is set when some c items sum to s
-    for w in ws:
+    for x in items:
+        w = col[x] if x is not None else None
+        w = 0 if w is None else w  # none adds nothing to a sum
+        if w < 0:
+            return _any_subset(items, a, b, test, span)
+        if w > want:
+            continue
         for c in range(b - 1, -1, -1):
             r = reach[c]
             if r:
-                reach[c + 1] |= (r << w) & mask
+                reach[c + 1] |= r << w if mask < 0 else (r << w) & mask
     for c in range(a, b + 1):
         if (reach[c] >> want) & 1:
             return True
@@ -839,7 +846,9 @@ class ExpressionCompiler:
         op = e.op
         if self.m.refs.get(e) == ("join",):  # L + M joins two lists (or zones' cards)
             lines, (a, b) = self.seq([self.xcoll(e.left), self.xcoll(e.right)])
-            return lines, f"_join(st, {a}, {b}, {self.k(e.span)})"
+            t = self.tmp()  # (its items are steps of the budget, and a list holds at most MAX_LIST)
+            return lines + [f"{t} = [*{a}, *{b}]", f"st.steps += len({t})", "if st.steps > st.step_limit:",
+                            f"    _over_list(st, {t}, {self.k(e.span)})"], t
         is_const, cval = self.const_value(e.right)
         if is_const and op in ("==", "!=") and isinstance(e.left, (A.Attr, A.Of)) and isinstance(e.left.obj, A.Name):
             ref = self.m.refs.get(e.left)

@@ -4,6 +4,7 @@ can ask a player something, a generator function yielding Decisions.
 from __future__ import annotations
 
 import itertools
+import math
 
 from ..check.model import CARD, ZONE, elem
 from ..errors import GameError
@@ -436,12 +437,16 @@ class StatementCompiler:
             a = max(0, lo(st, env))
             b = min(len(items), hi(st, env)) if hi is not None else len(items)
             opts = []
+            n = len(items)
             tried = 0
+            for size in range(a, b + 1):  # (worked out before any is tried; comb(n, k) grows with k up to n/2)
+                tried += math.comb(n, size) if min(size, n - size) < 64 else MAX_TRIES + 1
+                if tried > MAX_TRIES:
+                    break
+            if tried > MAX_TRIES:  # failing tries count too: C(60, 30) subsets are never all tried
+                raise GameError(f"more than {MAX_TRIES} subsets to try for this choice", span)
             for size in range(a, b + 1):
                 for combo in itertools.combinations(items, size):
-                    tried += 1
-                    if tried > MAX_TRIES:  # failing tries count too: C(60, 30) subsets are never all tried
-                        raise GameError(f"more than {MAX_TRIES} subsets to try for this choice", span)
                     if test is not None:
                         env[k] = list(combo)
                         if not test(st, env):
