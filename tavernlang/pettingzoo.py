@@ -1,7 +1,7 @@
 """Any rules file as a PettingZoo AEC environment (issue 16 item 4).
 
     from tavernlang.pettingzoo import env
-    e = env("games/little_tavern.tav", players=3, seed=1)
+    e = env("path/to/game.tav", players=3, seed=1)
     e.reset()
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()

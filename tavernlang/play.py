@@ -58,13 +58,13 @@ def _option_lines(match: Match, seat: int) -> list[str]:
 
 
 def _where(match: Match, c: int, seat: int) -> str:
-    """Where a card lies, for telling identical cards apart: "P2's Table", "your Hand", "Mess Hall"."""
+    """Where a card lies, for telling identical cards apart: "P2's Board", "your Hand", "Market"."""
     z = match.st.loc[c]
     return _zone_place(match, z, seat) if z >= 0 else ""
 
 
 def _zone_place(match: Match, z: int, seat: int) -> str:
-    """A zone as people name it: its title, with its owner (your Table, P2's Table, Mess Hall)."""
+    """A zone as people name it: its title, with its owner (your Board, P2's Board, Market)."""
     st, g = match.st, match.game
     f = st.zfamily[z]
     if g.zone_is_card[f]:
@@ -198,7 +198,7 @@ def _zone_title(g, f: int) -> str:
 
 
 def _counted(labels: list[str]) -> str:
-    """Identical cards counted, in the order they first appear: "Fruit ×6, Wine ×4, Elf"."""
+    """Identical cards counted, in the order they first appear: "Apple ×6, Pear ×4, Plum"."""
     counts: dict[str, int] = {}
     for lab in labels:
         counts[lab] = counts.get(lab, 0) + 1

@@ -189,7 +189,7 @@ class CompiledGame:
         return "".join(out)
 
     def text_value(self, v, st: State, t: str | None, viewer: int | None) -> str:
-        """A value as a card's text shows it: 3, Elf, yes, an effect's title, "Mead, Beer"."""
+        """A value as a card's text shows it: 3, an enum constant, yes, an effect's title, "A, B" for a list."""
         if v is None:
             return "-"
         if isinstance(v, bool):

@@ -478,7 +478,7 @@ class CounterDecl(Decl):
     low: Expr | None
     high: Expr | None
     wrap: bool
-    title: str | None = None  # how people read it: `counter nasty per player in 0..12 "Nasty track"`
+    title: str | None = None  # how people read it: `counter heat per player in 0..12 "Heat track"`
 
 
 @frozen
