@@ -654,18 +654,7 @@ class StatementCompiler:
             name = ref[1]
 
             def run_action(st, env, span=span):
-                act = g.actions[name]
-                me = as_p(st, env) if as_p is not None else env[0]
-                env2 = [me] + [None] * act.frame
-                if act.req is not None and not act.req(st, env2):
-                    if st.log is not None:
-                        st.log.append((f"P{me + 1} may not {act.title}", None, {"type": "refused", "action": name}))
-                    return
-                if st.log is not None:
-                    st.log.append((f"P{me + 1}: {act.title}", None, {"type": "action", "player": me, "action": name}))
-                if st.fired is not None:
-                    st.fired[name] = st.fired.get(name, 0) + 1
-                yield from act.body(st, env2)
+                yield from _do_action(st, g, name, as_p(st, env) if as_p is not None else env[0])
             return True, run_action
         val = self.expr(e)
 
@@ -675,15 +664,7 @@ class StatementCompiler:
                 return
             me = as_p(st, env) if as_p is not None else env[0]
             if name in g.actions:  # an action held in an attribute: run it as `do ACTION` does
-                act = g.actions[name]
-                env2 = [me] + [None] * act.frame
-                if act.req is not None and not act.req(st, env2):
-                    if st.log is not None:
-                        st.log.append((f"P{me + 1} may not {act.title}", None, {"type": "refused", "action": name}))
-                    return
-                if st.log is not None:
-                    st.log.append((f"P{me + 1}: {act.title}", None, {"type": "action", "player": me, "action": name}))
-                yield from act.body(st, env2)
+                yield from _do_action(st, g, name, me)
                 return
             ph = next((x for x in g.phases if x.name == name), None)
             if ph is not None:  # a phase held in an attribute
@@ -1003,6 +984,21 @@ class StatementCompiler:
                 f"    {r} = {c}[1](st, {env2})", f"    if {r} is not None:",  # (an effect that asks nothing is plain)
                 f"        yield from {r}"]
         return True, self._at(out, s.span)
+
+
+def _do_action(st, g, name, me):
+    """`do ACTION [as p]` (or an action held in a value): run it if its requires hold for me."""
+    act = g.actions[name]
+    env2 = [me] + [None] * act.frame
+    if act.req is not None and not act.req(st, env2):
+        if st.log is not None:
+            st.log.append((f"P{me + 1} may not {act.title}", None, {"type": "refused", "action": name}))
+        return
+    if st.log is not None:
+        st.log.append((f"P{me + 1}: {act.title}", None, {"type": "action", "player": me, "action": name}))
+    if st.fired is not None:
+        st.fired[name] = st.fired.get(name, 0) + 1
+    yield from act.body(st, env2)
 
 
 def _log_random(st, g, x, prompt, t):
