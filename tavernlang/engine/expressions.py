@@ -315,7 +315,8 @@ class ExpressionCompiler:
         try:
             code = compile(src, filename, "exec")
         except (SyntaxError, RecursionError, MemoryError, ValueError) as exc:
-            raise GameError("the rules nest too deeply to run") from exc
+            where = next((sp for sp in spans or () if sp is not None), None)  # a block's first statement
+            raise GameError("the rules nest too deeply to run", where) from exc
         exec(code, ns)  # the source is the generator's own (see the module's docstring)
         self.g.gen_source.append(src)
         return ns[name]
