@@ -665,8 +665,10 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         first = next((st for st in a.decl.body.stmts if not isinstance(st, A.Require)), None)
         if not (isinstance(first, (A.Choose, A.ChooseSubset, A.ChooseOne)) and not (first.chooser and first.chooser.random)):
             return self.requires(a)
-        opts = self.k(self.choose_options(first))
         cond = self._all_requires(a)
+        if isinstance(first, A.Choose) and first.cond is not None and self._costly(first.cond):
+            return self._root("st, env", lambda: self._any_option(first, cond))
+        opts = self.k(self.choose_options(first))
 
         def build():
             # true as the options themselves, so that a turn that takes the action hands them to its
@@ -680,9 +682,39 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             return rl + [f"{t} = {rv}", f"if {t}:", f"    {t} = {opts}(st, env) or False"], t
         return self._root("st, env", build)
 
+    def _any_option(self, first: A.Choose, cond):
+        """The legality of an action whose first choice's options are costly to list: its requires,
+        then whether *some* option meets the choice's condition (the first one found will do). An
+        action a turn does not take then costs little; one it takes lists its options again."""
+        ls, c = self.spill(*self.xcoll(first.coll))
+        with self._bound(self.m.slots[first], "_x", first.coll) as v:
+            fl, fv = self.x(first.cond)
+        pre, src = self.count_loop(c, first.coll, fl + [fv], first.coll)
+        out = self.tmp()
+        body = ls + pre + [f"{out} = False", f"for {v} in {src}:", *["    " + x for x in fl],
+                           f"    if {fv}:", f"        {out} = True", "        break"]
+        if cond is None:
+            return body, out
+        rl, rv = self.x(cond)
+        t = self.tmp()
+        return rl + [f"{t} = {rv}", f"if {t}:", *["    " + x for x in body], f"    {t} = {out}"], t
+
+    def _costly(self, e, seen=frozenset()) -> bool:
+        """Does working out e loop (a quantifier, an aggregate, a subset), here or in a def it calls?"""
+        for n in A.walk(e):
+            if isinstance(n, (A.Quant, A.Aggregate, A.AnySubset)):
+                return True
+            ref = self.m.refs.get(n)
+            if ref and ref[0] == "def" and ref[1] not in seen and ref[1] in self.m.defs:
+                if self._costly(self.m.defs[ref[1]].decl.body, seen | {ref[1]}):
+                    return True
+        return False
+
     def first_choice(self, a):
         """The action's first statement when it is a choice whose options its legality works out."""
         first = next((st for st in a.decl.body.stmts if not isinstance(st, A.Require)), None)
+        if isinstance(first, A.Choose) and first.cond is not None and self._costly(first.cond):
+            return None  # (its legality only finds one option: see _any_option)
         if isinstance(first, (A.Choose, A.ChooseSubset)) and first.chooser is None:
             return first
         return None
