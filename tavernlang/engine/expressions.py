@@ -413,13 +413,30 @@ class ExpressionCompiler:
                 self_.saved = comp._locals, comp._cards
                 name = comp._fn.tmp(prefix)
                 comp._locals = {**(comp._locals or {}), k: name}
-                if over is not None and comp.m.types.get(over) == ZONE:
+                if over is not None and comp.only_cards(over):
                     comp._cards = comp._cards | {name}
                 return name
 
             def __exit__(self_, *a):
                 comp._locals, comp._cards = self_.saved
         return _B()
+
+    def only_cards(self, e, seen: frozenset = frozenset()) -> bool:
+        """Does e give cards and nothing else (never none): a zone, the cards of all zones of a
+        family, lists of those joined, a filter or the first N of one, a def giving one?"""
+        m = self.m
+        if m.types.get(e) == ZONE or isinstance(e, A.AllZone):
+            return True
+        ref = m.refs.get(e)
+        if isinstance(e, A.BinOp):
+            return ref == ("join",) and self.only_cards(e.left, seen) and self.only_cards(e.right, seen)
+        if isinstance(e, A.Quant):
+            return e.op == "filter" and self.only_cards(e.coll, seen)
+        if isinstance(e, A.Call) and ref == ("builtin", "first") and len(e.args) == 2:
+            return self.only_cards(e.args[1], seen)
+        if isinstance(e, (A.Call, A.Name)) and ref and ref[0] == "def" and ref[1] in m.defs and ref[1] not in seen:
+            return self.only_cards(m.defs[ref[1]].decl.body, seen | {ref[1]})
+        return False
 
     def known_card(self, src: str):
         """While generating a block: `src` (a slot) holds a card (a choice's pick from a zone)."""
