@@ -391,6 +391,8 @@ class CompiledGame:
                 v = fn(st, env)
                 st.attrs[slot][c] = v
                 st.cvars[slot][c] = v
+        for slot, row in self.attr_rows.items():  # (the same values: the table the generated code reads)
+            st.attrs[slot] = row
         # every counter and variable exists (0 / none) before any initial value is worked out, so
         # an initial value may read another; a per-player one is worked out for each player (`me`)
         st.counters = [[0] * (n if ci.decl.per_player else 1) for ci in m.counters.values()]
@@ -571,6 +573,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         g.option_default = [self.expr(o.decl.default) for o in m.options.values()]
         g.card_fields = []
         cache: dict[int, list] = {}
+        exprs: dict[int, dict] = {}
         for cd in g.card_decl:
             if id(cd) not in cache:
                 fields = {}
@@ -579,13 +582,29 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                     for ad in k.decl.attrs:
                         info = k.attrs.get(ad.name)
                         if info is not None and ad.default is not None:
-                            fields[info.slot] = self.expr(ad.default)
+                            fields[info.slot] = ad.default
                 for f in cd.fields:
                     info = m.attrs_by_name.get(f.name)
                     if info is not None:
-                        fields[info.slot] = self.expr(f.value)
-                cache[id(cd)] = list(fields.items())
+                        fields[info.slot] = f.value
+                exprs[id(cd)] = fields
+                cache[id(cd)] = [(slot, self.expr(e)) for slot, e in fields.items()]
             g.card_fields.append(cache[id(cd)])
+        # an attribute every card gives as a constant of the rules text: one table for every game,
+        # read by the generated code as a constant (not through the state)
+        g.attr_rows = {}
+        for slot in range(len(m.attrs_by_name)):
+            row, const = [], True
+            for cd in g.card_decl:
+                e = exprs[id(cd)].get(slot)
+                ok, v = (True, None) if e is None else self._literal(e)
+                if not ok:
+                    const = False
+                    break
+                row.append(v)
+            if const:
+                g.attr_rows[slot] = row
+        self.attr_rows = g.attr_rows
         g.counter_init = [self.expr(c.decl.initial) if c.decl.initial else _const(0) for c in m.counters.values()]
         g.counter_info = [c for c in m.counters.values()]
         g.var_init = [self.expr(v.decl.initial) if v.decl.initial else None for v in m.vars.values()]

@@ -488,6 +488,25 @@ class ExpressionCompiler:
                 return ref[1]
         return None
 
+    attr_rows: dict = {}  # attribute slot -> its values for every card, when all are constants (compile.py)
+
+    def attrs_of(self, slot: int) -> str:
+        """The table of an attribute's values by card: a constant when every card's is one."""
+        row = self.attr_rows.get(slot)
+        return f"st.attrs[{slot}]" if row is None else self.k(row)
+
+    def _literal(self, e):
+        """(True, value) for a constant the rules write out: a literal, a named constant, a list of those."""
+        if isinstance(e, A.ListLit):
+            vals = [self._literal(x) for x in e.items]
+            return (True, [v for _, v in vals]) if all(ok for ok, _ in vals) else (False, None)
+        if isinstance(e, A.Neg) and isinstance(e.operand, A.Lit) and type(e.operand.value) is int:
+            return True, -e.operand.value
+        ok, v = self.const_value(e)
+        if ok and isinstance(e, A.Name) and not isinstance(v, (str, int, bool, type(None))):
+            return False, None  # (an effect or action: not a card's value)
+        return ok, v
+
     def const_value(self, e):
         """(True, value) when an expression is a constant of the rules text."""
         if isinstance(e, A.Lit):
@@ -658,7 +677,7 @@ class ExpressionCompiler:
         if kind == "selfattr":  # in a kind's def: an attribute of the card itself
             this, aslot, mutable = ref[1], ref[2], ref[3]
             _, c = self.x_slot(this)
-            return [], f"st.{'cvars' if mutable else 'attrs'}[{aslot}][{c}]"
+            return [], f"{f'st.cvars[{aslot}]' if mutable else self.attrs_of(aslot)}[{c}]"
         if kind == "selfzone":
             this, fam = ref[1], ref[2]
             _, c = self.x_slot(this)
@@ -699,12 +718,12 @@ class ExpressionCompiler:
         if kind == "pzone":
             return ls, f"(st.zbase[{slot}] + {o})"
         if kind in ("cattr", "cvar"):
-            table = "attrs" if kind == "cattr" else "cvars"
+            table = self.attrs_of(slot) if kind == "cattr" else f"st.cvars[{slot}]"
             if card:
-                return ls, f"st.{table}[{slot}][{o}]"
+                return ls, f"{table}[{o}]"
             if simple:
-                return ls, f"(None if {o} is None else st.{table}[{slot}][{o}])"
-            return ls, f"_nn(st.{table}[{slot}], {o})"
+                return ls, f"(None if {o} is None else {table}[{o}])"
+            return ls, f"_nn({table}, {o})"
         if kind == "prop":
             t, name = ref[1], ref[2]
             if t == CARD and name == "holder":
@@ -833,7 +852,8 @@ class ExpressionCompiler:
             return lines, f"_any_subset({items}, {a}, {b}, {test}, {span})"
         aslot, table, other = fast
         ol, ov = self.x(other)
-        return lines + ol, f"_subset_sum({items}, {a}, {b}, {ov}, st.{table}[{aslot}], {test}, {span})"
+        col = self.attrs_of(aslot) if table == "attrs" else f"st.{table}[{aslot}]"
+        return lines + ol, f"_subset_sum({items}, {a}, {b}, {ov}, {col}, {test}, {span})"
 
     def x_Aggregate(self, e):
         op = e.op
@@ -874,11 +894,12 @@ class ExpressionCompiler:
             ol, x = self.x(e.left.obj) if oref is not None and oref[0] in ("local", "builtin") else (["?"], "")
             if ref is not None and ref[0] == "cattr" and not ol and _simple(x) and x != "st.current":
                 c = self.k(cval)
+                t = self.attrs_of(ref[1])
                 if x in self._cards:
-                    return [], f"(st.attrs[{ref[1]}][{x}] {op} {c})"
+                    return [], f"({t}[{x}] {op} {c})"
                 if op == "==":
-                    return [], f"({x} is not None and st.attrs[{ref[1]}][{x}] == {c})"
-                return [], f"({x} is None or st.attrs[{ref[1]}][{x}] != {c})"
+                    return [], f"({x} is not None and {t}[{x}] == {c})"
+                return [], f"({x} is None or {t}[{x}] != {c})"
         if op in ("and", "or"):
             la, a = self.x(e.left)
             lb, b = self.x(e.right)
