@@ -22,8 +22,8 @@ GAMES = sorted((ROOT / "games").glob("*.tav"))
 # run-time helpers (names starting with an underscore and a letter the generator gives)
 OWN = re.compile(r"^(st|env|src|_[a-z]+\d*|_[A-Z][A-Za-z]+|_[a-z]+(_[a-z0-9]+)*)$")
 ATTRS = {"append", "pop", "get", "zones", "zbase", "attrs", "cvars", "counters", "vars", "opt", "loc", "cap",
-         "players", "all_cards", "current", "next_player", "round", "n", "rng", "randint", "log", "fired",
-         "known_opts", "preset", "agent", "turn_used", "facedown", "zowner", "czone", "zholder", "zone_owner",
+         "players", "all_cards", "current", "next_player", "round", "n", "rng", "randint", "random", "log", "fired",
+         "known_opts", "preset", "agent", "turn_used", "facedown", "seen", "zhidden", "zowner", "czone", "zholder", "zone_owner",
          "result", "ended", "value_text", "offered", "step_limit",
          # the turn loop's own locals and what it reads of an action
          "cur", "n", "taken", "idle", "steps", "log", "legal", "known", "r", "a", "used", "acted",
@@ -33,7 +33,12 @@ STRINGS = {'"winners"', '"type"', '"log"', '"text"', '"effect"', '"effect: "'}
 
 
 def check_source(src: str, rules_names: set[str]) -> None:
+    prev = None
     for tok in tokenize.generate_tokens(io.StringIO(src).readline):
+        after_dot, prev = prev is not None and prev.type == tokenize.OP and prev.string == ".", tok
+        if tok.type == tokenize.NAME and after_dot:  # an attribute: one of the engine's own (never a rules name)
+            assert tok.string in ATTRS, f"unexpected attribute .{tok.string}\n{src}"
+            continue
         if tok.type == tokenize.NAME:
             t = tok.string
             assert t not in rules_names or OWN.match(t), f"a rules name in generated code: {t}\n{src}"

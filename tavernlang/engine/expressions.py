@@ -1069,3 +1069,4 @@ def _has_words(words: tuple, want: tuple) -> bool:
 
 
 _HELPERS["_has_word"] = _has_word
+_HELPERS["_int"] = int

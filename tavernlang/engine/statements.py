@@ -741,6 +741,18 @@ class StatementCompiler:
     def _in(lines) -> list:
         return [("    " + ln, sp) for ln, sp in lines]
 
+    def l_Reveal(self, s):
+        """`reveal X` of a card held in a local (a card just drawn): written out; other reveals: s_Reveal."""
+        k = self.local_slot(s.what)
+        if k is None or self.m.types.get(s.what) != CARD:
+            return None
+        c, z = self.tmp(), self.tmp()
+        return False, self._at([f"{c} = env[{k}]", f"if {c} is not None:", f"    st.seen[{c}] = (1 << st.n) - 1",
+                                f"    {z} = st.loc[{c}]", f"    if {z} < 0 or not st.zhidden[{z}]:",
+                                f"        if st.facedown[{c}]:", f"            st.facedown[{c}] = False",
+                                "            if st.log is not None:", f"                _log_reveal(st, _g, {c})",
+                                "    elif st.log is not None:", f"        _log_reveal(st, _g, {c})"], s.span)
+
     def l_Require(self, s):
         return False, []  # a leading require is compiled as the precondition; nothing to run
 
@@ -875,8 +887,7 @@ class StatementCompiler:
         else:
             body_gen, body = self.stmts_lines(s.body.stmts)
         if is_random:
-            pick = self.k(self._random_pick(s, k))
-            out = [f"{x} = {pick}(st, env)", f"if {x} is not None:",
+            out = self._random_pick_lines(s, k, x) + [f"if {x} is not None:",
                    "    if st.log is not None:", f"        _log_random(st, _g, {x}, {kp}, {kt})",
                    f"    env[{k}] = {x}"]
             return body_gen, self._at(out, s.span) + self._in(body)
@@ -899,6 +910,23 @@ class StatementCompiler:
                "    if st.log is not None:", f"        _log_choice(st, _g, {p}, {x}, {kp}, {kt})",
                f"    env[{k}] = {x}"]
         return True, self._at(out, s.span) + self._in(body)
+
+    def _random_pick_lines(self, s, k, x: str) -> list[str]:
+        """`choose x in L at random` written out: x = one of the options, drawn with the game's
+        RNG (none when there is none); the same draws as _random_pick."""
+        mask, rest = self._kind_split(s.cond, k)
+        if s.cond is not None and not (mask is not None and rest is None):
+            return [f"{x} = {self.k(self._random_pick(s, k))}(st, env)"]
+        ls, src = self.spill(*self.xcoll(s.coll))
+        if s.cond is None:
+            return ls + [f"{x} = {src}[_int(st.rng.random() * len({src}))] if {src} else None"]
+        # rejection sampling: uniform over the matching cards, without listing them
+        n, y, km = self.tmp(), self.tmp(), self.k(mask)
+        return ls + [f"{x} = None", f"{n} = len({src})", f"if {n}:", "    for _r in range(12):",
+                     f"        {y} = {src}[_int(st.rng.random() * {n})]", f"        if {km}[{y}]:",
+                     f"            {x} = {y}", "            break", "    else:",
+                     f"        {y} = [_c for _c in {src} if {km}[_c]]",
+                     f"        {x} = {y}[_int(st.rng.random() * len({y}))] if {y} else None"]
 
     def _random_pick(self, s, k):
         """`choose x in L at random`: one of the options, drawn with the game's RNG."""
@@ -1028,6 +1056,10 @@ def _log_gain(st, op, name, per, p, a, new, span=None):
     st.log.append((text + f" (now {new})", None, {"type": op, "counter": name, "amount": a, "player": p, "now": new}))
 
 
+def _log_reveal(st, g, c):
+    st.log.append((f"reveal {g.card_name[c]}", None, {"type": "reveal", "card": g.card_name[c]}))
+
+
 def _move_card(st, g, c, z, top, face, me, span):
     """`move CARD to Z` once the card is known not to be none."""
     if z is None:
@@ -1041,5 +1073,5 @@ def _move_card(st, g, c, z, top, face, me, span):
         StatementCompiler._log_move(st, g, c, old, z, face, me, knew)
 
 
-STATEMENT_HELPERS = {"_log_gain": _log_gain, "_log_random": _log_random, "_log_choice": _log_choice, "_move_card": _move_card,
+STATEMENT_HELPERS = {"_log_gain": _log_gain, "_log_reveal": _log_reveal, "_log_random": _log_random, "_log_choice": _log_choice, "_move_card": _move_card,
                      "_Decision": Decision, "_only_option": only_option, "_GameError": GameError, "_GameOver": GameOver}
