@@ -24,8 +24,10 @@ from .statements import StatementCompiler
 class CompiledGame:
     """A game, compiled once; `new_state` makes fresh states for it."""
 
-    def __init__(self, model: GameModel):
+    def __init__(self, model: GameModel, playout: bool = False):
         self.model = model
+        self.playout = playout  # the playout flavour (an agent makes every decision): see playouts()
+        self._playouts: CompiledGame | None = None
         self.title = model.title
         self.min_players, self.max_players = model.min_players, model.max_players
         self.counter_slots = {c.name: c.slot for c in model.counters.values()}
@@ -75,6 +77,7 @@ class CompiledGame:
         self._pad = [None] * model.max_frame
         self._templates: dict = {}
         c = _Compiler(self)
+        c.playout = playout
         self._compiler = c
         c.compile_all()
 
@@ -299,6 +302,17 @@ class CompiledGame:
     # ---------------------------------------------------------------- state
     _TEMPLATES = 64  # initial states kept per game (one per player count and options)
 
+    def playouts(self) -> "CompiledGame":
+        """The same game compiled in the playout flavour: every decision is the state's agent's
+        (st.agent must be set), so the generated code never suspends (no generators) and a
+        decision with one option is taken without recording it. The same games, exactly
+        (tests/test_oracle.py); runner.playout uses it."""
+        if self.playout:
+            return self
+        if self._playouts is None:
+            self._playouts = CompiledGame(self.model, playout=True)
+        return self._playouts
+
     def new_state(self, n: int, seed: int, options: dict[str, Any] | None = None) -> State:
         """A fresh state. When working out the initial state draws nothing from the RNG, it is
         the same for every seed: it is made once per player count and options and copied."""
@@ -428,7 +442,9 @@ class CompiledGame:
         """The whole game as a generator of Decisions."""
         try:
             if self.setup is not None:
-                yield from self.setup(st, [None] * (self.setup_frame + 1))  # no one acts in setup: `me` is none
+                _r = self.setup(st, [None] * (self.setup_frame + 1))  # no one acts in setup: `me` is none
+                if _r is not None:
+                    yield from _r
             limit = self.rounds_count(st, [None] + self._pad) if self.rounds_count else None
             if limit is not None and limit < 1:
                 raise GameError(f"the game has {limit} rounds: it needs at least 1", self.model.rounds.count.span)
@@ -443,7 +459,9 @@ class CompiledGame:
                     if st.log is not None:
                         st.log.append((f"-- round {st.round}: {ph.title} --", None, {"type": "phase", "round": st.round, "phase": ph.name}))
                         mark = len(st.log)
-                    yield from ph.run(st)
+                    _r = ph.run(st)
+                    if _r is not None:
+                        yield from _r
                     if st.log is not None and len(st.log) == mark:  # a phase that did nothing: no heading
                         st.log.pop()
                 # `end when` is checked at the end of each round (`end game` ends at once)
@@ -461,7 +479,9 @@ class CompiledGame:
             if st.log is not None:
                 st.log.append(("-- game end --", None, {"type": "phase", "phase": "game end"}))
             try:
-                yield from self.game_end(st, [None] * (self.game_end_frame + 1))
+                _r = self.game_end(st, [None] * (self.game_end_frame + 1))
+                if _r is not None:
+                    yield from _r
             except GameOver:
                 pass
 
@@ -765,7 +785,9 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             def run_for(st, p):
                 env = [p] + [None] * frame
                 st.current = p
-                yield from body(st, env)
+                _r = body(st, env)
+                if _r is not None:
+                    yield from _r
 
             def run_each(st, span=ph.span):
                 if st.fired is not None:
@@ -774,7 +796,9 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                 if f is None:
                     raise GameError("the first player of the phase is none", ph.each_from.span)
                 for i in range(st.n):
-                    yield from run_for(st, (f + i) % st.n)
+                    _r = run_for(st, (f + i) % st.n)
+                    if _r is not None:
+                        yield from _r
             return _Phase(ph.name, title, run_each, run_for)
         if ph.body is not None:
             body = self.gen_block(ph.body)
@@ -783,7 +807,9 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                 if st.fired is not None:
                     st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
                 env = [st.current] + [None] * frame
-                yield from body(st, env)
+                _r = body(st, env)
+                if _r is not None:
+                    yield from _r
             return _Phase(ph.name, title, run_steps)
         start = self.expr(ph.start)
         until = self.expr(ph.until) if ph.until is not None else None
@@ -859,8 +885,8 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                     out += [f"{pre}if {k(a.req)}(st, {env}):", f"{pre}    legal.append({ka})"]
             return [ind + ln for ln in ["legal = []"] + (["known = None"] if known else []) + out], known
 
-        ask = (f"legal[0 if len(legal) == 1 and _only_option(st, cur, legal, {prompt}, {label}) else "
-               f"st.agent(cur, legal) if st.agent is not None else (yield _Decision(cur, legal, {prompt}, {label}))]")
+        ask = f"legal[{self.ask('legal', 'cur', prompt, label)}]"
+        run = "a.body(st, [cur] + [None] * a.frame)" if self.playout else "yield from a.body(st, [cur] + [None] * a.frame)"
         if not multi:
             ll, _ = legal_lines("    ", False)
             L += ll + ["    taken += 1", "    st.steps += 1", "    if st.steps > st.step_limit:", f"        _over(st, {k(ph.span)})",
@@ -870,7 +896,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                        "        if log is not None:", "            _log_action(log, cur, a)",
                        "        if st.fired is not None:", "            st.fired[a.name] = st.fired.get(a.name, 0) + 1",
                        "        st.turn_used = a.alone",  # `taken(A)` inside the turn's one action
-                       "        yield from a.body(st, [cur] + [None] * a.frame)",
+                       f"        {run}",
                        "        st.turn_used = _NOTHING",
                        f"        cur = {'(cur + 1) % n' if once_each else 'st.next_player'}",
                        "    else:",  # a player who can do nothing is skipped; if nobody can, the phase is over
@@ -896,7 +922,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                   f"            raise _GameError({k(f'the phase did not end after {MAX_STEPS} actions')}, {k(ph.span)})"]
             if known:  # nothing has changed since they were worked out
                 L += ["        if known is not None and a in known:", "            st.known_opts = (a.first, known[a])"]
-            L += ["        yield from a.body(st, [cur] + [None] * a.frame)", "        st.known_opts = None"]
+            L += [f"        {run}", "        st.known_opts = None"]
             if at_once:  # `until C at once`: the phase ends mid-turn
                 L += ["        " + ln for ln in ul] + [f"        if {uv}:", "            st.turn_used = set()", "            return"]
             if not multi:
@@ -938,7 +964,9 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                 st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
             env = [st.current] + [None] * frame
             if cond is not None and not cond(st, env):
-                yield from one_at_a_time(st)
+                _r = one_at_a_time(st)
+                if _r is not None:
+                    yield from _r
                 return
             n = st.n
             first = start(st, env)
@@ -1022,7 +1050,9 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                     st.turn_used = used[p]
                     if pre is not None:
                         st.preset = {pre[0]: pre[1]}
-                    yield from a.body(st, aenv)
+                    _r = a.body(st, aenv)
+                    if _r is not None:
+                        yield from _r
                     st.preset = None
                     st.turn_used = _NOTHING
                     if at_once and until(st, env):
@@ -1047,7 +1077,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             is_gen, lines = self.stmts_lines(stmts)
         finally:
             self._fn = saved
-        if always_gen and not is_gen:
+        if always_gen and not is_gen and not self.playout:
             lines = lines + [("if False:", None), ("    yield", None)]  # a generator that asks nothing
         return is_gen, self.compile_fn("st, env", [ln for ln, _ in lines], "None", [sp for _, sp in lines])
 

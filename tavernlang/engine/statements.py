@@ -23,6 +23,8 @@ def _first(v):
 
 
 class StatementCompiler:
+    playout = False  # the playout flavour: an agent decides every choice, nothing is yielded (compile.py)
+
     def runtime_helpers(self) -> dict:
         return STATEMENT_HELPERS
 
@@ -231,7 +233,9 @@ class StatementCompiler:
                     st.fired[("when", decl)] = st.fired.get(("when", decl), 0) + 1
                 if st.log is not None:
                     st.log.append((f"P{p + 1}'s {name} reaches {t}", None, {"type": "reach", "player": p, "counter": name, "space": t}))
-                yield from body(st, env)
+                _r = body(st, env)
+                if _r is not None:
+                    yield from _r
         return apply, fire
 
     def s_Gain(self, s: A.Gain):
@@ -386,7 +390,9 @@ class StatementCompiler:
                                    {"type": "choice", "player": p, "prompt": prompt, "choice": o[0]}))
             if st.fired is not None:
                 st.fired[("option", s, o[0])] = st.fired.get(("option", s, o[0]), 0) + 1
-            yield from o[2](st, env)
+            _r = o[2](st, env)
+            if _r is not None:
+                yield from _r
         return True, gen
 
     def s_ChooseNumber(self, s: A.ChooseNumber):
@@ -413,7 +419,9 @@ class StatementCompiler:
                 if st.log is not None:
                     st.log.append((f"P{p + 1} chooses {x} ({prompt})", None, {"type": "choice", "player": p, "prompt": prompt, "choice": x}))
             env[k] = x
-            yield from body(st, env)
+            _r = body(st, env)
+            if _r is not None:
+                yield from _r
         return True, gen
 
     def s_ChooseSubset(self, s: A.ChooseSubset):
@@ -485,7 +493,9 @@ class StatementCompiler:
                     st.log.append((f"P{p + 1} chooses {g.label(x, st, 'list:' + (t or 'any'))} ({prompt})", hidden,
                                    {"type": "choice", "player": p, "prompt": prompt}))
             env[k] = x
-            yield from body(st, env)
+            _r = body(st, env)
+            if _r is not None:
+                yield from _r
         return True, gen
 
     def s_ChooseN(self, s: A.ChooseN):
@@ -545,7 +555,9 @@ class StatementCompiler:
                 picked.append(x)
                 left.remove(x)
             env[k] = picked
-            yield from body(st, env)
+            _r = body(st, env)
+            if _r is not None:
+                yield from _r
         self.option_fns[s] = lambda st, env: [True]  # offered even if nothing is left: it may pick none
         return True, gen
 
@@ -620,7 +632,9 @@ class StatementCompiler:
                 env[ps] = p
                 env[cs] = x
                 env[0] = p  # each player acts for themself
-                yield from body(st, env)
+                _r = body(st, env)
+                if _r is not None:
+                    yield from _r
             env[0] = me
         return True, gen
 
@@ -641,12 +655,16 @@ class StatementCompiler:
                         raise GameError("the phase is run for nobody (the player after 'as' is none)", span)
                     if st.log is not None:
                         st.log.append((f"-- phase: {ph.title}, for P{p + 1} --", None, {"type": "phase", "phase": pname}))
-                    yield from ph.run_for(st, p)
+                    _r = ph.run_for(st, p)
+                    if _r is not None:
+                        yield from _r
                     return
                 if st.log is not None:
                     st.log.append((f"-- phase: {ph.title} --", None, {"type": "phase", "phase": pname}))
                     mark = len(st.log)
-                yield from ph.run(st)
+                _r = ph.run(st)
+                if _r is not None:
+                    yield from _r
                 if st.log is not None and len(st.log) == mark:  # a phase that did nothing: no heading
                     st.log.pop()
             return True, run_phase
@@ -670,7 +688,9 @@ class StatementCompiler:
             if ph is not None:  # a phase held in an attribute
                 if st.log is not None:
                     st.log.append((f"-- phase: {ph.title} --", None, {"type": "phase", "phase": name}))
-                yield from ph.run(st)
+                _r = ph.run(st)
+                if _r is not None:
+                    yield from _r
                 return
             if name not in g.effect_cells:
                 raise GameError(f"'{name}' is not an effect", span)
@@ -706,7 +726,9 @@ class StatementCompiler:
             for body, frame, np in hs:
                 env2 = [env[0]] + vals[:np]
                 env2 += [None] * (frame - len(env2))
-                yield from body(st, env2)
+                _r = body(st, env2)
+                if _r is not None:
+                    yield from _r
         return True, gen
 
 
@@ -731,6 +753,8 @@ class StatementCompiler:
                 return r
         is_gen, fn = self.stmt(s)
         name = self.k(fn)
+        if is_gen and self.playout:  # (nothing is yielded: every decision is the agent's)
+            return False, self._at([f"for _y in {name}(st, env):", "    pass"], s.span)
         return is_gen, [(f"yield from {name}(st, env)" if is_gen else f"{name}(st, env)", s.span)]
 
     @staticmethod
@@ -905,11 +929,20 @@ class StatementCompiler:
                f"    if {pre} is not None and {node} in {pre}:",  # chosen ahead, in a simultaneous phase's pick
                f"        {x} = {pre}.pop({node})",
                "    else:",
-               f"        {x} = {opts}[0 if len({opts}) == 1 and _only_option(st, {p}, {opts}, {kp}, {kt}, {ks}) else "
-               f"st.agent({p}, {opts}) if st.agent is not None else (yield _Decision({p}, {opts}, {kp}, {kt}, {ks}, st))]",
+               f"        {x} = {opts}[{self.ask(opts, p, kp, kt, ks)}]",
                "    if st.log is not None:", f"        _log_choice(st, _g, {p}, {x}, {kp}, {kt})",
                f"    env[{k}] = {x}"]
-        return True, self._at(out, s.span) + self._in(body)
+        return not self.playout, self._at(out, s.span) + self._in(body)
+
+    def ask(self, opts: str, p: str, kp: str, kt: str, ks: str | None = None) -> str:
+        """Which of the options `opts` player p takes: the only one without asking, else the
+        agent's pick, else the player's (a yield). A playout has an agent and no scenario
+        recording the options offered: the agent's pick, no yield."""
+        if self.playout:
+            return f"0 if len({opts}) == 1 else st.agent({p}, {opts})"
+        span = f", {ks}" if ks is not None else ""
+        return (f"0 if len({opts}) == 1 and _only_option(st, {p}, {opts}, {kp}, {kt}{span}) else "
+                f"st.agent({p}, {opts}) if st.agent is not None else (yield _Decision({p}, {opts}, {kp}, {kt}{span}{', st' if ks else ''}))")
 
     def _random_pick_lines(self, s, k, x: str) -> list[str]:
         """`choose x in L at random` written out: x = one of the options, drawn with the game's
@@ -1010,8 +1043,8 @@ class StatementCompiler:
                     f'        st.log.append(("effect: " + {t}, None, {{"type": "effect", "effect": {nm}}}))']
         out += ["    if st.fired is not None:", f"        st.fired[{self.k(name)}] = st.fired.get({self.k(name)}, 0) + 1",
                 f"    {r} = {c}[1](st, {env2})", f"    if {r} is not None:",  # (an effect that asks nothing is plain)
-                f"        yield from {r}"]
-        return True, self._at(out, s.span)
+                f"        for _y in {r}:" if self.playout else f"        yield from {r}"] + (["            pass"] if self.playout else [])
+        return not self.playout, self._at(out, s.span)
 
 
 def _do_action(st, g, name, me):
@@ -1026,7 +1059,9 @@ def _do_action(st, g, name, me):
         st.log.append((f"P{me + 1}: {act.title}", None, {"type": "action", "player": me, "action": name}))
     if st.fired is not None:
         st.fired[name] = st.fired.get(name, 0) + 1
-    yield from act.body(st, env2)
+    _r = act.body(st, env2)
+    if _r is not None:
+        yield from _r
 
 
 def _log_random(st, g, x, prompt, t):
