@@ -160,10 +160,6 @@ def _has_word_lit(cache, want, t):
     return hit
 
 
-def _has_word2(t, w):
-    return t is not None and w is not None and _has_word(t, w)
-
-
 def _card_text(names, v):
     return "none" if v is None else names[v]
 
@@ -1037,7 +1033,9 @@ class ExpressionCompiler:
             lit = e.args[1].value if isinstance(e.args[1], A.Lit) and isinstance(e.args[1].value, str) else None
             if lit is not None:
                 return lines, f"_has_word_lit({self.k({})}, {self.k(_words(lit))}, {args[0]})"
-            return lines, f"_has_word2({args[0]}, {args[1]})"
+            lines, t = self.spill(lines, args[0])
+            lines, w = self.spill(lines, args[1])
+            return lines, f"({t} is not None and {w} is not None and _has_word({t}, {w}))"
         if n == "text":  # a value as the rules write it: Ale, 3, P2, a card's name
             t = self.m.types.get(e.args[0])
             if t is not None and t.startswith("enum:") or t == STR:
