@@ -44,7 +44,8 @@ def test_little_tavern_rulebook_says_what_the_printed_one_does():
     assert "Give *event_cost* of your coins to p." in action
     # the round's phases, in order, and the end
     assert page.index("### 1. Play") < page.index("### 2. End of the Round") < page.index("### 3. New Round")
-    assert "Players take turns, starting with starter, until every Table is full." in page
+    assert "Players take turns, starting with starter, until *round over*." in page
+    assert "- **round over**: every Table is full." in page
     assert "the game ends if there is a player p in the players where p has at least *win_coins* coins" in page
     assert "The player with the most coins wins; players still tied share the victory." in page
     # options, and the comments above declarations carried along
