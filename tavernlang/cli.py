@@ -516,6 +516,31 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
 
 
 @main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--out", "-o", "out", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write the rulebook to this file (Markdown) instead of printing it.")
+@guarded
+def rules(file, out) -> None:
+    """A rulebook in plain words, written from FILE's checked rules (Markdown); a house rule's
+    page begins with what it changes against its base."""
+    from .loader import load
+    from .rulebook import rulebook
+
+    model = load(file)
+    base = load(model.base_path) if model.base_path else None
+    text = rulebook(model, base, source=file)
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        Path(out).write_text(text, encoding="utf-8")
+    except OSError as e:
+        click.echo(f"error: cannot write {out}: {e.strerror or e}", err=True)
+        sys.exit(1)
+    click.echo(f"wrote {out}")
+
+
+@main.command()
 @click.argument("base", type=click.Path(exists=True, dir_okay=False))
 @click.argument("variant", type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")

@@ -29,16 +29,16 @@
                   'symbols)
      . font-lock-keyword-face)
     (,(regexp-opt '("actions" "after" "all" "answers" "any" "as" "at" "before"
-      "bottom" "by" "capacity" "choose" "count" "distinct" "do" "drop"
-      "each" "else" "emit" "every" "everyone" "expect" "facedown" "faceup"
-      "filter" "final" "for" "from" "gain" "give" "given" "hidden"
-      "highest" "if" "let" "list" "log" "look" "lose" "match"
-      "max" "min" "move" "next" "number" "once" "once_each" "pass"
-      "per" "player" "private" "public" "random" "reaches" "repeat" "require"
-      "required" "reveal" "run" "seed" "set" "shared" "show" "shuffle"
-      "simultaneous" "simultaneously" "size" "subset" "sum" "swap" "take" "then"
-      "to" "top" "turn" "turns" "unlabelled" "until" "up" "when"
-      "while" "with" "wrap")
+      "bottom" "by" "capacity" "choose" "components" "count" "distinct" "do"
+      "drop" "each" "else" "emit" "every" "everyone" "expect" "facedown"
+      "faceup" "filter" "final" "for" "from" "gain" "give" "given"
+      "hidden" "highest" "if" "let" "list" "log" "look" "lose"
+      "match" "max" "min" "move" "next" "number" "once" "once_each"
+      "pass" "per" "player" "private" "public" "random" "reaches" "repeat"
+      "require" "required" "reveal" "run" "seed" "set" "shared" "show"
+      "shuffle" "simultaneous" "simultaneously" "size" "subset" "sum" "swap" "take"
+      "then" "to" "top" "turn" "turns" "unlabelled" "until" "up"
+      "when" "while" "with" "wrap")
                   'symbols)
      . font-lock-keyword-face)
     (,(regexp-opt '("and" "in" "is" "not" "of" "or" "where")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..errors import Diagnostic, Note, Span, did_you_mean
 from ..syntax import ast as A
+from .manifest import check_components
 from .model import (ANY, BOOL, CARD, EFFECT, INT, NONE, PLAYER, STR, ZONE, Callable, AttrInfo, CardZoneInfo,
                     CounterInfo, GameModel, KindInfo, OptionInfo, PhaseInfo, ScenarioInfo,
                     VarInfo, ZoneInfo, elem, list_of, show)
@@ -1247,5 +1248,6 @@ def check(decls: list[A.Decl], model: GameModel) -> list[Diagnostic]:
     c = Checker(decls, model)
     c.collect()
     c.check_all()
+    check_components(c, [d for d in decls if isinstance(d, A.ComponentsDecl)])
     model.max_frame = max([f.next for f in c.frames] + [2])
     return c.errors

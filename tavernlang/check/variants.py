@@ -22,7 +22,7 @@ KIND_WORDS = {
     A.ZoneDecl: "zone", A.DefDecl: "def", A.EffectDecl: "effect", A.ActionDecl: "action",
     A.SetupDecl: "setup", A.RoundsDecl: "rounds", A.EndDecl: "end", A.WinnerDecl: "winner",
     A.ReachDecl: "when", A.OnDecl: "on", A.ScenarioDecl: "scenario", A.Phase: "phase",
-    A.GameEndDecl: "game end",
+    A.GameEndDecl: "game end", A.ComponentsDecl: "components",
 }
 SINGLE = {"game", "players", "setup", "rounds", "end", "winner", "game end"}  # one per game: no name
 
@@ -46,6 +46,8 @@ def key_of(d) -> tuple[str, str | None]:
         return kind, d.name
     if isinstance(d, A.ScenarioDecl):
         return kind, d.title
+    if isinstance(d, A.ComponentsDecl):
+        return kind, d.title
     if isinstance(d, A.ReachDecl):
         v = d.value.value if isinstance(d.value, A.Lit) else f"@{d.value.span.line}:{d.value.span.col}"
         return kind, f"{d.counter} reaches {v}"
@@ -55,6 +57,8 @@ def key_of(d) -> tuple[str, str | None]:
 
 
 def describe(kind: str, name: str | None) -> str:
+    if kind == "components":
+        return f'the components list "{name}"' if name else "the components list"
     if name is None:
         return f"the {kind} rule" if kind in ("end", "winner") else f"the {kind} block" if kind in ("setup", "rounds") else kind
     return f"{kind} '{name}'" if kind != "card" else f'card "{name}"'

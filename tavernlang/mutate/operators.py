@@ -86,7 +86,7 @@ def mutants(model, files: set[str]) -> list[Mutant]:
     out: list[Mutant] = []
     in_scenario: set = set()  # scenarios are tests; an option's range only bounds what -o accepts
     for d in model.decls:
-        if isinstance(d, A.ScenarioDecl):
+        if isinstance(d, (A.ScenarioDecl, A.ComponentsDecl)):  # a components list is the box, not a rule
             in_scenario.update(id(n) for n in A.walk(d))
         elif isinstance(d, A.OptionDecl):
             in_scenario.update(id(n) for b in (d.low, d.high) if b is not None for n in A.walk(b))

@@ -329,6 +329,19 @@ def markers(sources: SourceCache, files) -> dict:
 _STATE: dict = {}  # in a worker: what run_mutant needs (inherited by fork)
 
 
+def _refused_by_components(own, decls) -> bool:
+    """A mutant that checks but for the game's components list (a card's copies one off): the
+    list, a specification `tav check` holds the cards to, kills it."""
+    if not any(isinstance(d, A.ComponentsDecl) for d in decls):
+        return False
+    try:
+        build(own.path, [d for d in decls if not isinstance(d, A.ComponentsDecl)], own.sources, own.changes,
+              own.base_path)
+    except Exception:
+        return False
+    return True
+
+
 def _alarm(signum, frame):
     raise Timeout()
 
@@ -345,6 +358,8 @@ def run_mutant(i: int) -> tuple[int, str, str | None]:
     try:
         build(own.path, decls, own.sources, own.changes, own.base_path)
     except (TavError, RecursionError):
+        if _refused_by_components(own, decls):
+            return i, "killed", "the components list (tav check)"
         return i, "invalid", None
     except Exception:
         return i, "invalid", None

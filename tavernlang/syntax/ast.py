@@ -471,6 +471,29 @@ class CardDecl(Decl):
 
 
 @frozen
+class ComponentEntry(Node):
+    """`48 Order`, `6 "Ambrosia"`, `10 Character { clan: Elf } "Elves"`: a line of the box's
+    component list: how many cards of a kind (or of one name), those with the given attribute
+    values, and the rulebook's words for them."""
+
+    count: int
+    count_span: Span
+    kind: str | None  # a kind's cards ...
+    card: str | None  # ... or the copies of one card, by name
+    target_span: Span
+    fields: tuple[Field, ...] = ()  # only the cards with these attribute values
+    label: str | None = None
+
+
+@frozen
+class ComponentsDecl(Decl):
+    """`components ["TITLE"] { ENTRY ... }`: the box's contents, as the rulebook lists them."""
+
+    title: str | None
+    entries: tuple[ComponentEntry, ...]
+
+
+@frozen
 class CounterDecl(Decl):
     name: str
     per_player: bool

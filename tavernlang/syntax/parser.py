@@ -502,6 +502,17 @@ class _Builder(Transformer_NonRecursive):
         copies = int(str(c[1])[1:]) if c[1] is not None else 1
         return A.CardDecl(self.sp(m), _s(c[0]), copies, str(c[2]), _tspan(self.f, c[2]),
                           tuple(x for x in c[4:] if x is not None), card_text(self.f, c[3]))
+    def component_entry(self, m, c):
+        count, target = c[0], c[1]
+        if len(str(count)) > MAX_DIGITS:
+            raise TavError([Diagnostic(_tspan(self.f, count), f"a number of {len(str(count))} digits is too large (at most {MAX_DIGITS})")])
+        label = c[-1] if isinstance(c[-1], Token) and c[-1].type == "STRING" and len(c) > 2 else None
+        is_card = target.type == "STRING"
+        return A.ComponentEntry(self.sp(m), int(count), _tspan(self.f, count), None if is_card else str(target),
+                                _s(target) if is_card else None, _tspan(self.f, target),
+                                tuple(x for x in c[2:] if isinstance(x, A.Field)), _s(label))
+    def components_decl(self, m, c):
+        return A.ComponentsDecl(self.sp(m), _s(c[0]), tuple(x for x in c[1:] if isinstance(x, A.ComponentEntry)))
     def per_player(self, m, c): return True
     def counter_range(self, m, c): return (c[0], c[1], c[2] is not None)
     def counter_decl(self, m, c):
@@ -562,6 +573,8 @@ class _Builder(Transformer_NonRecursive):
         name = _s(tok) if tok.type == "STRING" else str(tok)
         return A.Remove(self.sp(m), c[0], name, _tspan(self.f, tok))
     def remove_end(self, m, c): return A.Remove(self.sp(m), "end", None, None)
+    def remove_components(self, m, c):
+        return A.Remove(self.sp(m), "components", _s(c[0]), _tspan(self.f, c[0]) if c[0] is not None else None)
     def set_option_decl(self, m, c): return A.SetOption(self.sp(m), str(c[0]), _tspan(self.f, c[0]), c[1])
     def add_where(self, m, c): return str(c[0])
     def add_phase_decl(self, m, c):

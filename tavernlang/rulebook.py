@@ -1,0 +1,858 @@
+"""`tav rules`: a rulebook in plain words, written from the checked rules.
+
+The text is made from the checked model only (its declarations, titles, card texts and the
+comments that stand above the declarations, which are the rulebook's own words in the shipped
+games), never by running the game: the components with their counts and card texts, the
+setup, the round and its phases, each action and effect under its title with what it needs and
+what it does, the triggers, the end and the winner, the options. A house rule's page begins with
+what it changes against its base (as `tav diff` says it).
+
+The words are the language's, turned into sentences: `me` is "you", `table of p` is "p's
+Table" (a zone's or counter's title when it has one), `x.clan == Elf` is "x's clan is Elf",
+`count(x in Z where C)` is "the number of x in Z where C". The page is for a player holding it
+against the printed rulebook; `tav rules` never changes the rules file.
+"""
+from __future__ import annotations
+
+import re
+
+from .check.model import GameModel
+from .syntax import ast as A
+
+_BUILTIN_WORDS = {
+    "me": "you", "players": "the players", "others": "the other players", "cards": "all the cards",
+    "current": "the player whose turn it is", "next_player": "the player who plays next",
+    "round": "the round number", "player_count": "the number of players",
+    "game_ends": "the game would end now", "winners": "the players who would win now",
+}
+_CMP = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
+        ">=": "is at least"}
+_NEG_CMP = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+_ARITH = {"+": "plus", "-": "minus", "*": "times", "/": "divided by (rounded down)", "%": "modulo"}
+_ORD = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}
+
+
+def _human(name: str) -> str:
+    return name.replace("_", " ")
+
+
+class _Words:
+    """Expressions and statements of one checked game, in words."""
+
+    def __init__(self, model: GameModel):
+        self.m = model
+        self.used: set = set()  # (file, line) of the comments already carried
+
+    def comments(self, span) -> list[str]:
+        return comments_above(self.m, span, self.used)
+
+    # ------------------------------------------------------------ names
+    def zone_title(self, name: str) -> str:
+        z = self.m.zones.get(name)
+        return z.decl.title if z is not None and z.decl.title else _human(name)
+
+    def counter_title(self, name: str) -> str:
+        """A shared counter by its title ("the Clock"); a player's by its name ("coins", "points"),
+        which is how amounts of it read."""
+        c = self.m.counters.get(name)
+        return c.decl.title if c is not None and c.decl.title and not c.decl.per_player else _human(name)
+
+    def callable_title(self, name: str) -> str:
+        c = self.m.effects.get(name) or self.m.actions.get(name)
+        title = getattr(c.decl, "title", None) if c is not None else None
+        return f"“{title}”" if title else f"“{_human(name)}”"
+
+    def owner(self, o: str, thing: str) -> str:
+        if o == "you":
+            return f"your {thing}"
+        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", o):
+            return f"{o}'s {thing}"
+        return f"the {thing} of {o}"
+
+    # ------------------------------------------------------------ binders
+    def binder(self, var: str, coll, cond):
+        """`x in C where C2` as a noun phrase ("Character c") and what is left of the condition:
+        the kind a `x is K` names, else the items' type."""
+        noun = None
+        if isinstance(cond, A.IsKind) and isinstance(cond.obj, A.Name) and cond.obj.name == var:
+            noun, cond = cond.kind, None
+        elif (isinstance(cond, A.BinOp) and cond.op == "and" and isinstance(cond.left, A.IsKind)
+              and isinstance(cond.left.obj, A.Name) and cond.left.obj.name == var):
+            noun, cond = cond.left.kind, cond.right
+        if noun is None:
+            if isinstance(coll, A.EveryZone):
+                noun = self.zone_title(coll.zone)
+            else:
+                t = self.m.types.get(coll, "")
+                noun = {"zone": "card", "list:card": "card", "list:player": "player", "list:int": "number",
+                        "list:str": "text", "list:zone": "place", "list:effect": "effect"}.get(t)
+                if noun is None and t.startswith("list:enum:"):
+                    noun = t[10:]
+        return (f"{noun} {var}" if noun else var), noun, cond
+
+    def _is_var_test(self, cond, var: str):
+        """`full(v)`, `empty(v)` or their `not`: (negated, the word), else None."""
+        neg = False
+        if isinstance(cond, A.Not):
+            neg, cond = True, cond.operand
+        if (isinstance(cond, A.Call) and cond.name in ("full", "empty") and cond.name not in self.m.defs
+                and len(cond.args) == 1 and isinstance(cond.args[0], A.Name) and cond.args[0].name == var):
+            return neg, cond.name
+        return None
+
+    # ------------------------------------------------------------ expressions
+    def e(self, x) -> str:  # noqa: C901 (one case per construct)
+        if x is None:
+            return "nothing"
+        m = self.m
+        if isinstance(x, A.Lit):
+            v = x.value
+            if v is None:
+                return "none"
+            if isinstance(v, bool):
+                return "true" if v else "false"
+            if isinstance(v, str):
+                return f"“{v}”"
+            return str(v)
+        if isinstance(x, A.Name):
+            ref = m.refs.get(x, ("?",))
+            k = ref[0]
+            if k == "builtin" or x.name in _BUILTIN_WORDS and k not in ("local",):
+                return _BUILTIN_WORDS.get(x.name, _human(x.name))
+            if k == "option":
+                return f"*{x.name}*"
+            if k == "mecounter":
+                return f"your {self.counter_title(x.name)}"
+            if k == "counter":
+                return self.counter_title(x.name)
+            if k == "zone":
+                z = m.zones.get(x.name)
+                return f"your {self.zone_title(x.name)}" if z is not None and z.decl.per_player else self.zone_title(x.name)
+            if k in ("effect", "action"):
+                return self.callable_title(x.name)
+            if k == "def":
+                return f"*{_human(x.name)}*"
+            return x.name if k in ("local", "const") else _human(x.name)
+        if isinstance(x, A.Attr):
+            return self.attr(x)
+        if isinstance(x, A.Of):
+            o = self.e(x.obj)
+            if x.name in m.zones:
+                return self.owner(o, self.zone_title(x.name))
+            if x.name in m.counters:
+                return self.owner(o, self.counter_title(x.name))
+            return self.owner(o, _human(x.name))
+        if isinstance(x, A.Index):
+            i = x.index.value if isinstance(x.index, A.Lit) else None
+            which = _ORD.get(i, f"item {self.e(x.index)}") if isinstance(i, int) else f"item {self.e(x.index)}"
+            return f"the {which} of {self.e(x.obj)}"
+        if isinstance(x, A.ListLit):
+            return ", ".join(self.e(i) for i in x.items) if x.items else "no items"
+        if isinstance(x, A.Call):
+            return self.call(x)
+        if isinstance(x, A.AllZone):
+            return f"the cards of every {self.zone_title(x.zone)}"
+        if isinstance(x, A.EveryZone):
+            return f"every {self.zone_title(x.zone)}"
+        if isinstance(x, A.Quant):
+            phrase, noun, cond = self.binder(x.var, x.coll, x.cond)
+            where = f" where {self.e(cond)}" if cond is not None else ""
+            coll = self.e(x.coll)
+            if x.op == "count":
+                return f"the number of {_plural(phrase)} in {coll}{where}"
+            if x.op == "any":
+                return f"there is {_a(noun if noun and cond is None else phrase)} in {coll}{where}"
+            if x.op == "every":
+                test = self._is_var_test(cond, x.var)
+                if test is not None and isinstance(x.coll, A.EveryZone):
+                    return f"every {noun} is {'not ' if test[0] else ''}{test[1]}"
+                return f"for every {phrase} in {coll}, {self.e(cond)}" if cond is not None else "always"
+            if cond is None and noun and isinstance(x.coll, A.Name) and x.coll.name == "cards":
+                return f"all the {_plural(noun + ' x').split(' ')[0]}"
+            return f"the {_plural(phrase)} in {coll}{where}"
+        if isinstance(x, A.AnySubset):
+            size = (f" of {self.e(x.low)} to {self.e(x.high)} items" if x.low is not None else "")
+            where = f" such that {self.e(x.cond)}" if x.cond is not None else ""
+            return f"some group {x.var} of {self.e(x.coll)}{size}{where}"
+        if isinstance(x, A.Aggregate):
+            where = f" where {self.e(x.cond)}" if x.cond is not None else ""
+            what = {"sum": "the total of", "min": "the smallest", "max": "the largest",
+                    "distinct": "the different"}.get(x.op, x.op)
+            return f"{what} {self.e(x.value)} for each {x.var} in {self.e(x.coll)}{where}"
+        if isinstance(x, A.BinOp):
+            return self.binop(x)
+        if isinstance(x, A.Not):
+            return self.negate(x.operand)
+        if isinstance(x, A.Neg):
+            return f"-{x.operand.value}" if isinstance(x.operand, A.Lit) else f"minus {self.e(x.operand)}"
+        if isinstance(x, A.IsKind):
+            return f"{self.e(x.obj)} is {_a(x.kind)}"
+        if isinstance(x, A.Cond):
+            return f"{self.e(x.then)} if {self.e(x.test)}, else {self.e(x.orelse)}"
+        if isinstance(x, A.Match):
+            arms = []
+            for c in x.cases:
+                pats = " or ".join(f"“{p[1]}”" if p[0] == "str" else str(p[1]) for p in c.patterns) or "otherwise"
+                arms.append(f"{pats}: {self.e(c.value)}")
+            return f"by {self.e(x.subject)} ({'; '.join(arms)})"
+        return A.text_of(x)
+
+    def attr(self, x: A.Attr) -> str:
+        o = self.e(x.obj)
+        n = x.name
+        if n == "left":
+            return f"the player to the left of {o}"
+        if n == "right":
+            return f"the player to the right of {o}"
+        if n == "facedown":
+            return f"{o} is face down"
+        if n == "zone":
+            return f"the place {o} lies in"
+        if n == "size":
+            return f"the number of cards in {o}"
+        if n == "holder":
+            return f"the card {o} lies on"
+        if self.m.types.get(x) == "bool":
+            return f"{o} is {_human(n)}"
+        if n in self.m.counters:
+            return self.owner(o, self.counter_title(n))
+        if n in self.m.zones or n in self.m.card_zones:
+            return self.owner(o, self.zone_title(n))
+        return self.owner(o, _human(n))
+
+    def call(self, x: A.Call) -> str:
+        a = [self.e(y) for y in x.args]
+        n = x.name
+        simple = {
+            "full": lambda: f"{a[0]} is full", "empty": lambda: f"{a[0]} is empty",
+            "free": lambda: f"the free places of {a[0]}", "size": lambda: f"the number of {a[0]}",
+            "player": lambda: f"the player in seat {a[0]}", "lesser": lambda: f"the lesser of {a[0]} and {a[1]}",
+            "greater": lambda: f"the greater of {a[0]} and {a[1]}", "abs": lambda: f"{a[0]} without its sign",
+            "random": lambda: f"a random number from {a[0]} to {a[1]}", "named": lambda: f"the cards named {a[0]}",
+            "first": lambda: f"the first {a[0]} of {a[1]}", "top": lambda: f"the top card of {a[0]}",
+            "order_from": lambda: f"the players in turn order from {a[0]}",
+            "neighbour": lambda: f"the player {a[1]} seats to the left of {a[0]}",
+            "allowed": lambda: f"{a[0]} may be done", "taken": lambda: f"{a[0]} was done this turn",
+            "range": lambda: f"the numbers from {a[0]} to {a[1]}", "has_word": lambda: f"{a[0]} has the word {a[1]}",
+            "text": lambda: a[0], "values": lambda: f"every {a[0]}",
+        }
+        if n in simple and n not in self.m.defs and n not in self.m.effects:
+            try:
+                return simple[n]()
+            except IndexError:
+                pass
+        if n in self.m.effects:
+            return self.callable_title(n) + (f" ({', '.join(a)})" if a else "")
+        return f"*{_human(n)}*({', '.join(a)})" if a else f"*{_human(n)}*"
+
+    def binop(self, x: A.BinOp) -> str:
+        if x.op in ("and", "or"):
+            def side(y):
+                s = self.e(y)
+                return f"({s})" if isinstance(y, A.BinOp) and y.op in ("and", "or") and y.op != x.op else s
+            return f"{side(x.left)} {x.op} {side(x.right)}"
+        if x.op in _CMP:
+            held = self.held(x.left)
+            if held is not None:
+                who, what = held
+                how = {"==": "exactly", "!=": "other than", "<": "fewer than", "<=": "at most", ">": "more than",
+                       ">=": "at least"}[x.op]
+                return f"{who} {'have' if who == 'you' else 'has'} {how} {self.e(x.right)} {what}"
+            return f"{self.e(x.left)} {_CMP[x.op]} {self.e(x.right)}"
+        if x.op in _ARITH:
+            def side(y):
+                s = self.e(y)
+                return f"({s})" if isinstance(y, A.BinOp) and y.op in _ARITH and y.op != x.op else s
+            return f"{side(x.left)} {_ARITH[x.op]} {side(x.right)}"
+        return f"{self.e(x.left)} {x.op} {self.e(x.right)}"
+
+    def held(self, x):
+        """A player's counter (`coins`, `p.coins`): (the player in words, the counter's title)."""
+        if isinstance(x, A.Name) and self.m.refs.get(x, ("",))[0] == "mecounter":
+            return "you", self.counter_title(x.name)
+        if isinstance(x, A.Attr) and x.name in self.m.counters and self.m.counters[x.name].decl.per_player:
+            return self.e(x.obj), self.counter_title(x.name)
+        return None
+
+    def negate(self, y) -> str:
+        if isinstance(y, A.Call) and y.name in ("full", "empty") and y.name not in self.m.defs:
+            return f"{self.e(y.args[0])} is not {y.name}"
+        if isinstance(y, A.BinOp) and y.op in _NEG_CMP:
+            return self.binop(A.BinOp(y.span, _NEG_CMP[y.op], y.left, y.right))
+        if isinstance(y, A.Attr) and y.name == "facedown":
+            return f"{self.e(y.obj)} is face up"
+        if isinstance(y, A.Attr) and self.m.types.get(y) == "bool":
+            return f"{self.e(y.obj)} is not {_human(y.name)}"
+        if isinstance(y, A.Quant) and y.op == "any":
+            phrase, _noun, cond = self.binder(y.var, y.coll, y.cond)
+            where = f" where {self.e(cond)}" if cond is not None else ""
+            return f"there is no {phrase} in {self.e(y.coll)}{where}"
+        return f"not ({self.e(y)})" if isinstance(y, A.BinOp) else f"not {self.e(y)}"
+
+    # ------------------------------------------------------------ statements
+    def block(self, b: A.Block | None, depth: int = 0) -> list[str]:
+        out: list[str] = []
+        if b is None:
+            return out
+        for s in b.stmts:
+            cs = self.comments(s.span)
+            if cs:
+                out.append("  " * depth + f"- *{' '.join(cs)}*")
+            out.extend(self.stmt(s, depth))
+        return out
+
+    def _line(self, depth: int, text: str) -> str:
+        first = re.match(r"[a-z]+", text)
+        if first and len(first.group()) > 1 and not text[len(first.group()):].startswith("'"):
+            text = text[:1].upper() + text[1:]
+        return "  " * depth + "- " + text
+
+    def _chooser(self, ch: A.Chooser | None, verb: str = "choose") -> str:
+        if ch is None:
+            return verb
+        if ch.random:
+            return "take at random"
+        return f"{self.e(ch.player)} {'chooses' if verb == 'choose' else verb}"
+
+    def stmt(self, s, depth: int) -> list[str]:  # noqa: C901
+        L = lambda t: [self._line(depth, t)]  # noqa: E731
+        sub = lambda b: self.block(b, depth + 1)  # noqa: E731
+        where = lambda c: f" where {self.e(c)}" if c is not None else ""  # noqa: E731
+        prompt = lambda p: f" (“{p}”)" if p else ""  # noqa: E731
+        if isinstance(s, A.Move):
+            pos = {"top": " on top", "bottom": " at the bottom"}.get(s.position or "", "")
+            face = {"facedown": " face down", "faceup": " face up"}.get(s.face or "", "")
+            return L(f"move {self.e(s.what)} to {self.e(s.dest)}{pos}{face}.")
+        if isinstance(s, A.Shuffle):
+            return L(f"shuffle {self.e(s.zone)}.")
+        if isinstance(s, A.Reveal):
+            return L(f"reveal {self.e(s.what)}.")
+        if isinstance(s, A.Look):
+            return L(f"look at {self.e(s.what)} (only you see it).")
+        if isinstance(s, A.Show):
+            return L(f"show {self.e(s.what)} to {self.e(s.to)}.")
+        if isinstance(s, A.Gain):
+            what = self.counter_title(s.counter)
+            amount = self.e(s.amount)
+            short = " " not in amount or amount.startswith("*") and amount.endswith("*")
+            if s.op in ("gain", "lose"):
+                who = self.e(s.other) if s.other is not None else "you"
+                verb = s.op if who == "you" else s.op + "s"
+                return L(f"{who} {verb} {amount} {what}." if short else f"{who} {verb} {what}: {amount}.")
+            if s.op == "give":
+                return L(f"give {amount} of your {what} to {self.e(s.other)}." if short
+                         else f"give {self.e(s.other)} {what} of yours: {amount}.")
+            return L(f"take {amount} {what} from {self.e(s.other)}." if short
+                     else f"take {what} from {self.e(s.other)}: {amount}.")
+        if isinstance(s, A.Set):
+            return L(f"set {self.e(s.target)} to {self.e(s.value)}.")
+        if isinstance(s, A.Swap):
+            return L(f"swap {self.e(s.a)} with {self.e(s.b)}.")
+        if isinstance(s, A.NextTurn):
+            who = self.e(s.player)
+            return L("you take the next turn." if who == "you" else f"{who} takes the next turn.")
+        if isinstance(s, A.Choose):
+            phrase, _n, cond = self.binder(s.var, s.coll, s.cond)
+            return L(f"{self._chooser(s.chooser)} {_a(phrase)} from {self.e(s.coll)}{where(cond)}{prompt(s.prompt)}, then:") + sub(s.body)
+        if isinstance(s, A.ChooseOne):
+            out = L(f"{self._chooser(s.chooser)} one{prompt(s.prompt)}:")
+            for o in s.options:
+                cond = f" (only if {self.e(o.cond)})" if o.cond is not None else ""
+                out.append("  " * (depth + 1) + f"- **{o.label}**{cond}:")
+                out.extend(self.block(o.body, depth + 2))
+            return out
+        if isinstance(s, A.ChooseNumber):
+            return L(f"{self._chooser(s.chooser)} a number {s.var} from {self.e(s.low)} to {self.e(s.high)}"
+                     f"{prompt(s.prompt)}, then:") + sub(s.body)
+        if isinstance(s, A.ChooseSubset):
+            size = f", {self.e(s.low)} to {self.e(s.high)} of them" if s.low is not None else ""
+            test = f", such that {self.e(s.test)}" if s.test is not None else ""
+            return L(f"{self._chooser(s.chooser)} a group {s.var} of {self.e(s.coll)}{where(s.cond)}{size}{test}"
+                     f"{prompt(s.prompt)}, then:") + sub(s.body)
+        if isinstance(s, A.ChooseN):
+            n = ("up to " if s.up_to else "") + self.e(s.count)
+            return L(f"{self._chooser(s.chooser)} {n} {s.var} from {self.e(s.coll)}{where(s.cond)}, one at a time"
+                     f"{prompt(s.prompt)}, then:") + sub(s.body)
+        if isinstance(s, A.For):
+            phrase, _n, cond = self.binder(s.var, s.coll, s.cond)
+            return L(f"for each {phrase} in {self.e(s.coll)}{where(cond)}:") + sub(s.body)
+        if isinstance(s, A.Simultaneous):
+            phrase, _n, cond = self.binder(s.var, s.coll, s.cond)
+            return L(f"at the same time, each player {s.pvar} of {self.e(s.players)} chooses {_a(phrase)} from "
+                     f"{self.e(s.coll)}{where(cond)}{prompt(s.prompt)}, then:") + sub(s.body)
+        if isinstance(s, A.Repeat):
+            return L(f"as long as {self.e(s.cond)}:") + sub(s.body)
+        if isinstance(s, A.If):
+            out = L(f"if {self.e(s.test)}:") + sub(s.then)
+            e = s.orelse
+            while e is not None:
+                if len(e.stmts) == 1 and isinstance(e.stmts[0], A.If) and e.stmts[0].span.line == e.span.line:
+                    nxt = e.stmts[0]
+                    out += [self._line(depth, f"otherwise, if {self.e(nxt.test)}:")] + sub(nxt.then)
+                    e = nxt.orelse
+                else:
+                    out += [self._line(depth, "otherwise:")] + sub(e)
+                    e = None
+            return out
+        if isinstance(s, A.Do):
+            as_ = f", as {self.e(s.as_player)}" if s.as_player is not None else ""
+            eff = s.effect
+            if isinstance(eff, A.Attr):
+                return L(f"do what {self.e(eff)} says{as_}.")
+            return L(f"do {self.e(eff)}{as_}.")
+        if isinstance(s, A.Let):
+            return L(f"let {s.var} be {self.e(s.value)}.")
+        if isinstance(s, A.Emit):
+            args = f" ({', '.join(self.e(a) for a in s.args)})" if s.args else ""
+            return L(f"this is the moment “{_human(s.event)}”{args}.")
+        if isinstance(s, A.EndGame):
+            return L("the game ends now.")
+        if isinstance(s, A.Require):
+            msg = f" (“{s.message}”)" if s.message else ""
+            return L(f"go on only if {self.e(s.cond)}{msg}.")
+        if isinstance(s, A.Log):
+            return L(f"announce: “{s.text}”.")
+        return L(A.text_of(s) if isinstance(s, A.Expr) else type(s).__name__)
+
+
+def _plural(phrase: str) -> str:
+    """`Character c` -> `Characters c`."""
+    head, _, rest = phrase.partition(" ")
+    if not rest:
+        return phrase
+    head = head if head.endswith("s") else head[:-1] + "ies" if head.endswith("y") and head[-2:-1] not in "aeiou" else head + "s"
+    return f"{head} {rest}"
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+_DECOR = re.compile(r"^[\s#=\-_*~]*")
+
+
+_HEADER = re.compile(r"^#\s*[-=]{4,}")  # a file's section header (`# ------ Setup`): layout, not rules
+
+
+def comments_above(model: GameModel, span, used: set | None = None) -> list[str]:
+    """The comment lines that stand right above a declaration or statement (no blank line
+    between), and the comment at the end of its first line; tool markers (`tav: ...`) and the
+    file's section headers left out. `used`: the comment lines already carried (skipped, and
+    added to)."""
+    src = model.sources
+    used = set() if used is None else used
+    out: list[str] = []
+    ln = span.line - 1
+    while ln >= 1:
+        line = src.line(span.file, ln)
+        if line is None or not line.strip().startswith("#") or _HEADER.match(line.strip()):
+            break
+        if (span.file, ln) not in used:
+            out.insert(0, line.strip())
+            used.add((span.file, ln))
+        ln -= 1
+    first = src.line(span.file, span.line) or ""
+    trailing = _trailing_comment(first)
+    if trailing and (span.file, span.line) not in used:
+        used.add((span.file, span.line))
+        out.append(trailing)
+    texts = []
+    for c in out:
+        t = _DECOR.sub("", c).strip()
+        t = re.sub(r"#\s*tav:.*$", "", t).strip()
+        if not t or t.startswith("tav:"):
+            continue
+        texts.append(t)
+    return texts
+
+
+def _trailing_comment(line: str) -> str | None:
+    in_str = False
+    for i, ch in enumerate(line):
+        if ch == '"' and (i == 0 or line[i - 1] != "\\"):
+            in_str = not in_str
+        elif ch == "#" and not in_str:
+            return line[i:] if line[:i].strip() else None
+    return None
+
+
+# ---------------------------------------------------------------- the page
+class _Page:
+    def __init__(self, model: GameModel, changes: list[dict] | None, base_path: str | None, source: str):
+        self.m = model
+        self.w = _Words(model)
+        self.changes = changes
+        self.base_path = base_path
+        self.source = source
+        self.lines: list[str] = []
+
+    def add(self, *lines: str) -> None:
+        self.lines.extend(lines)
+
+    def notes(self, span) -> list[str]:
+        return self.w.comments(span)
+
+    def quote(self, span) -> None:
+        cs = self.notes(span)
+        if cs:
+            self.add(*(f"> {c}" for c in cs))
+            self.add("")
+
+    def para(self, text: str) -> None:
+        self.add(text, "")
+
+    def render(self) -> str:
+        m = self.m
+        self.add(f"# {m.title}", "")
+        self.para(f"*The rules of {m.title} in plain words, written by `tav rules` from `{self.source}`. "
+                  "Quoted lines are the comments of the rules file; the rest says what the rules do.*")
+        lo, hi = m.min_players, m.max_players
+        self.para(f"For {lo} player{'s' if lo != 1 else ''}." if lo == hi else f"For {lo} to {hi} players.")
+        if self.changes is not None:
+            self.house_rule()
+        self.options()
+        self.components()
+        self.table()
+        self.setup()
+        self.rounds()
+        self.actions()
+        self.effects()
+        self.definitions()
+        self.triggers()
+        self.end()
+        while self.lines and self.lines[-1] == "":
+            self.lines.pop()
+        return "\n".join(self.lines) + "\n"
+
+    # -------------------------------------------------------- sections
+    def house_rule(self) -> None:
+        import os
+        self.add("## What this house rule changes", "")
+        own = next((c.span.file for c in self.m.changes if c.span is not None), None)
+        if own is not None:  # the comments at the head of the variant's own file
+            head = []
+            for ln in range(1, 200):
+                line = self.m.sources.line(own, ln)
+                if line is None or not line.strip().startswith("#"):
+                    break
+                head.append(_DECOR.sub("", line.strip()).strip())
+            if any(head):
+                self.add(*(f"> {h}" for h in head if h))
+                self.add("")
+        base = self.base_path or "?"
+        if own is not None and self.base_path:
+            base = os.path.relpath(os.path.realpath(self.base_path), os.path.dirname(os.path.realpath(own)))
+        self.para(f"This is a house rule of `{base}`. Against that game it changes:")
+        if not self.changes:
+            self.para("nothing.")
+            return
+        for c in self.changes:
+            self.add(f"- {c['change']}: {c['summary']}")
+        self.add("")
+
+    def options(self) -> None:
+        opts = list(self.m.options.values())
+        if not opts:
+            return
+        self.add("## Options and modes", "")
+        self.para("Chosen before the game starts (`--option NAME=VALUE`).")
+        for o in opts:
+            d = o.decl
+            rng = f", from {A.text_of(d.low)} to {A.text_of(d.high)}" if d.low is not None else ""
+            typ = {"int": "a number", "bool": "yes or no", "str": "a text"}.get(o.type, None)
+            if typ is None and o.type.startswith("enum:"):
+                typ = "one of " + ", ".join(self.m.enums.get(o.type[5:], ()))
+            default = A.text_of(d.default)
+            if o.type == "bool":
+                default = "yes" if default == "true" else "no" if default == "false" else default
+            doc = f": {d.doc}" if d.doc else ""
+            self.add(f"- **{o.name}** ({typ}{rng}; {default} unless chosen otherwise){doc}.")
+            for c in self.notes(d.span):
+                self.add(f"  > {c}")
+        self.add("")
+
+    def components(self) -> None:
+        m = self.m
+        self.add("## Components", "")
+        lists = [d for d in m.decls if isinstance(d, A.ComponentsDecl)]
+        for cl in lists:
+            if cl.title:
+                self.add(f"### {cl.title}", "")
+            self.quote(cl.span)
+            for e in cl.entries:
+                target = e.kind if e.kind is not None else f"“{e.card}”"
+                vals = ", ".join(f"{f.name} {A.text_of(f.value)}" for f in e.fields)
+                words = e.label or (target if e.card is not None else f"{target} cards") + (f" with {vals}" if vals else "")
+                detail = f" ({target}{': ' + vals if vals else ''})" if e.label else ""
+                notes = self.notes(e.span)
+                stand = " — *stand-in*" if any("stand-in" in c for c in notes) else ""
+                self.add(f"- {e.count} {words}{detail}{stand}")
+            self.add("")
+        if not lists:
+            self.para("The rules declare no components list; the cards they declare are these.")
+        self.cards()
+
+    def cards(self) -> None:
+        m = self.m
+        texts = _card_texts(m)
+        by_kind: dict[str, list[A.CardDecl]] = {}
+        for cd in m.cards:
+            by_kind.setdefault(cd.kind, []).append(cd)
+        if not by_kind:
+            return
+        self.add("### The cards", "")
+        for kind, cds in by_kind.items():
+            n = sum(cd.copies for cd in cds)
+            self.add(f"#### {kind} ({n} card{'s' if n != 1 else ''})", "")
+            k = m.kinds.get(kind)
+            if k is not None:
+                self.quote(k.decl.span)
+            for cd in cds:
+                copies = f" ×{cd.copies}" if cd.copies > 1 else ""
+                text = texts.get(cd.name)
+                if text is None:
+                    vals = ", ".join(f"{f.name} {A.text_of(f.value)}" for f in cd.fields)
+                    text = vals
+                self.add(f"- **{cd.name}**{copies}" + (f": {text}" if text else ""))
+            self.add("")
+
+    def table(self) -> None:
+        m = self.m
+        if not (m.counters or m.zones or m.vars):
+            return
+        self.add("## On the table", "")
+        if m.counters:
+            self.add("Counters and tracks:", "")
+            for c in m.counters.values():
+                d = c.decl
+                who = "each player has" if d.per_player else "the game has"
+                start = A.text_of(d.initial) if d.initial is not None else "0"
+                rng = f", from {A.text_of(d.low)} to {A.text_of(d.high)}" if d.low is not None else ""
+                wrap = " (going round)" if d.wrap else ""
+                title = d.title or _human(c.name)
+                name = f" ({_human(c.name)})" if title != _human(c.name) else ""
+                self.add(f"- {who} **{title}**{name}, starting at {start}{rng}{wrap}.")
+                self.add(*(f"  > {c}" for c in self.notes(d.span)))
+            self.add("")
+        if m.zones:
+            self.add("Places for cards:", "")
+            for z in m.zones.values():
+                d = z.decl
+                who = "each player has" if d.per_player else "there is"
+                vis = {"public": "face up, seen by all", "private": "seen by its owner only",
+                       "hidden": "face down, seen by no one"}.get(d.visibility, d.visibility)
+                cap = f", holding at most {A.text_of(d.capacity)}" if d.capacity is not None else ""
+                self.add(f"- {who} **{self.w.zone_title(z.name)}** ({vis}{cap}).")
+                self.add(*(f"  > {c}" for c in self.notes(d.span)))
+            self.add("")
+        if m.vars:
+            self.add("What the rules keep in mind:", "")
+            for v in m.vars.values():
+                d = v.decl
+                who = "for each player, " if d.per_player else ""
+                start = f", at first {self.w.e(d.initial)}" if d.initial is not None else ""
+                self.add(f"- {who}**{_human(v.name)}** ({d.type.name}{start}).")
+                self.add(*(f"  > {c}" for c in self.notes(d.span)))
+            self.add("")
+
+    def setup(self) -> None:
+        s = self.m.setup
+        if s is None:
+            return
+        self.add("## Setup", "")
+        self.quote(s.decl.span)
+        self.add(*self.w.block(s.decl.body))
+        self.add("")
+
+    def rounds(self) -> None:
+        r = self.m.rounds
+        if r is None:
+            return
+        self.add("## A round", "")
+        self.quote(r.span)
+        if r.count is not None:
+            self.para(f"The game lasts {self.w.e(r.count)} rounds. Each round has these phases, in order:")
+        else:
+            self.para("Rounds follow one another until the game ends. Each round has these phases, in order:")
+        for i, p in enumerate(r.phases, 1):
+            self.add(f"### {i}. {p.title or _human(p.name)}", "")
+            self.quote(p.span)
+            self.phase(p)
+            self.add("")
+
+    def phase(self, p: A.Phase) -> None:
+        w = self.w
+        if p.body is not None and not p.each_player:
+            self.add(*w.block(p.body))
+            return
+        if p.each_player:
+            start = f", starting with {w.e(p.each_from)}" if p.each_from is not None else ""
+            self.para(f"Each player in turn{start}:")
+            self.add(*w.block(p.body))
+            return
+        how = "Players take turns"
+        if p.simultaneous:
+            how = "All players choose at the same time" + (f" (when {w.e(p.simul_cond)})" if p.simul_cond is not None else "") \
+                + "; the choices are carried out in turn order"
+        parts = [f"{how}, starting with {w.e(p.start)}"]
+        if p.once_each:
+            parts.append("each player once")
+        if p.until is not None:
+            parts.append(f"until {w.e(p.until)}" + (" (checked after every action)" if p.until_at_once else ""))
+        self.para(", ".join(parts) + ".")
+        acts = []
+        for a in p.actions:
+            t = w.callable_title(a.name)
+            flags = [x for x, on in (("once a turn", a.once), ("must be taken when allowed", a.required)) if on]
+            acts.append(t + (f" ({', '.join(flags)})" if flags else ""))
+        self.para("On a turn, a player does one of these actions: " + "; ".join(acts) + ".")
+        if p.can_pass:
+            cond = f" if {w.e(p.pass_cond)}" if p.pass_cond is not None else ""
+            final = " (and then takes no more turns this phase)" if p.pass_final else ""
+            self.para(f"A player may pass instead{cond}{final}.")
+
+    def _callable(self, c, what: str, same: set) -> None:
+        w = self.w
+        d = c.decl
+        title = d.title or _human(d.name)
+        if title in same:  # two of the same title: their names tell them apart
+            title += f" (`{d.name}`)"
+        params = getattr(d, "params", ())
+        ps = f" ({', '.join(p.name for p in params)})" if params else ""
+        self.add(f"### {title}{ps}", "")
+        self.quote(d.span)
+        stmts = list(d.body.stmts)
+        reqs = []
+        while stmts and isinstance(stmts[0], A.Require):
+            reqs.append(stmts.pop(0))
+        if reqs:
+            self.add(f"To {'take' if what == 'action' else 'do'} it:", "")
+            for r in reqs:
+                msg = f" (“{r.message}”)" if r.message else ""
+                self.add(f"- {w.e(r.cond)}{msg}")
+            self.add("")
+        body = w.block(A.Block(d.body.span, tuple(stmts)))
+        if body:
+            self.add("What it does:" if reqs else "It does this:", "")
+            self.add(*body)
+        else:
+            self.add("It does nothing more.")
+        self.add("")
+
+    def actions(self) -> None:
+        if not self.m.actions:
+            return
+        self.add("## Actions", "")
+        self.para("What a player may do on a turn (each phase of turns says which actions it offers).")
+        for a in self.m.actions.values():
+            self._callable(a, "action", _twice(self.m.actions.values()))
+
+    def effects(self) -> None:
+        if not self.m.effects:
+            return
+        self.add("## Effects", "")
+        self.para("Effects are done by the rules, the cards and the actions (“do …”).")
+        for e in self.m.effects.values():
+            self._callable(e, "effect", _twice(self.m.effects.values()))
+
+    def definitions(self) -> None:
+        m = self.m
+        if not m.defs and not m.kind_defs:
+            return
+        self.add("## How things are worked out", "")
+        for d in m.defs.values():
+            dd = d.decl
+            ps = f" of {', '.join(p.name for p in dd.params)}" if dd.params else ""
+            self.quote(dd.span)
+            self.add(f"- **{_human(d.name)}**{ps}: {self.w.e(dd.body)}.", "")
+        for d in m.kind_defs.values():
+            self.add(f"- a card's **{_human(d.name)}** ({', '.join(d.kinds)}): {self.w.e(d.decl.body)}.", "")
+
+    def triggers(self) -> None:
+        m = self.m
+        reach = [d for d in m.decls if isinstance(d, A.ReachDecl)]
+        ons = [d for d in m.decls if isinstance(d, A.OnDecl)]
+        if not reach and not ons:
+            return
+        self.add("## Triggers", "")
+        for d in reach:
+            self.add(f"### When a player's {self.w.counter_title(d.counter)} reaches {self.w.e(d.value)}", "")
+            self.quote(d.span)
+            self.para(f"({d.pvar} is that player.)")
+            self.add(*self.w.block(d.body))
+            self.add("")
+        for d in ons:
+            ps = f" ({', '.join(p.name for p in d.params)})" if d.params else ""
+            self.add(f"### At the moment “{_human(d.event)}”{ps}", "")
+            self.quote(d.span)
+            self.add(*self.w.block(d.body))
+            self.add("")
+
+    def end(self) -> None:
+        m = self.m
+        self.add("## End of the game and the winner", "")
+        for d in m.end_conds:
+            self.quote(d.span)
+            self.para(f"At the end of a round, the game ends if {self.w.e(d.cond)}.")
+        if m.rounds is not None and m.rounds.count is not None:
+            self.para(f"The game ends after round {self.w.e(m.rounds.count)} at the latest.")
+        if m.game_end is not None:
+            self.add("When the game ends, before the winner is known:", "")
+            self.quote(m.game_end.decl.span)
+            self.add(*self.w.block(m.game_end.decl.body))
+            self.add("")
+        for d in m.guarded_winners + ([m.winner] if m.winner is not None else []):
+            self.quote(d.span)
+            guard = f"If {self.w.e(d.guard)}: " if d.guard is not None else ("Otherwise: " if m.guarded_winners else "")
+            if d.everyone_if is not None:
+                self.para(f"{guard}everyone wins together if {self.w.e(d.everyone_if)}; otherwise no one wins.")
+                continue
+            keys = [self._key(k) for k in d.keys]
+            text = f"the player with the most {keys[0]} wins"
+            for k in keys[1:]:
+                text += f"; if tied, the one with the most {k}"
+            self.para(f"{guard}{text[:1].upper() + text[1:]}; players still tied share the victory.")
+        if m.winner is None and not m.guarded_winners:
+            self.para("The rules name no winner: every player wins.")
+
+    def _key(self, k) -> str:
+        if isinstance(k, A.Name) and k.name in self.m.counters:
+            return self.w.counter_title(k.name)
+        if isinstance(k, A.Neg):
+            return f"(the fewest) {self._key(k.operand)}"
+        return self.w.e(k).removeprefix("your ")
+
+
+def _twice(callables) -> set:
+    seen, out = set(), set()
+    for c in callables:
+        t = c.decl.title or _human(c.decl.name)
+        (out if t in seen else seen).add(t)
+    return out
+
+
+def _card_texts(m: GameModel) -> dict[str, str]:
+    """Each card's text, as `tav play` shows it at the start of a game (the engine fills the
+    template from the card's values)."""
+    from .engine.compile import CompiledGame
+    try:
+        g = CompiledGame(m)
+        st = g.new_state(max(m.min_players, 1), 1)
+    except Exception:  # a game that cannot start still has a rulebook: its cards then read by their values
+        return {}
+    out: dict[str, str] = {}
+    for c, name in enumerate(g.card_name):
+        if name not in out:
+            t = g.card_text(c, st, None)
+            if t is not None:
+                out[name] = t
+    return out
+
+
+def rulebook(model: GameModel, base: GameModel | None = None, source: str | None = None) -> str:
+    """The rulebook of a checked game as Markdown; for a variant, `base` is its base game."""
+    changes = None
+    if base is not None:
+        from .diff import diff_games
+        changes = diff_games(base, model)
+    return _Page(model, changes, model.base_path, source or model.path).render()

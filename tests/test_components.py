@@ -1,0 +1,74 @@
+"""The components list (`components { ... }`) against the declared cards, in the seed games and
+in variants (the error corpus, tests/errors/check_components.tav, has every kind of mismatch)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tavernlang.errors import TavError
+from tavernlang.loader import load
+from tavernlang.syntax import ast as A
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted((ROOT / "games").glob("*.tav"))
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda p: p.stem)
+def test_every_seed_game_declares_its_box_and_it_checks_clean(game):
+    m = load(game)
+    lists = [d for d in m.decls if isinstance(d, A.ComponentsDecl)]
+    assert lists, f"{game.name} has no components list"
+    assert sum(len(cl.entries) for cl in lists) >= 5
+
+
+def _errors(path: Path, old: str, new: str, overlay_extra: dict | None = None) -> list:
+    text = path.read_text()
+    assert old in text
+    overlay = {path.resolve(): text.replace(old, new, 1)}
+    overlay.update(overlay_extra or {})
+    with pytest.raises(TavError) as e:
+        load(ROOT / "games" / "little_tavern.tav", overlay=overlay)
+    return e.value.diagnostics
+
+
+def test_a_card_count_off_by_one_is_reported_at_the_list_with_a_note_at_the_card():
+    cards = ROOT / "games" / "little_tavern" / "cards.tav"
+    diags = _errors(cards, 'card "Elf" x10:', 'card "Elf" x9:')
+    assert [d.message for d in diags] == ["the components list has 10 Character { clan: Elf }, the rules declare 9"]
+    (d,) = diags
+    text = cards.read_text().split("\n")
+    assert text[d.span.line - 1].strip().startswith("10 Character { clan: Elf }")
+    assert [n.message for n in d.notes] == ["9 copies declared here"]
+    assert text[d.notes[0].span.line - 1].startswith('card "Elf" x10:')  # (the file as it is, before the change)
+
+
+def test_a_card_the_list_does_not_count_is_reported_at_the_card():
+    cards = ROOT / "games" / "little_tavern" / "cards.tav"
+    extra = 'card "Innkeeper": Marker\nkind Marker\n'
+    diags = _errors(cards, "enum Clan", extra + "enum Clan")
+    assert [d.message for d in diags] == ["card \"Innkeeper\" (1 copy) is in no components list: add a line such as '1 \"Innkeeper\"'"]
+    assert diags[0].notes[0].message == "the components list is here"
+
+
+def test_a_variant_leaving_cards_out_plays_from_the_same_box(tmp_path):
+    # examples/little_tavern/no_mystery.tav removes the two Mystery Customers: the base's list
+    # (14 Event) is not held against the variant's cards
+    m = load(ROOT / "examples" / "little_tavern" / "no_mystery.tav")
+    assert sum(cd.copies for cd in m.cards if cd.kind == "Event") == 12
+
+
+def test_a_variant_giving_its_own_list_is_checked_against_its_cards(tmp_path):
+    (tmp_path / ".tavroot").write_text("")
+    base = tmp_path / "base.tav"
+    base.write_text('game "B"\nkind K\ncard "A" x2: K\ncard "C": K\ncomponents { 3 K }\n')
+    good = tmp_path / "good.tav"
+    good.write_text('extends "base.tav"\nremove card "C"\nreplace components { 2 K }\n')
+    assert sum(cd.copies for cd in load(good).cards) == 2
+    bad = tmp_path / "bad.tav"
+    bad.write_text('extends "base.tav"\nreplace card "A" x4: K\nreplace components { 3 K }\n')
+    with pytest.raises(TavError) as e:
+        load(bad)
+    (d,) = e.value.diagnostics
+    assert d.span.file.endswith("bad.tav") and d.span.line == 3
+    assert "the components list has 3 K, the rules declare 5" in d.message
