@@ -61,6 +61,7 @@ def playouts(jobs: list[tuple], n_jobs: int, local: dict | None = None, dask: st
     try:  # forked workers inherit the games compiled here: nothing is imported, parsed or compiled again
         ctx = mp.get_context("fork")
         _GAMES.update(local or {})
+        _warm(jobs)
     except ValueError:  # no fork on this OS: workers import tavernlang and compile the rules afresh
         ctx = mp.get_context("spawn")
     # a few large chunks per worker: results come back in chunks, still in seed order (games with
@@ -69,6 +70,22 @@ def playouts(jobs: list[tuple], n_jobs: int, local: dict | None = None, dask: st
     chunk = max(1, len(jobs) // (n_jobs * 16)) if slow else max(1, len(jobs) // (n_jobs * 4))
     with ctx.Pool(n_jobs) as pool:
         yield from pool.imap(_play, jobs, chunksize=chunk)
+
+
+def _warm(jobs: list[tuple]) -> None:
+    """Before forking: what every worker's first game would make for itself, made once here
+    (the playout flavour of each game, the initial state of each player count and options)."""
+    from .errors import GameError
+    seen = set()
+    for path, players, _, options, *bots in jobs:
+        key = (path, players, repr(sorted((options or {}).items())))
+        if key in seen or path not in _GAMES:
+            continue
+        seen.add(key)
+        try:
+            _GAMES[path].playouts().new_state(players, 0, options)
+        except GameError:  # (reported by the game that meets it)
+            pass
 
 
 class DaskError(RuntimeError):
