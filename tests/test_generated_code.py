@@ -23,7 +23,7 @@ GAMES = sorted((ROOT / "games").glob("*.tav"))
 OWN = re.compile(r"^(st|env|src|_[a-z]+\d*|_[A-Z][A-Za-z]+|_[a-z]+(_[a-z0-9]+)*)$")
 ATTRS = {"append", "pop", "get", "zones", "zbase", "attrs", "cvars", "counters", "vars", "opt", "loc", "cap",
          "players", "all_cards", "current", "next_player", "round", "n", "rng", "randint", "random", "log", "fired",
-         "known_opts", "preset", "agent", "turn_used", "facedown", "seen", "zhidden", "zowner", "czone", "zholder", "zone_owner",
+         "known_opts", "preset", "agent", "turn_used", "facedown", "seen", "zhidden", "move", "zowner", "czone", "zholder", "zone_owner",
          "result", "ended", "value_text", "offered", "step_limit",
          # the turn loop's own locals and what it reads of an action
          "cur", "n", "taken", "idle", "steps", "log", "legal", "known", "r", "a", "used", "acted",
@@ -59,8 +59,8 @@ def test_hostile_names_and_strings_stay_data():
     game = compile_file(HOSTILE)
     names = rules_identifiers(HOSTILE) - {"st", "env"}  # (a zone is named env and one st: see below)
     assert {"__import__", "exec", "eval", "lambda", "yield", "__class__", "_t1", "_k0", "_g"} <= names | {"st", "env"}
-    assert game.gen_source
-    for src in game.gen_source:
+    assert game.gen_source and game.playouts().gen_source
+    for src in game.gen_source + game.playouts().gen_source:  # (both flavours)
         check_source(src, names - set(keyword.kwlist) - BUILTINS - ATTRS - {"src"})
     # the game runs, and its log says the strings exactly as written
     m = Match(game, 2, 3)
@@ -84,7 +84,7 @@ def test_seed_games_generate_only_their_own_names(path):
     for inc in path.parent.joinpath(path.stem).glob("*.tav"):
         names |= rules_identifiers(inc)
     names -= set(keyword.kwlist) | BUILTINS | ATTRS | {"st", "env", "src"}
-    for src in game.gen_source:
+    for src in game.gen_source + game.playouts().gen_source:
         check_source(src, names)
 
 

@@ -354,7 +354,7 @@ class ExpressionCompiler:
     def options_of(self, cond: A.Expr | None, k: int, coll: A.Expr):
         """A function (st, env) -> the items of coll meeting cond (bound at slot k), as a list."""
         def build():
-            ls, c = self.xcoll(coll)
+            ls, c = self.xiter(coll) if cond is not None else self.xcoll(coll)
             ls, c = self.spill(ls, c)
             fl, fv = self.filter_lines(cond, k, c, coll)
             return ls + fl, fv
@@ -581,6 +581,13 @@ class ExpressionCompiler:
     def x(self, e: A.Expr) -> tuple[list[str], str]:
         return getattr(self, "x_" + type(e).__name__)(e)
 
+    def xiter(self, e: A.Expr) -> tuple[list[str], str]:
+        """An expression as something only looped over: the zones of each player as a range."""
+        if isinstance(e, A.EveryZone):
+            f = self.m.refs[e][1]
+            return [], f"range(st.zbase[{f}], st.zbase[{f}] + st.n)"
+        return self.xcoll(e)
+
     def xcoll(self, e: A.Expr) -> tuple[list[str], str]:
         """An expression as a collection: a zone gives its (live) list of cards."""
         if self.m.types.get(e) == ZONE:
@@ -781,7 +788,7 @@ class ExpressionCompiler:
             if op == "any":
                 return ls, f"(len({c}) > 0)"
             return ls, f"list({c})"
-        ls, c = self.xcoll(e.coll)
+        ls, c = self.xiter(e.coll)
         with self._bound(k, over=e.coll) as v:
             cl, cv = self.x(e.cond)
         cnt, c = self.count_loop(c, e, cl + [cv], e.coll)

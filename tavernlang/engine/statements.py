@@ -675,6 +675,7 @@ class StatementCompiler:
                 yield from _do_action(st, g, name, as_p(st, env) if as_p is not None else env[0])
             return True, run_action
         val = self.expr(e)
+        phases: dict = {}  # name -> phase (filled at the first call: the phases are compiled after the effects)
 
         def dyn(st, env, span=span):
             name = val(st, env)
@@ -684,7 +685,10 @@ class StatementCompiler:
             if name in g.actions:  # an action held in an attribute: run it as `do ACTION` does
                 yield from _do_action(st, g, name, me)
                 return
-            ph = next((x for x in g.phases if x.name == name), None)
+            if not phases:
+                for x in g.phases:
+                    phases.setdefault(x.name, x)
+            ph = phases.get(name)
             if ph is not None:  # a phase held in an attribute
                 if st.log is not None:
                     st.log.append((f"-- phase: {ph.title} --", None, {"type": "phase", "phase": name}))
@@ -879,8 +883,13 @@ class StatementCompiler:
         cl, c = self.spill(*self.x(s.what))
         dl, d = self.x(s.dest)
         span = self.k(s.span)
-        out = cl + [f"if {c} is not None:", *["    " + ln for ln in dl],
-                    f"    _move_card(st, _g, {c}, {d}, {s.position != 'bottom'}, {self.k(s.face)}, env[0], {span})"]
+        if self.playout and not self.g.has_card_zones:  # (no log to write, no card to land on itself)
+            dl, d = self.spill(dl, d)
+            move = [f"    if {d} is None:", f"        raise _GameError({self.k('move to nowhere (the destination is none)')}, {span})",
+                    f"    st.move({c}, {d}, {s.position != 'bottom'}, {self.k(s.face)}, env[0])"]
+        else:
+            move = [f"    _move_card(st, _g, {c}, {d}, {s.position != 'bottom'}, {self.k(s.face)}, env[0], {span})"]
+        out = cl + [f"if {c} is not None:", *["    " + ln for ln in dl], *move]
         if not may_be_nothing:
             out += ["else:", f"    raise _GameError({self.k('move of nothing: the card is none')}, {span})"]
         return False, self._at(out, s.span)
