@@ -135,15 +135,19 @@ def _source(match: Match, span) -> str:
 
 def explain(match: Match, seat: int, n: int) -> list[str]:
     """`why N`: where log line N (as `l` numbers them) comes from: the rules statement that wrote
-    it and the definitions its amount is worked out with; for the result, the winner rules."""
-    from .syntax import ast as A
-    st, g, m = match.st, match.game, match.game.model
+    it, and its amount term by term, each with its value and its place (engine/explain.py); for
+    the result, the winner rule and each player's values. Only what the seat may see."""
+    from .engine.explain import tree
+    st, m = match.st, match.game.model
     log = match.log_lines(seat)
     if not 1 <= n <= len(log):
         return [f"there is no log line {n} (the log has {len(log)}; 'l' numbers them)"]
     text, _, data = (st.log or [])[n - 1]
     out = [f"{n}. {log[n - 1]}"]
+    found = st.explain.found.get(n - 1) if st.explain is not None else None
     if data.get("type") == "end":
+        if found is not None:
+            return out + tree(found, seat)
         rules = [w for w in m.guarded_winners] + ([m.winner] if m.winner is not None else [])
         out += ["  decided by the winner rules, the first whose 'when' holds:"] + [f"    {_source(match, w.span)}" for w in rules]
         return out
@@ -151,26 +155,9 @@ def explain(match: Match, seat: int, n: int) -> list[str]:
     if span is None:
         return out + ["  (a move, a choice, a heading or a step the log says in full: nothing more to explain)"]
     out.append(f"  written by {_source(match, span)}")
-    stmt = next((x for d in m.decls for x in A.walk(d) if isinstance(x, A.Gain) and x.span == span), None)
-    seen: set = set()
-    todo = [stmt.amount] if stmt is not None else []
-    while todo:
-        e = todo.pop(0)
-        for x in A.walk(e):
-            ref = m.refs.get(x)
-            if isinstance(x, (A.Call, A.Name)) and ref is not None and ref[0] == "def" and ref[1] not in seen:
-                seen.add(ref[1])
-                d = m.defs.get(ref[1])
-                if d is not None:
-                    out.append(f"  with {ref[1]}: {_source(match, d.decl.span)}")
-                    todo.append(d.decl.body)
-            elif isinstance(x, A.Attr) and ref is not None and ref[0] == "kdef" and ref[1] not in seen:
-                seen.add(ref[1])
-                d = m.kind_defs.get(ref[1])
-                if d is not None:
-                    out.append(f"  with {ref[1]}: {_source(match, d.decl.span)}")
-                    todo.append(d.decl.body)
-    return out
+    if found is None:
+        return out + ["  (its amount is a number of the rules, or was chosen: nothing more to break down)"]
+    return out + tree(found, seat)
 
 
 def _log_lines(match: Match, seat: int) -> list[str]:
@@ -267,7 +254,7 @@ def _search_bots(spec: str | None, players: int, seed: int) -> dict:
 
 def _replay(match: Match, k: int) -> Match:
     """The same game with only its first k decisions made (undo)."""
-    m = Match(match.game, match.players, match.seed, match.options)
+    m = Match(match.game, match.players, match.seed, match.options, explain=True)
     for i in match.choices[:k]:
         m.apply(i)
     return m
@@ -288,7 +275,7 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
         except (OSError, ValueError) as e:
             raise GameError(f"cannot read the save '{load_path}': {e}")
         try:
-            match = Match.load(game, data, rules_text=rules_bytes)
+            match = Match.load(game, data, rules_text=rules_bytes, explain=True)
         except GameError as e:
             where = data.get("rules") if isinstance(data, dict) else None
             if isinstance(where, str) and where != file and "rules" in str(e):
@@ -321,7 +308,7 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
                 _rng_from_json(search[int(k)].rng, st)
         click.echo(f"resumed {game.title} after {len(match.choices)} decisions; you are P{seat + 1}")
     else:
-        match = Match(game, players, seed, opts)
+        match = Match(game, players, seed, opts, explain=True)
         search = _search_bots(bots, players, seed)
         click.echo(f"{game.title}: {players} players, seed {seed}; you are P{seat + 1}. {HELP}")
     save_path = save_to or (Path(file).stem + ".tavsave.json")
@@ -431,3 +418,7 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
     click.echo("")
     for p, s in enumerate(r["scores"]):
         click.echo(f"  P{p + 1}: {s}" + ("  (winner)" if p in r["winners"] else "") + ("  <- you" if p in humans else ""))
+    if match.st.explain is not None and match.st.log:  # how the winner was decided
+        from .engine.explain import tree
+        for line in tree(match.st.explain.found.get(len(match.st.log) - 1), seat):
+            click.echo(line)

@@ -16,13 +16,15 @@ from tavernlang import compile_file
 from tavernlang.engine.runner import Match
 
 ROOT = Path(__file__).resolve().parent.parent
+# the child runs this tree's tavernlang (not whichever one is installed), plain text
+ENV = {"NO_COLOR": "1", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
 
 
 def _session(game, players, seed, keys, tmp_path):
     save = tmp_path / "s.json"
     child = pexpect.spawn(sys.executable, ["-m", "tavernlang", "play", str(ROOT / "games" / game), "--players",
                                            str(players), "--seat", "1", "--seed", str(seed), "--save-to", str(save)],
-                          cwd=str(tmp_path), encoding="utf-8", timeout=60, env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+                          cwd=str(tmp_path), encoding="utf-8", timeout=60, env=ENV)
     child.logfile_read = io.StringIO()  # everything the screen showed
     for k in keys:
         child.expect_exact("\n> ")
@@ -59,7 +61,7 @@ def test_cavern_tavern_at_the_terminal(tmp_path):
     # and after load: the resumed screen hides it too
     child = pexpect.spawn(sys.executable, ["-m", "tavernlang", "play", str(ROOT / "games" / "cavern_tavern.tav"),
                                            "--players", "2", "--load", str(tmp_path / "s.json")],
-                          cwd=str(tmp_path), encoding="utf-8", timeout=60, env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+                          cwd=str(tmp_path), encoding="utf-8", timeout=60, env=ENV)
     child.logfile_read = io.StringIO()
     for k in ["v", "l", "q"]:
         child.expect_exact("\n> ")
@@ -83,7 +85,7 @@ def test_hot_seat_passes_the_device_and_hides_the_previous_seats_secret(tmp_path
     child = pexpect.spawn(sys.executable, ["-m", "tavernlang", "play", str(ROOT / "games" / "cavern_tavern.tav"),
                                            "--players", "3", "--seat", "1", "--seat", "2", "--seed", "1",
                                            "--save-to", str(save)],
-                          cwd=str(tmp_path), encoding="utf-8", timeout=60, env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+                          cwd=str(tmp_path), encoding="utf-8", timeout=60, env=ENV)
     child.logfile_read = io.StringIO()
     passes = 0
     for _ in range(30):  # every decision answered 1 (a view first), every pass screen with Enter

@@ -278,6 +278,8 @@ class StatementCompiler:
             num(new, span)
             if st.log is not None and a:  # (nothing gained, lost or given: no line)
                 st.why[len(st.log)] = span
+                if st.explain is not None:  # (its terms, for `why N` / --explain)
+                    st.explain.gain(st, env, s, p, a, new)
                 st.log.append((text + f" (now {new})", None, {"type": op, "counter": name, "amount": a, "player": p, "now": new}))
             return changes
 
@@ -1016,7 +1018,7 @@ class StatementCompiler:
             out += [f"{self.k(apply)}(st, {p}, {sign}{a})"]
         out += ["if st.log is not None:",
                 f"    _log_gain(st, {self.k(s.op)}, {self.k(s.counter)}, {per}, {p}, {a}, st.counters[{slot}][{p}], "
-                f"{self.k(s.span)})"]
+                f"{self.k(s.span)}, env, {self.k(s)})"]
         return False, self._at(out, s.span)
 
     def l_Do(self, s):
@@ -1080,10 +1082,12 @@ def _log_choice(st, g, p, x, prompt, t):
     st.log.append((text, hidden, {"type": "choice", "player": p, "prompt": prompt, "choice": g.label(x, st, t)}))
 
 
-def _log_gain(st, op, name, per, p, a, new, span=None):
+def _log_gain(st, op, name, per, p, a, new, span=None, env=None, node=None):
     if not a:  # nothing gained or lost: no line
         return
     st.why[len(st.log)] = span
+    if st.explain is not None and node is not None:  # (its terms, for `why N` / --explain)
+        st.explain.gain(st, env, node, p, a, new)
     if op == "gain":
         text = f"P{p + 1} gains {a} {name}" if per else f"{name} +{a}"
     else:
