@@ -155,9 +155,38 @@ def explain(match: Match, seat: int, n: int) -> list[str]:
     if span is None:
         return out + ["  (a move, a choice, a heading or a step the log says in full: nothing more to explain)"]
     out.append(f"  written by {_source(match, span)}")
-    if found is None:
+    if found is not None:
+        return out + tree(found, seat)
+    if st.explain is not None:
         return out + ["  (its amount is a number of the rules, or was chosen: nothing more to break down)"]
-    return out + tree(found, seat)
+    return out + _defs_used(match, span)  # (a game played without its terms kept: the definitions used)
+
+
+def _defs_used(match: Match, span) -> list[str]:
+    """The definitions a gain's amount is worked out with, each with its place."""
+    from .syntax import ast as A
+    m = match.game.model
+    out = []
+    stmt = next((x for d in m.decls for x in A.walk(d) if isinstance(x, A.Gain) and x.span == span), None)
+    seen: set = set()
+    todo = [stmt.amount] if stmt is not None else []
+    while todo:
+        e = todo.pop(0)
+        for x in A.walk(e):
+            ref = m.refs.get(x)
+            if isinstance(x, (A.Call, A.Name)) and ref is not None and ref[0] == "def" and ref[1] not in seen:
+                seen.add(ref[1])
+                d = m.defs.get(ref[1])
+                if d is not None:
+                    out.append(f"  with {ref[1]}: {_source(match, d.decl.span)}")
+                    todo.append(d.decl.body)
+            elif isinstance(x, A.Attr) and ref is not None and ref[0] == "kdef" and ref[1] not in seen:
+                seen.add(ref[1])
+                d = m.kind_defs.get(ref[1])
+                if d is not None:
+                    out.append(f"  with {ref[1]}: {_source(match, d.decl.span)}")
+                    todo.append(d.decl.body)
+    return out
 
 
 def _log_lines(match: Match, seat: int) -> list[str]:

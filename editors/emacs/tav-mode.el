@@ -37,8 +37,8 @@
       "pass" "per" "player" "private" "public" "random" "reaches" "repeat"
       "require" "required" "reveal" "run" "seed" "set" "shared" "show"
       "shuffle" "simultaneous" "simultaneously" "size" "subset" "sum" "swap" "take"
-      "then" "to" "top" "turn" "turns" "unlabelled" "until" "up"
-      "when" "while" "with" "wrap")
+      "then" "to" "top" "turn" "turns" "unit" "unlabelled" "until"
+      "up" "when" "while" "with" "wrap")
                   'symbols)
      . font-lock-keyword-face)
     (,(regexp-opt '("and" "in" "is" "not" "of" "or" "where")

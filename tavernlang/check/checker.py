@@ -181,6 +181,10 @@ class Checker:
             elif isinstance(d, A.CounterDecl):
                 if define(d.name, d, "counter"):
                     m.counters[d.name] = CounterInfo(d.name, len(m.counters), d)
+                for w in d.unit or ():  # what the log calls one of it and several: words, one line
+                    if w is not None and (not w.strip() or w != w.strip() or any(ch in w for ch in "\n\t{}")):
+                        self.err(d.unit_span, f"a counter's unit is a word or a few on one line, without spaces around "
+                                 f"or braces, not {w!r:.40} (for instance: unit \"coin\" \"coins\")")
             elif isinstance(d, A.VarDecl):
                 if define(d.name, d, "variable"):
                     m.vars[d.name] = VarInfo(d.name, len(m.vars), ANY, d)

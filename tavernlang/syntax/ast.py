@@ -502,6 +502,8 @@ class CounterDecl(Decl):
     high: Expr | None
     wrap: bool
     title: str | None = None  # how people read it: `counter heat per player in 0..12 "Heat track"`
+    unit: "tuple[str, str | None] | None" = None  # what the log calls one and several: `unit "coin" "coins"`
+    unit_span: Span | None = None
 
 
 @frozen

@@ -14,8 +14,8 @@ syn keyword tavKeyword give given hidden highest if let list log look lose
 syn keyword tavKeyword match max min move next number once once_each pass per
 syn keyword tavKeyword player private public random reaches repeat require required reveal run
 syn keyword tavKeyword seed set shared show shuffle simultaneous simultaneously size subset sum
-syn keyword tavKeyword swap take then to top turn turns unlabelled until up
-syn keyword tavKeyword when while with wrap
+syn keyword tavKeyword swap take then to top turn turns unit unlabelled until
+syn keyword tavKeyword up when while with wrap
 syn keyword tavOperatorWord and in is not of or where
 syn keyword tavConstant false none true
 syn keyword tavBuiltin abs allowed bool cards current empty first free full game_ends
