@@ -304,16 +304,18 @@ def run(file, players, seed, options, bots_spec, as_json, quiet=False, explain=F
             "log": [_json_event(e, i, match.st) for i, e in enumerate(match.events())],
         }))
         return
+    from .colour import Paint
     from .engine.explain import summary, tree
+    paint = Paint()  # colour in a terminal with rich; plain when piped or with NO_COLOR
     found = match.st.explain.found if match.st.explain is not None else {}
     for i, line in enumerate(match.log_lines() if not quiet else []):
-        click.echo(line)
+        click.echo(paint.log(line))
         if explain and i in match.st.why:  # (the place of the statement, and its line)
             sp = match.st.why[i]
             click.echo(f"    by {sp}: {(game.model.sources.line(sp.file, sp.line) or '').strip()}")
             s = summary(found.get(i))
             if s:
-                click.echo(f"    = {s}")
+                click.echo(paint(f"    = {s}", "why"))
         elif explain and i in found:  # the winner decision
             for ln in tree(found[i], None, "    "):
                 click.echo(ln)

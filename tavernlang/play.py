@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from .colour import Paint
 from .engine.runner import Match, bot_pick, bot_rng
 from .errors import GameError
 
@@ -268,9 +269,9 @@ def view_lines(match: Match, seat: int) -> list[str]:
     return out
 
 
-def _show_view(match: Match, seat: int) -> None:
+def _show_view(match: Match, seat: int, paint=None) -> None:
     for line in view_lines(match, seat):
-        click.echo(line)
+        click.echo(paint.view(line) if paint is not None else line)
 
 
 def _search_bots(spec: str | None, players: int, seed: int) -> dict:
@@ -295,6 +296,7 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
     """`bots`: the other seats' `--bots` (bots.py); None: random bots, as always. `also`: more
     seats played by people at this terminal (hot seat): a pass-the-device screen between them."""
     humans = {seat, *also}
+    paint = Paint()  # colour in a terminal with rich; plain when piped or with NO_COLOR
     rules_bytes = game.model.sources.all_text()  # the rules file and everything it includes
     bot = bot_rng(seed)
     search = {}  # seat -> a search bot (greedy, mcts); the random seats use `bot`
@@ -369,13 +371,13 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
             continue
         lines = _log_lines(match, seat)
         for line in lines[shown:]:
-            click.echo("  " + line)
+            click.echo(paint.log("  " + line))
         shown = len(lines)
         labels = match.legal()
         here = (len(match.choices), bot.getstate(), {p: b.rng.getstate() for p, b in search.items()})
-        click.echo(f"\nP{seat + 1}, {d.prompt}:")
+        click.echo("\n" + paint(f"P{seat + 1}, {d.prompt}:", "prompt"))
         for line in _option_lines(match, seat):
-            click.echo(line)
+            click.echo(paint.option(line))
         while True:
             try:
                 raw = click.prompt(">", default="", show_default=False, prompt_suffix=" ").strip().lower()
@@ -410,16 +412,17 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
                 continue
             if raw in ("l", "log"):
                 for i, line in enumerate(match.log_lines(seat), 1):
-                    click.echo(f"  {i}. {line}")
+                    click.echo(paint.log(f"  {i}. {line}"))
                 continue
             if raw.startswith("why ") and raw[4:].strip().isdigit():
-                click.echo("\n".join(explain(match, seat, int(raw[4:].strip()))))
+                out = explain(match, seat, int(raw[4:].strip()))
+                click.echo("\n".join(out[:1] + [paint(ln, "why") for ln in out[1:]]))
                 continue
             if raw in ("w", "why"):
-                click.echo(_why_lines(match, seat))
+                click.echo(paint(_why_lines(match, seat), "warn"))
                 continue
             if raw in ("v", "view"):
-                _show_view(match, seat)
+                _show_view(match, seat, paint)
                 continue
             if raw in ("s", "save"):
                 data = match.save(file, rules_bytes)
@@ -442,11 +445,11 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
             click.echo(f"? {HELP}")
     lines = _log_lines(match, seat)
     for line in lines[shown:]:
-        click.echo("  " + line)
+        click.echo(paint.log("  " + line))
     r = match.result
     click.echo("")
     for p, s in enumerate(r["scores"]):
-        click.echo(f"  P{p + 1}: {s}" + ("  (winner)" if p in r["winners"] else "") + ("  <- you" if p in humans else ""))
+        click.echo(f"  P{p + 1}: {s}" + (paint("  (winner)", "gain") if p in r["winners"] else "") + ("  <- you" if p in humans else ""))
     if match.st.explain is not None and match.st.log:  # how the winner was decided
         from .engine.explain import tree
         for line in tree(match.st.explain.found.get(len(match.st.log) - 1), seat):

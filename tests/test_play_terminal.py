@@ -119,3 +119,48 @@ def test_hot_seat_passes_the_device_and_hides_the_previous_seats_secret(tmp_path
         for name in secret[other]:
             if name not in secret[now]:
                 assert name not in part.split("press Enter when you are ready", 1)[1], (now + 1, name)
+
+
+def _first_screen(env):
+    child = pexpect.spawn(sys.executable, ["-m", "tavernlang", "play", str(ROOT / "games" / "little_tavern.tav"),
+                                           "--players", "3", "--seed", "5"], encoding="utf-8", timeout=60, env=env)
+    child.logfile_read = io.StringIO()
+    child.expect_exact("\n> ")
+    child.sendline("v")
+    child.expect_exact("\n> ")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    return child.logfile_read.getvalue()
+
+
+def test_colour_in_a_terminal_plain_with_no_color_or_piped():
+    pytest.importorskip("rich")  # (the color extra; the test extra brings it)
+    coloured = _first_screen({"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "TERM": "xterm"})
+    plain = _first_screen({**ENV, "TERM": "xterm"})
+    assert "\x1b[1;36m1\x1b[0m. " in coloured  # an option's number
+    assert "\x1b[1mP1, " in coloured and "\x1b[1mYours:" not in plain
+    assert "\x1b[" not in plain
+    strip = __import__("re").sub(r"\x1b\[[0-9;]*m", "", coloured)
+    assert strip == plain  # the same words
+    import subprocess
+    piped = subprocess.run([sys.executable, "-m", "tavernlang", "run", str(ROOT / "games" / "little_tavern.tav"), "-p", "3"],
+                           capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "TERM": "xterm"})
+    assert piped.returncode == 0 and "gains" in piped.stdout and "\x1b[" not in piped.stdout
+
+
+def test_colour_is_off_without_rich_or_a_terminal(monkeypatch):
+    from tavernlang import colour
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    assert colour.wanted(Tty()) is (__import__("importlib").util.find_spec("rich") is not None)
+    assert not colour.wanted(io.StringIO())  # piped
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not colour.wanted(Tty())
+    monkeypatch.setitem(sys.modules, "rich.style", None)  # rich missing: plain text, the same words
+    monkeypatch.delenv("NO_COLOR")
+    assert not colour.wanted(Tty())
+    assert colour.Paint(False).option("  1. Elf — tips") == "  1. Elf — tips"
