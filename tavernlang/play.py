@@ -226,46 +226,107 @@ def _owner_title(owner, seat: int) -> str:
     return "Shared" if owner is None else "Yours" if owner == seat else f"P{owner + 1}'s"
 
 
+def _fn(g, e):
+    """An expression of the rules compiled once for this game (a range's bounds, a view's `if`)."""
+    cache = g.__dict__.setdefault("_play_fns", {})
+    f = cache.get(e)
+    if f is None:
+        f = cache[e] = g._compiler.expr(e)
+    return f
+
+
+def _counter_line(match: Match, seat: int, name: str, owner=None) -> str:
+    """A counter as people read it: its title, its range, each player's value (yours first), or
+    with `owner`, that player's alone ("Nasty track: 3 (0..12)")."""
+    st, g = match.st, match.game
+    d = g.model.counters[name].decl
+    row = st.counters[g.counter_slots[name]]
+    rng = ""
+    if d.low is not None and d.high is not None:
+        env = [owner] + [None] * (g.model.max_frame + 1)  # (a range of each player's own: that player's)
+        try:
+            lo, hi = _fn(g, d.low)(st, env), _fn(g, d.high)(st, env)
+            rng = f"{lo}..{hi}"
+        except Exception:  # a range that cannot be worked out here: shown without it
+            rng = ""
+    title = d.title or name.replace("_", " ")
+    if d.per_player and owner is None:
+        vals = [f"you {row[seat]}"] + [f"P{p + 1} {x}" for p, x in enumerate(row) if p != seat]
+        return f"  {title}" + (f" ({rng})" if rng else "") + ": " + ", ".join(vals)
+    return f"  {title}: {row[owner if d.per_player else 0]}" + (f" ({rng})" if rng else "")
+
+
+def _zone_line(match: Match, seat: int, z: int, title: str | None = None) -> str:
+    """`Title: Apple ×6, Pear, 3 face-down cards`: what the seat may see of a zone, counted."""
+    st, g = match.st, match.game
+    cards = st.zones[z]
+    f = st.zfamily[z]
+    if title is None:
+        title = g.zone_text(z, st, seat) if g.zone_is_card[f] else _zone_title(g, f)
+    seen = [g.card_label(c, st, seat) for c in cards if st.visible(c, seat)]
+    hidden = len(cards) - len(seen)
+    parts = ([_counted(seen)] if seen else []) + (
+        [f"{hidden} face-down card" + ("s" if hidden != 1 else "")] if hidden else [])
+    return f"    {title}: " + ", ".join(parts)
+
+
 def view_lines(match: Match, seat: int) -> list[str]:
     """The table as the seat may see it, for people: counters with their ranges; zones grouped by
     owner (yours first), identical cards counted, cards the seat may not see as a count, empty
-    zones left out."""
+    zones left out. A rules file's `view { ... }` chooses the groups and their order instead."""
     st, g = match.st, match.game
+    if g.model.view is not None:
+        return _designed_view(match, seat, g.model.view)
     out = [f"-- round {st.round} --"]
-    for name, info in g.model.counters.items():
-        row = st.counters[g.counter_slots[name]]
-        rng = ""
-        d = info.decl
-        if d.low is not None and d.high is not None:
-            try:
-                rng = f" of {g.compiler_expr_value(d.low, st)}..{g.compiler_expr_value(d.high, st)}"
-            except Exception:  # a range that depends on a player: shown without it
-                rng = ""
-        title = d.title or name.replace("_", " ")
-        if d.per_player:
-            vals = [f"you {row[seat]}"] + [f"P{p + 1} {x}" for p, x in enumerate(row) if p != seat]
-            out.append(f"  {title}" + (f" ({rng[4:]})" if rng else "") + ": " + ", ".join(vals))
-        else:
-            out.append(f"  {title}: {row[0]}" + (f" ({rng[4:]})" if rng else ""))
+    for name in g.model.counters:
+        out.append(_counter_line(match, seat, name))
     groups: dict = {}
     for z, cards in enumerate(st.zones):
         if not cards:
             continue
         f = st.zfamily[z]
-        owner = st.zowner[z]
-        if g.zone_is_card[f]:  # a zone on a card: with whoever holds the card
-            title, owner = g.zone_text(z, st, seat), st.zone_owner(z)
-        else:
-            title = _zone_title(g, f)
-        seen = [g.card_label(c, st, seat) for c in cards if st.visible(c, seat)]
-        hidden = len(cards) - len(seen)
-        parts = ([_counted(seen)] if seen else []) + (
-            [f"{hidden} face-down card" + ("s" if hidden != 1 else "")] if hidden else [])
-        groups.setdefault(owner, []).append(f"    {title}: " + ", ".join(parts))
+        owner = st.zone_owner(z) if g.zone_is_card[f] else st.zowner[z]  # a zone on a card: with whoever holds the card
+        groups.setdefault(owner, []).append(_zone_line(match, seat, z))
     order = sorted(groups, key=lambda o: (o is None, o != seat, o if o is not None else 0))
     for owner in order:
         out.append(f"  {_owner_title(owner, seat)}:")
         out.extend(groups[owner])
+    return out
+
+
+def _designed_view(match: Match, seat: int, v) -> list[str]:
+    """The view as the rules file's `view { ... }` orders it: each group in turn (a `per player`
+    group once for each player, yours first), its zones and counters in the order written; a
+    group whose `if` does not hold, and empty zones, left out."""
+    st, g = match.st, match.game
+    m = g.model
+    out = [f"-- round {st.round} --"]
+    fam = {name: i for i, name in enumerate(g.zone_names)}
+    pad = [None] * (m.max_frame + 1)
+    for grp in v.groups:
+        if grp.cond is not None and not _fn(g, grp.cond)(st, [None] + pad):
+            continue
+        owners = [seat] + [p for p in range(st.n) if p != seat] if grp.per_player else [None]
+        for owner in owners:
+            lines = []
+            for name, _ in grp.names:
+                if name in m.counters:
+                    lines.append("    " + _counter_line(match, seat, name, owner).strip())
+                    continue
+                f = fam[name]
+                if g.zone_is_card[f]:  # a zone on cards: each held by this owner (or shared)
+                    zs = [z for z in range(len(st.zones)) if st.zfamily[z] == f and st.zones[z] and st.zone_owner(z) == owner]
+                else:
+                    zs = [st.zbase[f] + (owner if g.zone_per[f] else 0)]
+                lines += [_zone_line(match, seat, z) for z in zs if st.zones[z]]
+            if not lines:
+                continue
+            if grp.per_player:
+                head = ("Your " if owner == seat else f"P{owner + 1}'s ") + grp.title if grp.title else _owner_title(owner, seat)
+            else:
+                head = grp.title
+            out.append(f"  {head}:")
+            out.extend(lines)
     return out
 
 

@@ -148,6 +148,7 @@ def test_the_board_view_is_for_people():
     from tavernlang.engine.runner import Match, bot_pick, bot_rng
     from tavernlang.play import view_lines
     g = compile_file(ROOT / "games" / "cavern_tavern.tav")
+    g.model.view = None  # the default view, without the game's own `view` (test_play_view tests that)
     m = Match(g, 3, 1, {})
     rng = bot_rng(1)
     for _ in range(12):

@@ -42,7 +42,8 @@ def test_cavern_tavern_at_the_terminal(tmp_path):
     screen, save = _session("cavern_tavern.tav", 2, 1, ["?", "i 1"] + ["1"] * 12 + ["v", "w", "l", "why 1", "u", "v"], tmp_path)
     assert "i N    the full text of option N's card" in screen  # ? lists every key
     assert "Ability, twice a game" in screen  # a Character's text, among the options and with i 1
-    assert "Yours:" in screen and "Shared:" in screen and "Ingredient stacks: " in screen  # the board view
+    # the board view, as the rules file's `view` lays it out: the Tavern, then each player's board
+    assert "The Tavern:" in screen and "Your board:" in screen and "P2's board:" in screen and "Ingredient stacks: " in screen
     assert "the Clock: 1 (1..11)" in screen
     assert "not offered: " in screen  # why actions are missing
     assert "1. " in screen  # the numbered log
@@ -68,7 +69,7 @@ def test_cavern_tavern_at_the_terminal(tmp_path):
         child.sendline(k)
     child.expect(pexpect.EOF)
     resumed = child.logfile_read.getvalue()
-    assert "resumed Cavern Tavern" in resumed and "Secret Task: 1 face-down card" in resumed
+    assert "resumed Cavern Tavern" in resumed and "P2's Secret Task and served Orders:\r\n    Secret Task: 1 face-down card" in resumed
     for name in hidden:
         assert name not in resumed
 

@@ -25,7 +25,8 @@
     ("\\.\\(\\_<[A-Za-z_][A-Za-z0-9_]*\\_>\\)" 1 font-lock-variable-name-face)
     (,(regexp-opt '("action" "add" "card" "counter" "def" "effect" "end" "enum"
       "extends" "game" "include" "kind" "on" "option" "phase" "players"
-      "remove" "replace" "rounds" "scenario" "setup" "var" "winner" "zone")
+      "remove" "replace" "rounds" "scenario" "setup" "var" "view" "winner"
+      "zone")
                   'symbols)
      . font-lock-keyword-face)
     (,(regexp-opt '("actions" "after" "all" "answers" "any" "as" "at" "before"

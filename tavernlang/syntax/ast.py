@@ -547,6 +547,23 @@ class ActionDecl(Decl):
 
 
 @frozen
+class ViewGroup(Node):
+    """`"Title" [if C]: a, b` (shared zones and counters) or `per player [if C]: a, b`."""
+
+    title: str | None
+    per_player: bool
+    cond: Expr | None
+    names: tuple[tuple[str, Span], ...]
+
+
+@frozen
+class ViewDecl(Decl):
+    """`view { GROUP ... }`: what `tav play` shows of the table, grouped and in order."""
+
+    groups: tuple[ViewGroup, ...]
+
+
+@frozen
 class SetupDecl(Decl):
     body: Block
 

@@ -6,7 +6,7 @@ endif
 
 syn keyword tavDeclaration action add card counter def effect end enum extends game
 syn keyword tavDeclaration include kind on option phase players remove replace rounds scenario
-syn keyword tavDeclaration setup var winner zone
+syn keyword tavDeclaration setup var view winner zone
 syn keyword tavKeyword actions after all answers any as at before bottom by
 syn keyword tavKeyword capacity choose components count distinct do drop each else emit
 syn keyword tavKeyword every everyone expect facedown faceup filter final for from gain
