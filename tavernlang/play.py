@@ -144,7 +144,7 @@ def explain(match: Match, seat: int, n: int) -> list[str]:
     if not 1 <= n <= len(log):
         return [f"there is no log line {n} (the log has {len(log)}; 'l' numbers them)"]
     text, _, data = (st.log or [])[n - 1]
-    out = [f"{n}. {log[n - 1]}"]
+    out = [f"{n}. {people_line(match, seat, log[n - 1], data)}"]
     found = st.explain.found.get(n - 1) if st.explain is not None else None
     if data.get("type") == "end":
         if found is not None:
@@ -191,19 +191,63 @@ def _defs_used(match: Match, span) -> list[str]:
 
 
 def _log_lines(match: Match, seat: int) -> list[str]:
-    """The log as the seat may read it; a revealed card's text follows the line that reveals it."""
+    """The log as the seat may read it, for people (zones by their titles: "Elf: the center ->
+    P2's Table"); a revealed card's text follows the line that reveals it, and a gain of several
+    terms its terms ("= tip(Elf) 2 ×2 (little_tavern.tav:31), ...": `why N` gives the rest)."""
+    from .engine.explain import summary
     g, st = match.game, match.st
     by_name = {}
     for c in range(g.ncards):
         by_name.setdefault(g.card_name[c], c)
+    found = st.explain.found if st.explain is not None else {}
     out = []
-    for line, (_, _, data) in zip(match.log_lines(seat), st.log or []):
-        out.append(line)
+    for i, (line, (_, _, data)) in enumerate(zip(match.log_lines(seat), st.log or [])):
+        out.append(people_line(match, seat, line, data))
         if data.get("type") == "reveal" and data.get("card") in by_name:
             text = g.card_text(by_name[data["card"]], st, seat)
             if text:
                 out.append(f"    ({text})")
+        d = found.get(i)
+        if d is not None and data.get("type") in ("gain", "lose", "give", "take") and len(d.get("parts") or ()) > 1:
+            s = summary(d, seat)
+            if s:
+                out.append(f"    (= {s})")
     return out
+
+
+def _zone_labels(match: Match) -> dict:
+    """The log's names of zones ("table of P2", "order_deck") -> the zones."""
+    g, st = match.game, match.st
+    got = g.__dict__.setdefault("_play_zone_labels", {})
+    if st.n not in got:
+        got[st.n] = {g._zone_label(z, st.n): z for z in range(len(st.zones))}
+    return got[st.n]
+
+
+def people_line(match: Match, seat: int, line: str, data: dict) -> str:
+    """A log line with the zones it names as people name them: their titles, "your Table",
+    "P2's Table" (the rules' log, `tav run`'s, keeps the rules' names)."""
+    kind = data.get("type")
+    if kind not in ("move", "move_all", "shuffle", "choice"):
+        return line
+    zones = _zone_labels(match)
+
+    def named(label: str) -> str:
+        z = zones.get(label)
+        return label if z is None else _zone_place(match, z, seat)
+    if kind == "move":
+        card, sep, path = line.partition(": ")
+        src, arrow, to = path.partition(" -> ")
+        return f"{card}{sep}{named(src)}{arrow}{named(to)}" if arrow else line
+    if kind == "move_all":
+        head, arrow, to = line.partition(" -> ")
+        return f"{head}{arrow}{named(to)}"
+    if kind == "shuffle" and line.startswith("shuffle "):
+        return "shuffle " + named(line[len("shuffle "):])
+    choice = data.get("choice")
+    if isinstance(choice, str) and choice in zones and f" chooses {choice} (" in line:
+        return line.replace(f" chooses {choice} (", f" chooses {named(choice)} (", 1)
+    return line
 
 
 def _zone_title(g, f: int) -> str:
@@ -472,8 +516,8 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
                 click.echo(_card_info(match, seat, raw[2:].strip()) if raw[2:].strip() else "i N: option N's card; i NAME: a card by name")
                 continue
             if raw in ("l", "log"):
-                for i, line in enumerate(match.log_lines(seat), 1):
-                    click.echo(paint.log(f"  {i}. {line}"))
+                for i, (line, (_, _, data)) in enumerate(zip(match.log_lines(seat), match.st.log or []), 1):
+                    click.echo(paint.log(f"  {i}. {people_line(match, seat, line, data)}"))
                 continue
             if raw.startswith("why ") and raw[4:].strip().isdigit():
                 out = explain(match, seat, int(raw[4:].strip()))

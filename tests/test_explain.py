@@ -127,3 +127,15 @@ def test_run_explain_and_json_carry_the_terms():
     assert data["log"][-1]["why"]["keys"][0]["text"] == "coins"
     plain = json.loads(CliRunner().invoke(main, ["run", path, "-p", "3", "--seed", "1", "--json"]).output)
     assert not any("why" in e for e in plain["log"])  # only when asked for
+
+
+def test_tav_plays_log_reads_zones_by_title_and_tips_term_by_term(lt):
+    from tavernlang.play import _log_lines
+    m = _played(lt, 3, 1)
+    lines = _log_lines(m, 0)
+    assert "  reveal Elf" not in lines and any(ln.endswith(" -> P2's Table") for ln in lines)  # not "table of P2"
+    assert not any(" -> table of " in ln for ln in lines)
+    assert any(ln.startswith("P1 chooses your Table (") or ln.startswith("P1 chooses P2's Table (") for ln in lines)
+    i = lines.index("P2 gains 12 coins (now 15)")
+    assert lines[i + 1].startswith("    (= tip(Elf) 1 (little_tavern.tav:")
+    assert m.log_lines(0)[0] == "58 cards -> center"  # (the rules' own log keeps the rules' names)

@@ -57,6 +57,14 @@ def test_cavern_tavern_at_the_terminal(tmp_path):
             if g.zone_names[st.zfamily[z]] == "secret" and st.zowner[z] == 0]
     assert "undone: back to your decision before the last" in screen
     hidden = [name for name in secret if name not in mine]
+    # and every card P1 may not see (other seats' Items, Secret Tasks, cards drawn to choose
+    # from), named nowhere P1 may read (a copy P1 sees, P1's log): never on P1's screen either
+    log = "\n".join(m.log_lines(0))
+    seen = {g.card_name[c] for c in range(g.ncards) if st.visible(c, 0) and st.loc[c] >= 0}
+    unseen = {g.card_name[c] for z, cards in enumerate(st.zones) for c in cards
+              if st.zowner[z] in (1, 2) and not st.visible(c, 0)} - seen
+    hidden += [name for name in unseen if name not in log and name not in hidden]
+    assert hidden
     for name in hidden:
         assert name not in screen  # on the view, the options, the log, after undo
     # and after load: the resumed screen hides it too

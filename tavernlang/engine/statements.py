@@ -539,8 +539,14 @@ class StatementCompiler:
                     else:
                         opts = left + [DONE] if up_to else left
                         lab = (lambda v, st=st: label(v, st, p))
-                        i = 0 if len(opts) == 1 and only_option(st, p, opts, prompt, lab, span) else \
-                            st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, lab, span, st))
+                        if len(opts) == 1 and only_option(st, p, opts, prompt, lab, span):
+                            i = 0
+                        elif st.agent is not None:
+                            i = st.agent(p, opts)
+                        else:
+                            if t == "card":
+                                lab.cards = True  # (its options are cards: a player may read their text)
+                            i = yield Decision(p, opts, prompt, lab, span, st)
                         x = opts[i]
                         if x is DONE:
                             if st.log is not None:
