@@ -276,7 +276,8 @@ def _game_options(f):
 @_bots_flag
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (result and log).")
 @click.option("--quiet", "-q", is_flag=True, help="Print the result alone, not the log.")
-@click.option("--explain", is_flag=True, help="Under each gain or loss, the rules statement that made it.")
+@click.option("--explain", is_flag=True, help="Under each gain or loss, the rules statement that made it and its amount "
+              "term by term; under the result, the winner decision (with --json: each carries 'why').")
 @guarded
 def run(file, players, seed, options, bots_spec, as_json, quiet=False, explain=False) -> None:
     """Play one whole game with bots (random unless --bots) and print its log."""
@@ -286,7 +287,7 @@ def run(file, players, seed, options, bots_spec, as_json, quiet=False, explain=F
     _check_players(game, players)
     opts = _parse_options(game, options)
     bots = _bots(bots_spec, players)
-    match = Match(game, players, seed, opts)
+    match = Match(game, players, seed, opts, explain=explain)
     if bots is None:
         play_bots(match)
     else:
@@ -298,20 +299,40 @@ def run(file, players, seed, options, bots_spec, as_json, quiet=False, explain=F
             "game": game.title, "seed": seed, "players": players, "options": opts,
             "winners": [p + 1 for p in r["winners"]], "scores": r["scores"], "rounds": match.st.round,
             "decisions": len(match.choices),
-            # a gain or loss carries the place of the rules statement that made it ("at")
-            "log": [dict(e, at=str(match.st.why[i])) if i in match.st.why else e for i, e in enumerate(match.events())],
+            # a gain or loss carries the place of the rules statement that made it ("at"); with
+            # --explain, its amount term by term ("why"), and the result its winner decision
+            "log": [_json_event(e, i, match.st) for i, e in enumerate(match.events())],
         }))
         return
+    from .colour import Paint
+    from .engine.explain import summary, tree
+    paint = Paint()  # colour in a terminal with rich; plain when piped or with NO_COLOR
+    found = match.st.explain.found if match.st.explain is not None else {}
     for i, line in enumerate(match.log_lines() if not quiet else []):
-        click.echo(line)
+        click.echo(paint.log(line))
         if explain and i in match.st.why:  # (the place of the statement, and its line)
             sp = match.st.why[i]
             click.echo(f"    by {sp}: {(game.model.sources.line(sp.file, sp.line) or '').strip()}")
+            s = summary(found.get(i))
+            if s:
+                click.echo(paint(f"    = {s}", "why"))
+        elif explain and i in found:  # the winner decision
+            for ln in tree(found[i], None, "    "):
+                click.echo(ln)
     if not quiet:
         click.echo("")
     click.echo(f"{game.title}, {players} players, seed {seed}: {match.st.round} rounds, {len(match.choices)} decisions")
     for p, s in enumerate(r["scores"]):
         click.echo(f"  P{p + 1}: {s}" + ("  (winner)" if p in r["winners"] else ""))
+
+
+def _json_event(e: dict, i: int, st) -> dict:
+    if i in st.why:
+        e = dict(e, at=str(st.why[i]))
+    if st.explain is not None and st.explain.found.get(i) is not None:
+        from .engine.explain import public
+        e = dict(e, why=public(st.explain.found[i]))
+    return e
 
 
 @main.command()

@@ -24,7 +24,7 @@ WORD_OPERATORS = frozenset({"and", "or", "not", "is", "in", "of", "where"})
 DECLARATIONS = frozenset({
     "game", "players", "include", "option", "enum", "kind", "card", "counter", "var", "zone", "def",
     "effect", "action", "setup", "rounds", "phase", "end", "winner", "on", "scenario", "extends",
-    "replace", "remove", "add",
+    "replace", "remove", "add", "view",
 })
 
 

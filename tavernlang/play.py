@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from .colour import Paint
 from .engine.runner import Match, bot_pick, bot_rng
 from .errors import GameError
 
@@ -135,15 +136,19 @@ def _source(match: Match, span) -> str:
 
 def explain(match: Match, seat: int, n: int) -> list[str]:
     """`why N`: where log line N (as `l` numbers them) comes from: the rules statement that wrote
-    it and the definitions its amount is worked out with; for the result, the winner rules."""
-    from .syntax import ast as A
-    st, g, m = match.st, match.game, match.game.model
+    it, and its amount term by term, each with its value and its place (engine/explain.py); for
+    the result, the winner rule and each player's values. Only what the seat may see."""
+    from .engine.explain import tree
+    st, m = match.st, match.game.model
     log = match.log_lines(seat)
     if not 1 <= n <= len(log):
         return [f"there is no log line {n} (the log has {len(log)}; 'l' numbers them)"]
     text, _, data = (st.log or [])[n - 1]
-    out = [f"{n}. {log[n - 1]}"]
+    out = [f"{n}. {people_line(match, seat, log[n - 1], data)}"]
+    found = st.explain.found.get(n - 1) if st.explain is not None else None
     if data.get("type") == "end":
+        if found is not None:
+            return out + tree(found, seat)
         rules = [w for w in m.guarded_winners] + ([m.winner] if m.winner is not None else [])
         out += ["  decided by the winner rules, the first whose 'when' holds:"] + [f"    {_source(match, w.span)}" for w in rules]
         return out
@@ -151,6 +156,18 @@ def explain(match: Match, seat: int, n: int) -> list[str]:
     if span is None:
         return out + ["  (a move, a choice, a heading or a step the log says in full: nothing more to explain)"]
     out.append(f"  written by {_source(match, span)}")
+    if found is not None:
+        return out + tree(found, seat)
+    if st.explain is not None:
+        return out + ["  (its amount is a number of the rules, or was chosen: nothing more to break down)"]
+    return out + _defs_used(match, span)  # (a game played without its terms kept: the definitions used)
+
+
+def _defs_used(match: Match, span) -> list[str]:
+    """The definitions a gain's amount is worked out with, each with its place."""
+    from .syntax import ast as A
+    m = match.game.model
+    out = []
     stmt = next((x for d in m.decls for x in A.walk(d) if isinstance(x, A.Gain) and x.span == span), None)
     seen: set = set()
     todo = [stmt.amount] if stmt is not None else []
@@ -174,19 +191,63 @@ def explain(match: Match, seat: int, n: int) -> list[str]:
 
 
 def _log_lines(match: Match, seat: int) -> list[str]:
-    """The log as the seat may read it; a revealed card's text follows the line that reveals it."""
+    """The log as the seat may read it, for people (zones by their titles: "Elf: the center ->
+    P2's Table"); a revealed card's text follows the line that reveals it, and a gain of several
+    terms its terms ("= tip(Elf) 2 ×2 (little_tavern.tav:31), ...": `why N` gives the rest)."""
+    from .engine.explain import summary
     g, st = match.game, match.st
     by_name = {}
     for c in range(g.ncards):
         by_name.setdefault(g.card_name[c], c)
+    found = st.explain.found if st.explain is not None else {}
     out = []
-    for line, (_, _, data) in zip(match.log_lines(seat), st.log or []):
-        out.append(line)
+    for i, (line, (_, _, data)) in enumerate(zip(match.log_lines(seat), st.log or [])):
+        out.append(people_line(match, seat, line, data))
         if data.get("type") == "reveal" and data.get("card") in by_name:
             text = g.card_text(by_name[data["card"]], st, seat)
             if text:
                 out.append(f"    ({text})")
+        d = found.get(i)
+        if d is not None and data.get("type") in ("gain", "lose", "give", "take") and len(d.get("parts") or ()) > 1:
+            s = summary(d, seat)
+            if s:
+                out.append(f"    (= {s})")
     return out
+
+
+def _zone_labels(match: Match) -> dict:
+    """The log's names of zones ("table of P2", "order_deck") -> the zones."""
+    g, st = match.game, match.st
+    got = g.__dict__.setdefault("_play_zone_labels", {})
+    if st.n not in got:
+        got[st.n] = {g._zone_label(z, st.n): z for z in range(len(st.zones))}
+    return got[st.n]
+
+
+def people_line(match: Match, seat: int, line: str, data: dict) -> str:
+    """A log line with the zones it names as people name them: their titles, "your Table",
+    "P2's Table" (the rules' log, `tav run`'s, keeps the rules' names)."""
+    kind = data.get("type")
+    if kind not in ("move", "move_all", "shuffle", "choice"):
+        return line
+    zones = _zone_labels(match)
+
+    def named(label: str) -> str:
+        z = zones.get(label)
+        return label if z is None else _zone_place(match, z, seat)
+    if kind == "move":
+        card, sep, path = line.partition(": ")
+        src, arrow, to = path.partition(" -> ")
+        return f"{card}{sep}{named(src)}{arrow}{named(to)}" if arrow else line
+    if kind == "move_all":
+        head, arrow, to = line.partition(" -> ")
+        return f"{head}{arrow}{named(to)}"
+    if kind == "shuffle" and line.startswith("shuffle "):
+        return "shuffle " + named(line[len("shuffle "):])
+    choice = data.get("choice")
+    if isinstance(choice, str) and choice in zones and f" chooses {choice} (" in line:
+        return line.replace(f" chooses {choice} (", f" chooses {named(choice)} (", 1)
+    return line
 
 
 def _zone_title(g, f: int) -> str:
@@ -209,42 +270,67 @@ def _owner_title(owner, seat: int) -> str:
     return "Shared" if owner is None else "Yours" if owner == seat else f"P{owner + 1}'s"
 
 
+def _fn(g, e):
+    """An expression of the rules compiled once for this game (a range's bounds, a view's `if`)."""
+    cache = g.__dict__.setdefault("_play_fns", {})
+    f = cache.get(e)
+    if f is None:
+        f = cache[e] = g._compiler.expr(e)
+    return f
+
+
+def _counter_line(match: Match, seat: int, name: str, owner=None) -> str:
+    """A counter as people read it: its title, its range, each player's value (yours first), or
+    with `owner`, that player's alone ("Nasty track: 3 (0..12)")."""
+    st, g = match.st, match.game
+    d = g.model.counters[name].decl
+    row = st.counters[g.counter_slots[name]]
+    rng = ""
+    if d.low is not None and d.high is not None:
+        env = [owner] + [None] * (g.model.max_frame + 1)  # (a range of each player's own: that player's)
+        try:
+            lo, hi = _fn(g, d.low)(st, env), _fn(g, d.high)(st, env)
+            rng = f"{lo}..{hi}"
+        except Exception:  # a range that cannot be worked out here: shown without it
+            rng = ""
+    title = d.title or name.replace("_", " ")
+    if d.per_player and owner is None:
+        vals = [f"you {row[seat]}"] + [f"P{p + 1} {x}" for p, x in enumerate(row) if p != seat]
+        return f"  {title}" + (f" ({rng})" if rng else "") + ": " + ", ".join(vals)
+    return f"  {title}: {row[owner if d.per_player else 0]}" + (f" ({rng})" if rng else "")
+
+
+def _zone_line(match: Match, seat: int, z: int, title: str | None = None) -> str:
+    """`Title: Apple ×6, Pear, 3 face-down cards`: what the seat may see of a zone, counted."""
+    st, g = match.st, match.game
+    cards = st.zones[z]
+    f = st.zfamily[z]
+    if title is None:
+        title = g.zone_text(z, st, seat) if g.zone_is_card[f] else _zone_title(g, f)
+    seen = [g.card_label(c, st, seat) for c in cards if st.visible(c, seat)]
+    hidden = len(cards) - len(seen)
+    parts = ([_counted(seen)] if seen else []) + (
+        [f"{hidden} face-down card" + ("s" if hidden != 1 else "")] if hidden else [])
+    return f"    {title}: " + ", ".join(parts)
+
+
 def view_lines(match: Match, seat: int) -> list[str]:
     """The table as the seat may see it, for people: counters with their ranges; zones grouped by
     owner (yours first), identical cards counted, cards the seat may not see as a count, empty
-    zones left out."""
+    zones left out. A rules file's `view { ... }` chooses the groups and their order instead."""
     st, g = match.st, match.game
+    if g.model.view is not None:
+        return _designed_view(match, seat, g.model.view)
     out = [f"-- round {st.round} --"]
-    for name, info in g.model.counters.items():
-        row = st.counters[g.counter_slots[name]]
-        rng = ""
-        d = info.decl
-        if d.low is not None and d.high is not None:
-            try:
-                rng = f" of {g.compiler_expr_value(d.low, st)}..{g.compiler_expr_value(d.high, st)}"
-            except Exception:  # a range that depends on a player: shown without it
-                rng = ""
-        title = d.title or name.replace("_", " ")
-        if d.per_player:
-            vals = [f"you {row[seat]}"] + [f"P{p + 1} {x}" for p, x in enumerate(row) if p != seat]
-            out.append(f"  {title}" + (f" ({rng[4:]})" if rng else "") + ": " + ", ".join(vals))
-        else:
-            out.append(f"  {title}: {row[0]}" + (f" ({rng[4:]})" if rng else ""))
+    for name in g.model.counters:
+        out.append(_counter_line(match, seat, name))
     groups: dict = {}
     for z, cards in enumerate(st.zones):
         if not cards:
             continue
         f = st.zfamily[z]
-        owner = st.zowner[z]
-        if g.zone_is_card[f]:  # a zone on a card: with whoever holds the card
-            title, owner = g.zone_text(z, st, seat), st.zone_owner(z)
-        else:
-            title = _zone_title(g, f)
-        seen = [g.card_label(c, st, seat) for c in cards if st.visible(c, seat)]
-        hidden = len(cards) - len(seen)
-        parts = ([_counted(seen)] if seen else []) + (
-            [f"{hidden} face-down card" + ("s" if hidden != 1 else "")] if hidden else [])
-        groups.setdefault(owner, []).append(f"    {title}: " + ", ".join(parts))
+        owner = st.zone_owner(z) if g.zone_is_card[f] else st.zowner[z]  # a zone on a card: with whoever holds the card
+        groups.setdefault(owner, []).append(_zone_line(match, seat, z))
     order = sorted(groups, key=lambda o: (o is None, o != seat, o if o is not None else 0))
     for owner in order:
         out.append(f"  {_owner_title(owner, seat)}:")
@@ -252,9 +338,45 @@ def view_lines(match: Match, seat: int) -> list[str]:
     return out
 
 
-def _show_view(match: Match, seat: int) -> None:
+def _designed_view(match: Match, seat: int, v) -> list[str]:
+    """The view as the rules file's `view { ... }` orders it: each group in turn (a `per player`
+    group once for each player, yours first), its zones and counters in the order written; a
+    group whose `if` does not hold, and empty zones, left out."""
+    st, g = match.st, match.game
+    m = g.model
+    out = [f"-- round {st.round} --"]
+    fam = {name: i for i, name in enumerate(g.zone_names)}
+    pad = [None] * (m.max_frame + 1)
+    for grp in v.groups:
+        if grp.cond is not None and not _fn(g, grp.cond)(st, [None] + pad):
+            continue
+        owners = [seat] + [p for p in range(st.n) if p != seat] if grp.per_player else [None]
+        for owner in owners:
+            lines = []
+            for name, _ in grp.names:
+                if name in m.counters:
+                    lines.append("    " + _counter_line(match, seat, name, owner).strip())
+                    continue
+                f = fam[name]
+                if g.zone_is_card[f]:  # a zone on cards: each held by this owner (or shared)
+                    zs = [z for z in range(len(st.zones)) if st.zfamily[z] == f and st.zones[z] and st.zone_owner(z) == owner]
+                else:
+                    zs = [st.zbase[f] + (owner if g.zone_per[f] else 0)]
+                lines += [_zone_line(match, seat, z) for z in zs if st.zones[z]]
+            if not lines:
+                continue
+            if grp.per_player:
+                head = ("Your " if owner == seat else f"P{owner + 1}'s ") + grp.title if grp.title else _owner_title(owner, seat)
+            else:
+                head = grp.title
+            out.append(f"  {head}:")
+            out.extend(lines)
+    return out
+
+
+def _show_view(match: Match, seat: int, paint=None) -> None:
     for line in view_lines(match, seat):
-        click.echo(line)
+        click.echo(paint.view(line) if paint is not None else line)
 
 
 def _search_bots(spec: str | None, players: int, seed: int) -> dict:
@@ -267,7 +389,7 @@ def _search_bots(spec: str | None, players: int, seed: int) -> dict:
 
 def _replay(match: Match, k: int) -> Match:
     """The same game with only its first k decisions made (undo)."""
-    m = Match(match.game, match.players, match.seed, match.options)
+    m = Match(match.game, match.players, match.seed, match.options, explain=True)
     for i in match.choices[:k]:
         m.apply(i)
     return m
@@ -279,6 +401,7 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
     """`bots`: the other seats' `--bots` (bots.py); None: random bots, as always. `also`: more
     seats played by people at this terminal (hot seat): a pass-the-device screen between them."""
     humans = {seat, *also}
+    paint = Paint()  # colour in a terminal with rich; plain when piped or with NO_COLOR
     rules_bytes = game.model.sources.all_text()  # the rules file and everything it includes
     bot = bot_rng(seed)
     search = {}  # seat -> a search bot (greedy, mcts); the random seats use `bot`
@@ -288,7 +411,7 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
         except (OSError, ValueError) as e:
             raise GameError(f"cannot read the save '{load_path}': {e}")
         try:
-            match = Match.load(game, data, rules_text=rules_bytes)
+            match = Match.load(game, data, rules_text=rules_bytes, explain=True)
         except GameError as e:
             where = data.get("rules") if isinstance(data, dict) else None
             if isinstance(where, str) and where != file and "rules" in str(e):
@@ -321,7 +444,7 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
                 _rng_from_json(search[int(k)].rng, st)
         click.echo(f"resumed {game.title} after {len(match.choices)} decisions; you are P{seat + 1}")
     else:
-        match = Match(game, players, seed, opts)
+        match = Match(game, players, seed, opts, explain=True)
         search = _search_bots(bots, players, seed)
         click.echo(f"{game.title}: {players} players, seed {seed}; you are P{seat + 1}. {HELP}")
     save_path = save_to or (Path(file).stem + ".tavsave.json")
@@ -353,13 +476,13 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
             continue
         lines = _log_lines(match, seat)
         for line in lines[shown:]:
-            click.echo("  " + line)
+            click.echo(paint.log("  " + line))
         shown = len(lines)
         labels = match.legal()
         here = (len(match.choices), bot.getstate(), {p: b.rng.getstate() for p, b in search.items()})
-        click.echo(f"\nP{seat + 1}, {d.prompt}:")
+        click.echo("\n" + paint(f"P{seat + 1}, {d.prompt}:", "prompt"))
         for line in _option_lines(match, seat):
-            click.echo(line)
+            click.echo(paint.option(line))
         while True:
             try:
                 raw = click.prompt(">", default="", show_default=False, prompt_suffix=" ").strip().lower()
@@ -393,17 +516,18 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
                 click.echo(_card_info(match, seat, raw[2:].strip()) if raw[2:].strip() else "i N: option N's card; i NAME: a card by name")
                 continue
             if raw in ("l", "log"):
-                for i, line in enumerate(match.log_lines(seat), 1):
-                    click.echo(f"  {i}. {line}")
+                for i, (line, (_, _, data)) in enumerate(zip(match.log_lines(seat), match.st.log or []), 1):
+                    click.echo(paint.log(f"  {i}. {people_line(match, seat, line, data)}"))
                 continue
             if raw.startswith("why ") and raw[4:].strip().isdigit():
-                click.echo("\n".join(explain(match, seat, int(raw[4:].strip()))))
+                out = explain(match, seat, int(raw[4:].strip()))
+                click.echo("\n".join(out[:1] + [paint(ln, "why") for ln in out[1:]]))
                 continue
             if raw in ("w", "why"):
-                click.echo(_why_lines(match, seat))
+                click.echo(paint(_why_lines(match, seat), "warn"))
                 continue
             if raw in ("v", "view"):
-                _show_view(match, seat)
+                _show_view(match, seat, paint)
                 continue
             if raw in ("s", "save"):
                 data = match.save(file, rules_bytes)
@@ -426,8 +550,12 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
             click.echo(f"? {HELP}")
     lines = _log_lines(match, seat)
     for line in lines[shown:]:
-        click.echo("  " + line)
+        click.echo(paint.log("  " + line))
     r = match.result
     click.echo("")
     for p, s in enumerate(r["scores"]):
-        click.echo(f"  P{p + 1}: {s}" + ("  (winner)" if p in r["winners"] else "") + ("  <- you" if p in humans else ""))
+        click.echo(f"  P{p + 1}: {s}" + (paint("  (winner)", "gain") if p in r["winners"] else "") + ("  <- you" if p in humans else ""))
+    if match.st.explain is not None and match.st.log:  # how the winner was decided
+        from .engine.explain import tree
+        for line in tree(match.st.explain.found.get(len(match.st.log) - 1), seat):
+            click.echo(line)

@@ -148,6 +148,7 @@ def test_the_board_view_is_for_people():
     from tavernlang.engine.runner import Match, bot_pick, bot_rng
     from tavernlang.play import view_lines
     g = compile_file(ROOT / "games" / "cavern_tavern.tav")
+    g.model.view = None  # the default view, without the game's own `view` (test_play_view tests that)
     m = Match(g, 3, 1, {})
     rng = bot_rng(1)
     for _ in range(12):
@@ -203,6 +204,18 @@ def test_why_n_names_the_rules_lines_behind_a_gain_and_the_result():
     assert any("with elf_tips: " in line for line in out)
     end = explain(m, 0, len(log))
     assert "winner: highest coins" in end[-1]
+    # played with its terms kept (as tav play does): the amount term by term, the winner key by key
+    m2 = Match(g, 3, 2, explain=True)
+    rng = bot_rng(2)
+    while not m2.over:
+        m2.apply(bot_pick(rng, len(m2.pending.options)))
+    out = explain(m2, 0, n)
+    assert out[:2] == explain(m, 0, n)[:2]
+    assert out[2].startswith(f"  sum(tip(c) for c in table of p) = {m2.st.log[n - 1][2]['amount']}")
+    assert any(line.startswith("    tip(") and "c.clan is " in line for line in out)
+    end = explain(m2, 0, len(log))
+    assert "decided by little_tavern.tav:" in end[1] and "winner: highest coins" in end[1]
+    assert end[2] == "    highest coins: " + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(m2.result["scores"]))
     assert "nothing more to explain" in explain(m, 0, 1)[-1]
     assert explain(m, 0, len(log) + 1) == [f"there is no log line {len(log) + 1} (the log has {len(log)}; 'l' numbers them)"]
 

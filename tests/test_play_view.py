@@ -25,3 +25,63 @@ def test_the_view_of_a_fixed_state(entry, snapshot):
     seat = m.pending.player if m.pending is not None else 0
     screen = view_lines(m, seat) + ["", f"P{seat + 1}, {m.pending.prompt}:"] + _option_lines(m, seat)
     assert "\n".join(screen) == snapshot
+
+
+VIEW_RULES = """
+game "Shop"
+players 2..3
+option market: bool = true
+counter coins per player = 3 "Purse"
+counter clock = 1 in 1..9 "the Clock"
+kind Good { price: int }
+card "Apple" x3: Good { price: 1 }
+card "Pear" x2: Good { price: 2 }
+zone stall: shared public "Stall"
+zone bag: per player private "Bag"
+zone shelf: per player public "Shelf"
+zone box: shared hidden "the box"
+zone hand: per player private "Hand"
+view {
+  "Market" if market: stall, clock
+  per player "shop": shelf, coins, bag
+  "Never" if not market: box
+}
+setup {
+  move cards to stall  move top(stall) to bag of player(2)  move top(stall) to shelf of player(2)  move top(stall) to box
+}
+end when true
+winner: highest coins
+"""
+
+
+def test_a_designed_view_shows_its_groups_in_order(tmp_path):
+    f = tmp_path / "shop.tav"
+    f.write_text(VIEW_RULES)
+    g = compile_file(f)
+    m = Match(g, 3, 1)
+    assert view_lines(m, 0) == [
+        f"-- round {m.st.round} --",
+        "  Market:", "    Stall: Apple ×2", "    the Clock: 1 (1..9)",
+        "  Your shop:", "    Purse: 3",
+        "  P2's shop:", "    Shelf: Pear", "    Purse: 3", "    Bag: 1 face-down card",  # (P2's Bag: hidden from P1)
+        "  P3's shop:", "    Purse: 3"]  # empty zones and the group whose 'if' fails left out
+    assert "    Bag: Pear" in view_lines(m, 1)
+    m2 = Match(g, 2, 1, {"market": False})
+    assert "  Market:" not in view_lines(m2, 0) and "  Never:" in view_lines(m2, 0)
+
+
+@pytest.mark.parametrize("group, message", [
+    ('"A": stal', "the view shows zones and counters: 'stal' is neither (did you mean 'stall'?)"),
+    ('"A": hand', "'hand' is a zone or counter of each player: put it in a 'per player' group"),
+    ("per player: box", "'box' is shared: put it in a titled group of the view"),
+    ('"A": box, box', "'box' is in the view twice"),
+    ('"A" if me.coins > 1: box', "a view group's 'if'"),
+    ('"A" if 3: box', "condition of the view group"),
+])
+def test_the_checker_reads_the_view(tmp_path, group, message):
+    from tavernlang.cli import main
+    from click.testing import CliRunner
+    f = tmp_path / "shop.tav"
+    f.write_text(VIEW_RULES.replace('"Never" if not market: box', group))
+    r = CliRunner().invoke(main, ["check", str(f)])
+    assert r.exit_code == 1 and message in r.output, r.output

@@ -25,7 +25,8 @@
     ("\\.\\(\\_<[A-Za-z_][A-Za-z0-9_]*\\_>\\)" 1 font-lock-variable-name-face)
     (,(regexp-opt '("action" "add" "card" "counter" "def" "effect" "end" "enum"
       "extends" "game" "include" "kind" "on" "option" "phase" "players"
-      "remove" "replace" "rounds" "scenario" "setup" "var" "winner" "zone")
+      "remove" "replace" "rounds" "scenario" "setup" "var" "view" "winner"
+      "zone")
                   'symbols)
      . font-lock-keyword-face)
     (,(regexp-opt '("actions" "after" "all" "answers" "any" "as" "at" "before"
@@ -37,8 +38,8 @@
       "pass" "per" "player" "private" "public" "random" "reaches" "repeat"
       "require" "required" "reveal" "run" "seed" "set" "shared" "show"
       "shuffle" "simultaneous" "simultaneously" "size" "subset" "sum" "swap" "take"
-      "then" "to" "top" "turn" "turns" "unlabelled" "until" "up"
-      "when" "while" "with" "wrap")
+      "then" "to" "top" "turn" "turns" "unit" "unlabelled" "until"
+      "up" "when" "while" "with" "wrap")
                   'symbols)
      . font-lock-keyword-face)
     (,(regexp-opt '("and" "in" "is" "not" "of" "or" "where")

@@ -181,6 +181,10 @@ class Checker:
             elif isinstance(d, A.CounterDecl):
                 if define(d.name, d, "counter"):
                     m.counters[d.name] = CounterInfo(d.name, len(m.counters), d)
+                for w in d.unit or ():  # what the log calls one of it and several: words, one line
+                    if w is not None and (not w.strip() or w != w.strip() or any(ch in w for ch in "\n\t{}")):
+                        self.err(d.unit_span, f"a counter's unit is a word or a few on one line, without spaces around "
+                                 f"or braces, not {w!r:.40} (for instance: unit \"coin\" \"coins\")")
             elif isinstance(d, A.VarDecl):
                 if define(d.name, d, "variable"):
                     m.vars[d.name] = VarInfo(d.name, len(m.vars), ANY, d)
@@ -213,6 +217,11 @@ class Checker:
                     m.rounds = d
             elif isinstance(d, A.EndDecl):
                 m.end_conds.append(d)
+            elif isinstance(d, A.ViewDecl):
+                if m.view is not None:
+                    self.err(d.span, "a game has one view", [Note(m.view.span, "the first one is here")])
+                else:
+                    m.view = d
             elif isinstance(d, A.WinnerDecl) and d.guard is not None:
                 m.guarded_winners.append(d)
             elif isinstance(d, A.WinnerDecl):
@@ -526,6 +535,8 @@ class Checker:
                 m.phases.append(info)
         for e in m.end_conds:
             self.expect(e.cond, BOOL, self.expr(e.cond, _Scope(self._frame())), "end condition")
+        if m.view is not None:
+            self.view(m.view)
         for w in m.guarded_winners + ([m.winner] if m.winner is not None else []):
             fr = self._frame()
             sc = _Scope(fr)
@@ -816,6 +827,33 @@ class Checker:
             self.err(s.span, "unknown statement")
 
     # ------------------------------------------------------------ expressions
+    def view(self, v: A.ViewDecl) -> None:
+        """`view { ... }`: each name a zone or counter, shared in a titled group, a player's in a
+        `per player` group (a zone on cards in either), each once; a group's `if` a condition
+        of the game (no `me`)."""
+        m = self.m
+        seen: dict = {}
+        for grp in v.groups:
+            if grp.cond is not None:
+                self.no_me = "a view group's 'if'"
+                self.expect(grp.cond, BOOL, self.expr(grp.cond, _Scope(self._frame())), "condition of the view group")
+                self.no_me = None
+            for name, sp in grp.names:
+                if name in seen:
+                    self.err(sp, f"'{name}' is in the view twice", [Note(seen[name], "first here")])
+                    continue
+                seen[name] = sp
+                if name in m.card_zones:
+                    continue
+                decl = m.zones[name].decl if name in m.zones else m.counters[name].decl if name in m.counters else None
+                if decl is None:
+                    self.err(sp, f"the view shows zones and counters: '{name}' is neither"
+                             + did_you_mean(name, list(m.zones) + list(m.counters) + list(m.card_zones)))
+                elif decl.per_player and not grp.per_player:
+                    self.err(sp, f"'{name}' is a zone or counter of each player: put it in a 'per player' group of the view")
+                elif not decl.per_player and grp.per_player:
+                    self.err(sp, f"'{name}' is shared: put it in a titled group of the view, not 'per player'")
+
     def expr(self, e: A.Expr, sc: _Scope | None, effect_call=False) -> str:
         t = self._expr(e, sc, effect_call)
         self.m.types[e] = t

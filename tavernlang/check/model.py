@@ -149,6 +149,7 @@ class GameModel:
     rounds: A.RoundsDecl | None = None
     phases: list[PhaseInfo] = attrs.field(factory=list)
     end_conds: list[A.EndDecl] = attrs.field(factory=list)
+    view: "A.ViewDecl | None" = None  # what tav play's view shows, when the designer says
     winner: A.WinnerDecl | None = None  # the rule without `when`
     guarded_winners: list = attrs.field(factory=list)  # `winner when C: ...`, tried first, in order
     reach: list[tuple[A.ReachDecl, int]] = attrs.field(factory=list)  # (decl, frame)

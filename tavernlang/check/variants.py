@@ -22,9 +22,9 @@ KIND_WORDS = {
     A.ZoneDecl: "zone", A.DefDecl: "def", A.EffectDecl: "effect", A.ActionDecl: "action",
     A.SetupDecl: "setup", A.RoundsDecl: "rounds", A.EndDecl: "end", A.WinnerDecl: "winner",
     A.ReachDecl: "when", A.OnDecl: "on", A.ScenarioDecl: "scenario", A.Phase: "phase",
-    A.GameEndDecl: "game end", A.ComponentsDecl: "components",
+    A.GameEndDecl: "game end", A.ComponentsDecl: "components", A.ViewDecl: "view",
 }
-SINGLE = {"game", "players", "setup", "rounds", "end", "winner", "game end"}  # one per game: no name
+SINGLE = {"game", "players", "setup", "rounds", "end", "winner", "game end", "view"}  # one per game: no name
 
 
 @attrs.frozen

@@ -31,6 +31,8 @@ class Decision:
         """The card each option is (None for an option that is not one card), for showing its text."""
         if self.labeler == "card":
             return list(self.options)
+        if getattr(self.labeler, "cards", False):  # one card at a time (choose N), and perhaps "done"
+            return [o if type(o) is int else None for o in self.options]
         return [None] * len(self.options)
 
     def labels(self) -> list[str]:

@@ -18,7 +18,7 @@ from .budget import counted, self_calling, spend
 from .common import RULE_FAULTS, Decision, Fn, _const, located, only_option  # noqa: F401  (Decision is part of the engine's API)
 from .expressions import ExpressionCompiler, _Fn
 from .state import GameOver, State
-from .statements import StatementCompiler
+from .statements import StatementCompiler, unit_words
 
 
 class CompiledGame:
@@ -31,6 +31,7 @@ class CompiledGame:
         self.title = model.title
         self.min_players, self.max_players = model.min_players, model.max_players
         self.counter_slots = {c.name: c.slot for c in model.counters.values()}
+        self.counter_words = {c.name: unit_words(c.decl) for c in model.counters.values()}  # 1 coin, 3 coins
         self.var_slots = {v.name: v.slot for v in model.vars.values()}
         self.zone_names = [z.name for z in model.zones.values()]
         self.zone_per = [z.decl.per_player for z in model.zones.values()]

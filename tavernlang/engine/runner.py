@@ -36,7 +36,7 @@ def bot_pick(rng: random.Random, k: int) -> int:
 
 class Match:
     def __init__(self, game: CompiledGame, players: int, seed: int, options: dict[str, Any] | None = None,
-                 log: bool = True):
+                 log: bool = True, explain: bool = False):
         if not game.min_players <= players <= game.max_players:
             raise GameError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {players}")
         self.game = game
@@ -45,6 +45,9 @@ class Match:
         self.options = dict(options or {})
         self.st: State = game.new_state(players, seed, self.options)
         self.st.log = [] if log else None
+        if explain and log:  # each gain's terms, for `why N` and --explain (engine/explain.py)
+            from .explain import Explainer
+            self.st.explain = Explainer(game)
         self.choices: list[int] = []
         self._gen = game.flow(self.st)
         self.pending: Decision | None = None
@@ -62,6 +65,8 @@ class Match:
             self.result = self.game.result(self.st)
             if self.st.log is not None:
                 r = self.result
+                if self.st.explain is not None:
+                    self.st.explain.winner(self.st, r)
                 self.st.log.append((
                     "game over: " + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(r["scores"])) +
                     "; winner" + ("s " if len(r["winners"]) != 1 else " ") +
@@ -150,14 +155,15 @@ class Match:
         }
 
     @classmethod
-    def load(cls, game: CompiledGame, data: dict, log: bool = True, rules_text: bytes | None = None) -> "Match":
+    def load(cls, game: CompiledGame, data: dict, log: bool = True, rules_text: bytes | None = None,
+             explain: bool = False) -> "Match":
         """Resume a saved game: replay its choices under the same rules (refused if they changed)."""
         players, seed, choices, options = check_save(game, data)
         want = data.get("rules_sha256")
         if rules_text is not None and want and hashlib.sha256(rules_text).hexdigest() != want:
             raise GameError("the rules file has changed since this game was saved; "
                             "load it with the rules it was played with")
-        m = cls(game, players, seed, options, log=log)
+        m = cls(game, players, seed, options, log=log, explain=explain)
         data = dict(data, choices=choices)
         for i in data["choices"]:
             if m.pending is None or not 0 <= i < len(m.pending.options):

@@ -21,7 +21,7 @@ class State:
     __slots__ = ("n", "players", "counters", "vars", "zones", "loc", "facedown", "seen", "cvars",
                  "opt", "current", "next_player", "round", "rng", "log", "decisions", "attrs",
                  "zbase", "zowner", "zfamily", "zhidden", "zprivate", "cap", "all_cards", "fired", "game", "agent", "turn_used", "offered", "preset",
-                 "zholder", "czone", "holds", "known_opts", "why", "steps", "step_limit")
+                 "zholder", "czone", "holds", "known_opts", "why", "explain", "steps", "step_limit")
 
     def __init__(self, game, n: int, seed: int):
         self.game = game
@@ -36,6 +36,7 @@ class State:
         self.step_limit = first_limit()
         self.log: list | None = None
         self.why: dict = {}  # a log line's index -> the span of the rules statement that wrote it (explanations)
+        self.explain = None  # an Explainer (engine/explain.py) when each gain's terms are wanted, else None
         self.fired: dict | None = None
         # who decides without suspending the game: (player, options) -> index, or None
         # to hand every decision out as a Decision (interactive play, scenarios)

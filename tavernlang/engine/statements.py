@@ -260,11 +260,11 @@ class StatementCompiler:
             if op == "gain":
                 old, new = apply(st, p, a)
                 changes = [(p, old, new, a)]
-                text = f"P{p + 1} gains {a} {name}" if per else f"{name} +{a}"
+                text = f"P{p + 1} gains {_amount(st, name, a)}" if per else f"{name} +{a}"
             elif op == "lose":
                 old, new = apply(st, p, -a)
                 changes = []
-                text = f"P{p + 1} loses {a} {name}" if per else f"{name} -{a}"
+                text = f"P{p + 1} loses {_amount(st, name, a)}" if per else f"{name} -{a}"
             else:
                 q = other(st, env)
                 giver, getter = (p, q) if op == "give" else (q, p)
@@ -274,10 +274,12 @@ class StatementCompiler:
                 a = new - old  # only what the receiver can hold moves
                 apply(st, giver, -a)
                 changes = [(getter, old, new, a)]
-                text = f"P{giver + 1} gives {a} {name} to P{getter + 1}"
+                text = f"P{giver + 1} gives {_amount(st, name, a)} to P{getter + 1}"
             num(new, span)
             if st.log is not None and a:  # (nothing gained, lost or given: no line)
                 st.why[len(st.log)] = span
+                if st.explain is not None:  # (its terms, for `why N` / --explain)
+                    st.explain.gain(st, env, s, p, a, new)
                 st.log.append((text + f" (now {new})", None, {"type": op, "counter": name, "amount": a, "player": p, "now": new}))
             return changes
 
@@ -537,8 +539,14 @@ class StatementCompiler:
                     else:
                         opts = left + [DONE] if up_to else left
                         lab = (lambda v, st=st: label(v, st, p))
-                        i = 0 if len(opts) == 1 and only_option(st, p, opts, prompt, lab, span) else \
-                            st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, lab, span, st))
+                        if len(opts) == 1 and only_option(st, p, opts, prompt, lab, span):
+                            i = 0
+                        elif st.agent is not None:
+                            i = st.agent(p, opts)
+                        else:
+                            if t == "card":
+                                lab.cards = True  # (its options are cards: a player may read their text)
+                            i = yield Decision(p, opts, prompt, lab, span, st)
                         x = opts[i]
                         if x is DONE:
                             if st.log is not None:
@@ -1025,7 +1033,7 @@ class StatementCompiler:
             out += [f"{self.k(apply)}(st, {p}, {sign}{a})"]
         out += ["if st.log is not None:",
                 f"    _log_gain(st, {self.k(s.op)}, {self.k(s.counter)}, {per}, {p}, {a}, st.counters[{slot}][{p}], "
-                f"{self.k(s.span)})"]
+                f"{self.k(s.span)}, env, {self.k(s)})"]
         return False, self._at(out, s.span)
 
     def l_Do(self, s):
@@ -1089,14 +1097,33 @@ def _log_choice(st, g, p, x, prompt, t):
     st.log.append((text, hidden, {"type": "choice", "player": p, "prompt": prompt, "choice": g.label(x, st, t)}))
 
 
-def _log_gain(st, op, name, per, p, a, new, span=None):
+def unit_words(d) -> tuple[str, str]:
+    """What the log calls one of a counter and several: its `unit "coin" "coins"` (the plural,
+    when not given, is the singular and an s); without a unit, its name (in words), and for one,
+    the name without a final s ("coins": 1 coin; "gold": 1 gold; "glass": 1 glass)."""
+    if d.unit is not None:
+        one, many = d.unit
+        return one, many if many is not None else one + "s"
+    many = d.name.replace("_", " ")
+    return (many[:-1] if many.endswith("s") and not many.endswith("ss") and len(many) > 1 else many), many
+
+
+def _amount(st, name, a) -> str:
+    """`3 coins`, `1 coin`: an amount in the counter's words."""
+    one, many = st.game.counter_words[name]
+    return f"{a} {one if a == 1 else many}"
+
+
+def _log_gain(st, op, name, per, p, a, new, span=None, env=None, node=None):
     if not a:  # nothing gained or lost: no line
         return
     st.why[len(st.log)] = span
+    if st.explain is not None and node is not None:  # (its terms, for `why N` / --explain)
+        st.explain.gain(st, env, node, p, a, new)
     if op == "gain":
-        text = f"P{p + 1} gains {a} {name}" if per else f"{name} +{a}"
+        text = f"P{p + 1} gains {_amount(st, name, a)}" if per else f"{name} +{a}"
     else:
-        text = f"P{p + 1} loses {a} {name}" if per else f"{name} -{a}"
+        text = f"P{p + 1} loses {_amount(st, name, a)}" if per else f"{name} -{a}"
     st.log.append((text + f" (now {new})", None, {"type": op, "counter": name, "amount": a, "player": p, "now": new}))
 
 

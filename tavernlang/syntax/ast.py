@@ -502,6 +502,8 @@ class CounterDecl(Decl):
     high: Expr | None
     wrap: bool
     title: str | None = None  # how people read it: `counter heat per player in 0..12 "Heat track"`
+    unit: "tuple[str, str | None] | None" = None  # what the log calls one and several: `unit "coin" "coins"`
+    unit_span: Span | None = None
 
 
 @frozen
@@ -542,6 +544,23 @@ class ActionDecl(Decl):
     name: str
     title: str | None
     body: Block
+
+
+@frozen
+class ViewGroup(Node):
+    """`"Title" [if C]: a, b` (shared zones and counters) or `per player [if C]: a, b`."""
+
+    title: str | None
+    per_player: bool
+    cond: Expr | None
+    names: tuple[tuple[str, Span], ...]
+
+
+@frozen
+class ViewDecl(Decl):
+    """`view { GROUP ... }`: what `tav play` shows of the table, grouped and in order."""
+
+    groups: tuple[ViewGroup, ...]
 
 
 @frozen

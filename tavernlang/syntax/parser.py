@@ -515,9 +515,17 @@ class _Builder(Transformer_NonRecursive):
         return A.ComponentsDecl(self.sp(m), _s(c[0]), tuple(x for x in c[1:] if isinstance(x, A.ComponentEntry)))
     def per_player(self, m, c): return True
     def counter_range(self, m, c): return (c[0], c[1], c[2] is not None)
+    def view_name(self, m, c): return (str(c[0]), self.sp(m))
+    def view_group(self, m, c):
+        if c[0] is True:  # per player ["NOUN"]: Your NOUN, P2's NOUN
+            return A.ViewGroup(self.sp(m), _s(c[1]), True, c[2], tuple(c[3:]))
+        return A.ViewGroup(self.sp(m), _s(c[0]), False, c[1], tuple(c[2:]))
+    def view_decl(self, m, c): return A.ViewDecl(self.sp(m), tuple(c))
+    def counter_unit(self, m, c): return ((_s(c[0]), _s(c[1]) if c[1] is not None else None), self.sp(m))
     def counter_decl(self, m, c):
         lo, hi, wrap = c[3] if c[3] else (None, None, False)
-        return A.CounterDecl(self.sp(m), str(c[0]), bool(c[1]), c[2], lo, hi, wrap, _s(c[4]))
+        unit, unit_span = c[5] if c[5] else (None, None)
+        return A.CounterDecl(self.sp(m), str(c[0]), bool(c[1]), c[2], lo, hi, wrap, _s(c[4]), unit, unit_span)
     def var_decl(self, m, c): return A.VarDecl(self.sp(m), str(c[0]), c[1], bool(c[2]), c[3])
     def zone_shared(self, m, c): return ("scope", False)
     def zone_per_player(self, m, c): return ("scope", True)

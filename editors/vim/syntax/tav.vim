@@ -6,7 +6,7 @@ endif
 
 syn keyword tavDeclaration action add card counter def effect end enum extends game
 syn keyword tavDeclaration include kind on option phase players remove replace rounds scenario
-syn keyword tavDeclaration setup var winner zone
+syn keyword tavDeclaration setup var view winner zone
 syn keyword tavKeyword actions after all answers any as at before bottom by
 syn keyword tavKeyword capacity choose components count distinct do drop each else emit
 syn keyword tavKeyword every everyone expect facedown faceup filter final for from gain
@@ -14,8 +14,8 @@ syn keyword tavKeyword give given hidden highest if let list log look lose
 syn keyword tavKeyword match max min move next number once once_each pass per
 syn keyword tavKeyword player private public random reaches repeat require required reveal run
 syn keyword tavKeyword seed set shared show shuffle simultaneous simultaneously size subset sum
-syn keyword tavKeyword swap take then to top turn turns unlabelled until up
-syn keyword tavKeyword when while with wrap
+syn keyword tavKeyword swap take then to top turn turns unit unlabelled until
+syn keyword tavKeyword up when while with wrap
 syn keyword tavOperatorWord and in is not of or where
 syn keyword tavConstant false none true
 syn keyword tavBuiltin abs allowed bool cards current empty first free full game_ends

@@ -1,0 +1,32 @@
+"""The log in plain words (issue 13): a counter's amount in its unit, one or several."""
+from __future__ import annotations
+
+from tavernlang import compile_file
+from tavernlang.engine.runner import Match
+
+RULES = """
+game "Words"
+players 2
+counter coins per player = 3
+counter glass per player
+counter heat per player = 0 in 0..9 unit "space on the Heat track" "spaces on the Heat track"
+counter tokens per player unit "Modifier token"
+effect all_of_it {
+  gain 1 coins gain 2 coins give 1 coins to player(2) give 2 coins to player(2)
+  gain 1 glass gain 2 glass gain 1 heat gain 3 heat lose 1 heat gain 1 tokens gain 2 tokens
+}
+setup { do all_of_it as player(1) }
+end when true
+winner: highest coins
+"""
+
+
+def test_amounts_read_in_the_counters_words(tmp_path):
+    f = tmp_path / "words.tav"
+    f.write_text(RULES)
+    m = Match(compile_file(f), 2, 1)
+    got = [ln.split(" (now")[0] for ln in m.log_lines() if " gains " in ln or " loses " in ln or " gives " in ln]
+    assert got == ["P1 gains 1 coin", "P1 gains 2 coins", "P1 gives 1 coin to P2", "P1 gives 2 coins to P2",
+                   "P1 gains 1 glass", "P1 gains 2 glass", "P1 gains 1 space on the Heat track",
+                   "P1 gains 3 spaces on the Heat track", "P1 loses 1 space on the Heat track",
+                   "P1 gains 1 Modifier token", "P1 gains 2 Modifier tokens"]
