@@ -72,3 +72,34 @@ def test_a_variant_giving_its_own_list_is_checked_against_its_cards(tmp_path):
     (d,) = e.value.diagnostics
     assert d.span.file.endswith("bad.tav") and d.span.line == 3
     assert "the components list has 3 K, the rules declare 5" in d.message
+
+
+def _check_text(tmp_path, text: str) -> list:
+    (tmp_path / ".tavroot").write_text("")
+    f = tmp_path / "box.tav"
+    f.write_text(text)
+    try:
+        load(f)
+    except TavError as e:
+        return e.diagnostics
+    return []
+
+
+def test_a_card_value_given_by_a_constant_def_counts_as_that_value(tmp_path):
+    # "points: four" and "points: 4" are the same value on the card: both count for { points: 4 }
+    diags = _check_text(tmp_path, 'game "B"\ndef four: int = 4\nkind Dish { points: int = 1 }\n'
+                                  'card "Stew" x2: Dish { points: 4 }\ncard "Pie" x3: Dish { points: four }\n'
+                                  'components { 5 Dish { points: 4 } }\n')
+    assert [d.message for d in diags] == []
+
+
+def test_a_card_value_the_rules_work_out_is_not_compared_by_its_name(tmp_path):
+    # an option is not a constant of the rules: neither a card's value nor a line may name it
+    diags = _check_text(tmp_path, 'game "B"\noption bonus: int = 4 in 0..9 "bonus"\nkind Dish { points: int = 1 }\n'
+                                  'card "Stew" x2: Dish { points: bonus }\ncard "Pie" x3: Dish { points: 4 }\n'
+                                  'components {\n  5 Dish { points: 4 }\n  2 Dish { points: bonus }\n}\n')
+    msgs = [d.message for d in diags]
+    assert any("card \"Stew\"'s 'points' is worked out by the rules" in m and d.span.line == 7
+               for m, d in zip(msgs, diags)), msgs
+    assert any("a components line names its cards by constants" in m and d.span.line == 8
+               for m, d in zip(msgs, diags)), msgs

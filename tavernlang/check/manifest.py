@@ -17,18 +17,29 @@ from ..syntax import ast as A
 _UNKNOWN = object()  # a value the rules work out (not a constant written on the card)
 
 
-def const_value(e):
+_CONSTANT_NAMES = ("const", "effect", "action", "phase")  # what a name may be and still be a constant
+
+
+def const_value(m, e, seen: frozenset = frozenset()):
     """The value of a constant written on a card or in a components line: numbers, strings,
-    true/false/none, names (enum values, effects), lists of those; _UNKNOWN otherwise."""
+    true/false/none, names (enum values, effects), a def without parameters giving one of
+    those, lists of those; _UNKNOWN otherwise (an option, a variable: worked out by the rules)."""
     if isinstance(e, A.Lit):
         return ("lit", type(e.value).__name__, e.value)
     if isinstance(e, A.Name):
-        return ("name", e.name)
+        ref = m.refs.get(e)
+        if ref is None or ref[0] in _CONSTANT_NAMES:  # (no ref: an unknown name, reported already)
+            return ("name", e.name)
+        if ref[0] == "def" and e.name not in seen:
+            d = m.defs.get(e.name)
+            if d is not None and not d.params:
+                return const_value(m, d.decl.body, seen | {e.name})
+        return _UNKNOWN
     if isinstance(e, A.Neg):
-        v = const_value(e.operand)
+        v = const_value(m, e.operand, seen)
         return ("lit", "int", -v[2]) if v is not _UNKNOWN and v[0] == "lit" and v[1] == "int" else _UNKNOWN
     if isinstance(e, A.ListLit):
-        items = tuple(const_value(x) for x in e.items)
+        items = tuple(const_value(m, x, seen) for x in e.items)
         return _UNKNOWN if any(x is _UNKNOWN for x in items) else ("list", items)
     return _UNKNOWN
 
@@ -37,12 +48,12 @@ def card_value(m, cd: A.CardDecl, attr: str):
     """A card's value of `attr` as written: its own field, else its kind's default."""
     for f in cd.fields:
         if f.name == attr:
-            return const_value(f.value)
+            return const_value(m, f.value)
     k = m.kinds.get(cd.kind)
     ad = next((a for a in k.decl.attrs if a.name == attr), None) if k is not None else None
     if ad is None or ad.default is None:
         return ("lit", "NoneType", None)
-    return const_value(ad.default)
+    return const_value(m, ad.default)
 
 
 def applies(m) -> bool:
@@ -121,7 +132,7 @@ def _entry(ch, m, e: A.ComponentEntry, by_name: dict, counted: set) -> None:
         ch.expect(f.value, infos[0].type, ch.expr(f.value, None), f"attribute '{f.name}'")
         if len(ch.errors) > before:
             return
-        v = const_value(f.value)
+        v = const_value(m, f.value)
         if v is _UNKNOWN:
             ch.err(f.value.span, "a components line names its cards by constants: a number, a string, "
                                  "true or false, an enum value or a list of those")
