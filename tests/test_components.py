@@ -103,3 +103,28 @@ def test_a_card_value_the_rules_work_out_is_not_compared_by_its_name(tmp_path):
                for m, d in zip(msgs, diags)), msgs
     assert any("a components line names its cards by constants" in m and d.span.line == 8
                for m, d in zip(msgs, diags)), msgs
+
+
+def test_a_variant_s_list_missing_base_cards_is_reported_at_its_list(tmp_path):
+    # the variant's own list leaves out a base card: the error is at the variant's list (the
+    # change that causes it), with notes at the card in the base game
+    (tmp_path / ".tavroot").write_text("")
+    (tmp_path / "base.tav").write_text('game "B"\nkind K\nkind M\ncard "A" x2: K\ncard "T": M\ncomponents { 2 K  1 M }\n')
+    v = tmp_path / "v.tav"
+    v.write_text('extends "base.tav"\nreplace components {\n  2 K\n}\n')
+    with pytest.raises(TavError) as e:
+        load(v)
+    (d,) = e.value.diagnostics
+    assert d.span.file.endswith("v.tav") and d.span.line == 2, d
+    assert 'card "T" (1 copy) is in no components list' in d.message
+    assert any(n.span.file.endswith("base.tav") and n.span.line == 5 for n in d.notes), d.notes
+
+
+def test_removing_a_list_the_base_lacks_says_so_plainly(tmp_path):
+    (tmp_path / ".tavroot").write_text("")
+    (tmp_path / "base.tav").write_text('game "B"\nkind K\ncard "A" x2: K\n')
+    v = tmp_path / "v.tav"
+    v.write_text('extends "base.tav"\nremove components\n')
+    with pytest.raises(TavError) as e:
+        load(v)
+    assert [d.message for d in e.value.diagnostics] == ["there is no components list in the base game to remove"]

@@ -88,7 +88,9 @@ def apply_changes(base: list, own: list, variant_file: str) -> tuple[list, list[
         return [n for n in out if n]
 
     def missing(span, kind, name, verb):
-        errors.append(Diagnostic(span, f"there is no {describe(kind, name)} in the base game to {verb}"
+        what = describe(kind, name)
+        what = what[len("the "):] if what.startswith("the ") else what  # ("no components list", not "no the ...")
+        errors.append(Diagnostic(span, f"there is no {what} in the base game to {verb}"
                                  + did_you_mean(name or "", names_of(kind))))
 
     changed: dict = {}  # (kind, name) -> the change's span: one change of each name per variant
@@ -210,6 +212,11 @@ def retarget(errors: list[Diagnostic], changes: list[Change], variant_file: str,
             continue
         names = set(_QUOTED.findall(e.message)) | set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text_at(e.span)))
         cause = next((c for c in changes if c.name and c.name in names and c.op in ("remove", "replace", "set")), None)
+        own = next((n for n in e.notes if n.span.file == variant_file), None)
+        if cause is None and own is not None:  # the other side is the variant's own text: the error is there
+            rest = tuple(n for n in e.notes if n is not own)
+            out.append(Diagnostic(own.span, e.message, notes=(Note(e.span, "in the base game here"),) + rest))
+            continue
         if cause is not None and cause.op == "remove":
             msg = f"cannot remove {describe(cause.kind, cause.name)}: the base game still uses it"
             note = Note(e.span, f"it is used here ({e.message})")
