@@ -3,10 +3,14 @@ grammar, Lark and Python; a damaged cache file is ignored."""
 from __future__ import annotations
 
 import os
+import pickle
+import shutil
 import stat
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LT = ROOT / "games" / "little_tavern.tav"
@@ -93,3 +97,87 @@ def test_the_trees_kept_are_bounded(monkeypatch, tmp_path):
     for i in range(6):
         parser.parse(text + f"\n# {i}\n", "little_tavern.tav")
     assert len(list((tmp_path / "tavernlang" / "trees").glob("*.tree"))) <= 4
+
+
+# ---------------------------------------------------------------- attacks (QA): xfail until parser.py is fixed
+@pytest.mark.xfail(strict=True, reason="parser._cache_folder checks only the folder's owner, not who may write it, "
+                   "and the trees/ subfolder not at all: a pickle planted there runs code when read back")
+@pytest.mark.parametrize("loose", ["tavernlang", "tavernlang/trees"])
+def test_a_cache_folder_others_may_write_is_not_read(monkeypatch, tmp_path, loose):
+    parser = _parse_here(monkeypatch, tmp_path)
+    text = LT.read_text("utf-8")
+    parser.parse(text, "little_tavern.tav")
+    (entry,) = (tmp_path / "tavernlang" / "trees").glob("*.tree")
+    marker = tmp_path / "code-ran"
+    entry.write_bytes(pickle.dumps(_Planted(str(marker))))
+    (tmp_path / loose).chmod(0o777)  # anyone may write here: what it holds is not the user's own
+    parser.parse(text, "little_tavern.tav")
+    assert not marker.exists(), "a pickle another user could have written was unpickled"
+
+
+class _Planted:
+    def __init__(self, path):
+        self.path = path
+
+    def __reduce__(self):
+        return (os.mkdir, (self.path,))
+
+
+@pytest.mark.xfail(strict=True, reason="an entry is trusted once it unpickles to an A.File: a damaged one "
+                   "(one flipped bit renames an attribute) gives a broken tree and an internal error on every run")
+def test_a_damaged_entry_that_still_unpickles_is_parsed_afresh(monkeypatch, tmp_path):
+    parser = _parse_here(monkeypatch, tmp_path)
+    text = LT.read_text("utf-8")
+    fresh = parser.parse(text, "little_tavern.tav")
+    (entry,) = (tmp_path / "tavernlang" / "trees").glob("*.tree")
+    data = entry.read_bytes()
+    assert data.count(b"\x8c\x03var") == 1
+    entry.write_bytes(data.replace(b"\x8c\x03var", b"\x8c\x03war"))  # one bit: 'v' (0x76) -> 'w' (0x77)
+    again = parser.parse(text, "little_tavern.tav")
+    assert repr(again) == repr(fresh)
+
+
+@pytest.mark.xfail(strict=True, reason="the entry's key hashes grammar.lark, parser.py and ast.py, not errors.py, "
+                   "whose Span every tree holds: a changed Span reads back old places (internal error)")
+def test_a_changed_span_class_parses_afresh(tmp_path):
+    pkg = tmp_path / "src"
+    shutil.copytree(ROOT / "tavernlang", pkg / "tavernlang", ignore=shutil.ignore_patterns("__pycache__"))
+    game = tmp_path / "game"
+    shutil.copytree(ROOT / "games" / "little_tavern", game / "little_tavern")
+    bad = LT.read_text("utf-8").replace("counter coins per player = 3", "counter coins per player = zz")
+    (game / "lt.tav").write_text(bad)
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), PYTHONPATH=str(pkg))
+    env.pop("TAV_NO_CACHE", None)
+
+    def run():
+        return subprocess.run([sys.executable, "-m", "tavernlang", "check", "lt.tav"], cwd=game, env=env,
+                              capture_output=True, text=True, timeout=120)
+    first = run()
+    assert first.returncode == 1 and "unknown name 'zz'" in first.stderr + first.stdout
+    errors_py = pkg / "tavernlang" / "errors.py"
+    src = errors_py.read_text()
+    src = src.replace("    end_col: int = 0\n", "    end_col: int = 0\n    offset: int = -1\n", 1)
+    src = src.replace('return f"{self.file}:{self.line}:{self.col}"',
+                      'return f"{self.file}:{self.line}:{self.col}" + ("" if self.offset else "")', 1)
+    errors_py.write_text(src)
+    second = run()
+    assert "internal error" not in second.stderr and (second.stdout, second.stderr) == (first.stdout, first.stderr)
+
+
+@pytest.mark.xfail(strict=True, reason="Lark hashes the grammar cache's path as UTF-8: a cache folder whose name "
+                   "is not UTF-8 (XDG_CACHE_HOME from bytes) ends in 'internal error: UnicodeEncodeError'")
+def test_a_cache_folder_whose_name_is_not_utf8_is_no_error(tmp_path):
+    env = {k.encode(): v.encode() for k, v in os.environ.items() if k not in ("TAV_NO_CACHE", "XDG_CACHE_HOME")}
+    env[b"XDG_CACHE_HOME"] = os.fsencode(tmp_path) + b"/cache-\xff"
+    env[b"PYTHONPATH"] = os.fsencode(ROOT)
+    r = subprocess.run([sys.executable, "-m", "tavernlang", "check", str(LT)], env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "internal error" not in r.stderr, r.stderr
+
+
+@pytest.mark.xfail(strict=True, reason="parser.parse replaces a byte-order mark by a space: every place on line 1 "
+                   "is one column to the right of where an editor shows it")
+def test_a_byte_order_mark_moves_no_place(monkeypatch, tmp_path):
+    parser = _parse_here(monkeypatch, tmp_path)
+    f = parser.parse('\ufeffgame "Tiny"\nplayers 2..2\n', "tiny.tav")
+    assert (f.decls[0].span.line, f.decls[0].span.col) == (1, 1)
