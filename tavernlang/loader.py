@@ -118,10 +118,11 @@ def read_decls(path: str | Path, sources: SourceCache, _depth: int = 0, root: Pa
                 errors.append(Diagnostic(site.span, f"cannot include '{site.path}': {e.strerror or e}"))
             return
         try:
-            sources.add(name, data.decode("utf-8", errors="replace"))
+            shown = data.decode("utf-8", errors="replace")
+            sources.add(name, shown[1:] if shown.startswith("\ufeff") else shown)  # (as parse reads it)
             f = parsed.get((name, data)) if parsed is not None else None
             if f is None:
-                f = parse(data, name)
+                f = parse(data, name, keep=text is None)  # (an editor's unsaved text is not kept)
                 if parsed is not None:
                     parsed[(name, data)] = f
         except TavError as e:

@@ -603,7 +603,7 @@ def outline(text: str, file: str) -> list[Symbol]:
     """The declarations of one file's own text (for the outline): parsed alone, so it works while
     the rest of the game has errors; [] while the file itself does not parse."""
     try:
-        f = parse(text, file)
+        f = parse(text, file, keep=False)  # (an editor's text: not kept in the cache)
     except TavError:
         return []
     sources = SourceCache()

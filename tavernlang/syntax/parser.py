@@ -49,12 +49,20 @@ def _cache_folder() -> str | None:
     try:
         from platformdirs import user_cache_dir
         folder = user_cache_dir("tavernlang", appauthor=False)
+        folder.encode("utf-8")  # (Lark hashes the grammar cache's path as UTF-8)
         os.makedirs(folder, mode=0o700, exist_ok=True)
-        if os.stat(folder).st_uid != os.getuid():  # not the user's own: do not trust it
+        if not _private(folder):  # not the user's own, or others may write it: do not trust it
             return None
-    except (ImportError, OSError, AttributeError):
+    except (ImportError, OSError, AttributeError, UnicodeError):
         return None
     return folder
+
+
+def _private(path: str) -> bool:
+    """Only this user may write in the folder at path (what is kept there is read as pickles)."""
+    import os
+    st = os.stat(path)
+    return st.st_uid == os.getuid() and not st.st_mode & 0o022
 
 
 @functools.lru_cache(maxsize=1)
@@ -74,8 +82,9 @@ def _describe(tok: str) -> str:
     return _terminal_names().get(tok, tok.lower())
 
 
-def parse(text: str | bytes, file: str) -> A.File:
-    """Parse one file; raise TavError with a located diagnostic on failure."""
+def parse(text: str | bytes, file: str, keep: bool = True) -> A.File:
+    """Parse one file; raise TavError with a located diagnostic on failure. `keep`: the tree may
+    be kept in the user's cache (not for an editor's unsaved text: each keystroke is a new one)."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -84,14 +93,14 @@ def parse(text: str | bytes, file: str) -> A.File:
             line = before.count(b"\n") + 1
             col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
             raise TavError([Diagnostic(Span(file, line, col), f"the file is not valid UTF-8 text (byte 0x{text[e.start]:02x})")])
-    if text.startswith("\ufeff"):  # a byte-order mark is not part of the rules
-        text = " " + text[1:]
+    if text.startswith("\ufeff"):  # a byte-order mark is not part of the rules (nor of any place)
+        text = text[1:]
     if "\x00" in text:
         i = text.index("\x00")
         line = text.count("\n", 0, i) + 1
         col = i - (text.rfind("\n", 0, i) + 1) + 1
         raise TavError([Diagnostic(Span(file, line, col), "the file contains a NUL byte; is it a binary file?")])
-    cached = _tree_cache(text, file)
+    cached = _tree_cache(text, file) if keep else None
     if cached is not None:
         f = cached.load()
         if f is not None:
@@ -124,13 +133,20 @@ class _TreeCache:
         self.path = path
 
     def load(self):
+        import hashlib
+        import os
         import pickle
         try:
             with open(self.path, "rb") as fh:
-                f = pickle.load(fh)
+                data = fh.read()
+            digest, body = data[:32], data[32:]
+            if hashlib.sha256(body).digest() != digest:  # damaged (cut short, a flipped bit): parsed afresh
+                return None
+            f = pickle.loads(body)
+            os.utime(self.path)  # (in use: not among the oldest when the folder is pruned)
         except FileNotFoundError:
             return None
-        except Exception:  # a damaged entry (cut short, another version's): parsed afresh
+        except Exception:  # another version's: parsed afresh
             return None
         return f if isinstance(f, A.File) else None
 
@@ -139,8 +155,10 @@ class _TreeCache:
         import pickle
         tmp = f"{self.path}.{os.getpid()}.tmp"
         try:
+            import hashlib
+            body = pickle.dumps(f, protocol=pickle.HIGHEST_PROTOCOL)
             with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as fh:
-                pickle.dump(f, fh, protocol=pickle.HIGHEST_PROTOCOL)
+                fh.write(hashlib.sha256(body).digest() + body)
             os.replace(tmp, self.path)
         except (OSError, pickle.PicklingError, RecursionError):
             try:
@@ -158,7 +176,7 @@ CACHE_MIN_TEXT = 1024  # a shorter file parses in a few milliseconds: not kept
 def _prune(folder: str) -> None:
     import os
     try:
-        names = [n for n in os.listdir(folder) if n.endswith(".tree")]
+        names = [n for n in os.listdir(folder) if n.endswith((".tree", ".tmp"))]
         if len(names) <= CACHE_ENTRIES:
             return
         dated = sorted(names, key=lambda n: os.stat(os.path.join(folder, n)).st_mtime)
@@ -179,6 +197,7 @@ def _builder_key() -> str:
     h = hashlib.sha256(f"{lark.__version__}\0{sys.version_info[:3]}".encode())
     for name in ("grammar.lark", "parser.py", "ast.py"):
         h.update(resources.files("tavernlang.syntax").joinpath(name).read_bytes())
+    h.update(resources.files("tavernlang").joinpath("errors.py").read_bytes())  # (Span: every place in a tree)
     return h.hexdigest()[:16]
 
 
@@ -194,6 +213,8 @@ def _tree_cache(text: str, file: str) -> _TreeCache | None:
     sub = os.path.join(folder, "trees")
     try:
         os.makedirs(sub, mode=0o700, exist_ok=True)
+        if not _private(sub):
+            return None
     except OSError:
         return None
     return _TreeCache(os.path.join(sub, f"{key}.tree"))
