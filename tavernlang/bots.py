@@ -209,16 +209,16 @@ def _units(game) -> _Units:
     return hit[1]
 
 
-def remap_held(st, sigma: dict[int, int], frame, stop=None, opts=None, labeler=None) -> int:
+def remap_held(st, sigma: dict[int, int], frame, stop=None, opts=None, labeler=None, rng=None) -> int:
     """The cards the rules hold at the decision, in place: each follows its place as determinize
     dealt it. First the decision's options when they are cards (`opts`, `labeler`); then, walking
     the running rules from `frame` out (up to the frame of the code `stop`), the local slots of
     each body (`env`) that hold a card or a list of cards, by the types the checker gave them,
     and what the engine marks as held across a decision (`_held_cards` in a statement's
     closure; `_hc...`, the cards a loop goes through, in generated code). Each list is changed
-    once. Returns how many frames of generated code were seen."""
-    if not sigma:
-        return 0
+    once. Then, with `rng`, the picks other players made in a simultaneous choice not shown yet
+    (which the player deciding has not seen) are drawn again (`_secret_picks`: the engine's
+    redraw of them). Returns how many frames of generated code were seen."""
     from .engine.common import GEN_SPANS
     units = _units(st.game)
     done = {id(z) for z in st.zones}  # (the zones are dealt already)
@@ -238,11 +238,15 @@ def remap_held(st, sigma: dict[int, int], frame, stop=None, opts=None, labeler=N
             elif isinstance(v, list):
                 cards(v)
     seen = 0
+    redraws = []
     f = frame
     while f is not None and f.f_code is not stop:
         code = f.f_code
         spans = GEN_SPANS.get(code.co_filename)
         loc = f.f_locals
+        secret = loc.get("_secret_picks")
+        if secret is not None:
+            redraws.append(secret)
         held = loc.get("_held_cards")
         if held:
             for lst in held:
@@ -272,6 +276,9 @@ def remap_held(st, sigma: dict[int, int], frame, stop=None, opts=None, labeler=N
                     if k < n and isinstance(env[k], list):
                         cards(env[k])
         f = f.f_back
+    if rng is not None:
+        for redraw in reversed(redraws):  # (outermost first)
+            redraw(rng)
     return seen
 
 
@@ -399,7 +406,7 @@ class Searcher:
             if k == n_hist:
                 if not self.peek:
                     sigma = determinize(st, root.player, world_rng)
-                    remap_held(st, sigma, sys._getframe(1), _run.__code__, opts, root.labeler)
+                    remap_held(st, sigma, sys._getframe(1), _run.__code__, opts, root.labeler, world_rng)
                     st.rng = random.Random(world_rng.getrandbits(64))
                 return decide(st, p, opts, True, rnd)
             if k > MAX_DECISIONS:

@@ -146,6 +146,27 @@ def test_a_search_does_not_peek_at_the_cards_the_rules_hold(name, kind, iteratio
     assert len(set(pa)) == 1 and len(set(pb)) == 1 and pa != pb
 
 
+@pytest.mark.parametrize("name", ["pennies", "pennies_at_once"])
+@pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("greedy", 0)])
+def test_a_search_does_not_see_the_others_picks_of_a_simultaneous_choice(name, kind, iterations):
+    """P1 has picked, unseen, in a choice made at the same time (a `simultaneously` statement;
+    a phase of `simultaneous` turns): P2's search draws P1's pick again in each world, so its
+    choices are the same whatever P1 picked; looking at the true world it would always match."""
+    game = compile_file(str(ROOT / "tests" / "bots" / f"{name}.tav"))
+    a, b = Match(game, 2, 1, log=True), Match(game, 2, 1, log=True)
+    a.apply(0)
+    b.apply(1)
+    assert a.pending.player == b.pending.player == 1
+    assert a.view(1) == b.view(1)
+
+    def choices(m, peek=False):
+        return [Searcher(kind, iterations, random.Random(k), peek=peek).choose(Root.of(m)) for k in range(40)]
+    ca, cb = choices(a), choices(b)
+    assert ca == cb
+    assert 0 < sum(ca) < len(ca)
+    assert set(choices(a, peek=True)) == {0} and set(choices(b, peek=True)) == {1}
+
+
 def test_determinize_deals_only_what_the_player_cannot_see(little):
     m = Match(little, 4, 3, log=False)
     for _ in range(25):

@@ -602,9 +602,16 @@ class StatementCompiler:
         cards = t == CARD or t in self.m.kinds
 
         def gen(st, env, span=span):
-            chosen, picks = [], []  # who chose, and what (what a search bot re-deals: bots.remap_held)
+            chosen, picks, offered = [], [], []  # who chose, what, and among what
+            # (for a search bot's world, bots.remap_held: the cards held follow their places, and
+            # the picks made so far, which the player deciding has not seen, are drawn again)
             if cards:
-                _held_cards = (picks,)  # noqa: F841
+                _held_cards = (picks, offered)  # noqa: F841
+
+            def redraw(rng):
+                for j, opts in enumerate(offered):
+                    picks[j] = opts[int(rng.random() * len(opts))]
+            _secret_picks = redraw  # noqa: F841
             for p in list(players(st, env)):
                 env[ps] = p
                 src = coll(st, env)
@@ -621,6 +628,8 @@ class StatementCompiler:
                     st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, t, span, st))
                 chosen.append(p)
                 picks.append(opts[i])
+                offered.append(opts)
+            _secret_picks = None  # noqa: F841  (shown from here on)
             if st.log is not None and chosen:
                 st.log.append((f"all choose at once ({prompt}):", None, {"type": "simultaneous", "prompt": prompt}))
                 for p, x in zip(chosen, picks):
