@@ -26,10 +26,12 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 import time
 from typing import Any
 
 from .engine.common import RULE_FAULTS
+from .syntax import ast as A
 from .engine.runner import MAX_DECISIONS, Match, bot_pick, bot_rng, playout
 from .errors import GameError
 
@@ -151,16 +153,133 @@ def _remap_vars(st, sigma: dict[int, int]) -> None:
             st.vars[vi.slot] = [[sigma.get(c, c) for c in v] if isinstance(v, list) else v for v in row]
 
 
-def remap_options(opts: list, labeler, sigma: dict[int, int]) -> None:
+def remap_options(opts: list, labeler, sigma: dict[int, int], kinds=()) -> None:
     """The decision's options that are cards, in place: each card follows its place."""
-    if not sigma:
+    if not sigma or not isinstance(labeler, str):
         return
-    if labeler == "card":
+    if labeler == "card" or labeler in kinds:
         for i, o in enumerate(opts):
             opts[i] = sigma.get(o, o)
-    elif labeler == "list:card":
+    elif labeler.startswith("list:") and (labeler[5:] == "card" or labeler[5:] in kinds):
         for i, o in enumerate(opts):
             opts[i] = type(o)(sigma.get(c, c) for c in o)
+
+
+# ------------------------------------------------------------------ the cards the rules hold
+class _Units:
+    """Where each body of the rules (an action, an effect, a handler, a phase...) is written, and
+    which of its local slots hold a card or a list of cards (from the checked model's types)."""
+
+    def __init__(self, model):
+        kinds = model.kinds
+        units = [d for d in model.decls if not isinstance(d, A.RoundsDecl)] + [i.decl for i in model.phases]
+        self.by_file: dict[str, list] = {}
+        for u in units:
+            cards, lists = set(), set()
+            for n in A.walk(u):
+                if isinstance(n, A.Name):
+                    ref = model.refs.get(n)
+                    if ref is not None and ref[0] == "local" and isinstance(ref[1], int):
+                        t = model.types.get(n) or ""
+                        if _card_type(t, kinds):
+                            cards.add(ref[1])
+                        elif t.startswith("list:") and _card_type(t[5:], kinds):
+                            lists.add(ref[1])
+            sp = u.span
+            end = (sp.end_line, sp.end_col) if sp.end_line else (10 ** 9, 0)
+            self.by_file.setdefault(sp.file, []).append(((sp.line, sp.col), end, cards, lists))
+
+    def at(self, span):
+        """(card slots, list-of-card slots) of the body written at this span (None: none)."""
+        for start, end, cards, lists in self.by_file.get(span.file, ()):
+            if start <= (span.line, span.col) <= end:
+                return cards, lists
+        return None
+
+
+_UNITS: dict[int, tuple] = {}  # id(compiled game) -> (game, _Units)
+
+
+def _units(game) -> _Units:
+    hit = _UNITS.get(id(game))
+    if hit is None or hit[0] is not game:
+        if len(_UNITS) > 64:
+            _UNITS.clear()
+        hit = _UNITS[id(game)] = (game, _Units(game.model))
+    return hit[1]
+
+
+def remap_held(st, sigma: dict[int, int], frame, stop=None, opts=None, labeler=None, rng=None) -> int:
+    """The cards the rules hold at the decision, in place: each follows its place as determinize
+    dealt it. First the decision's options when they are cards (`opts`, `labeler`); then, walking
+    the running rules from `frame` out (up to the frame of the code `stop`), the local slots of
+    each body (`env`) that hold a card or a list of cards, by the types the checker gave them,
+    and what the engine marks as held across a decision (`_held_cards` in a statement's
+    closure; `_hc...`, the cards a loop goes through, in generated code). Each list is changed
+    once. Then, with `rng`, the picks other players made in a simultaneous choice not shown yet
+    (which the player deciding has not seen) are drawn again (`_secret_picks`: the engine's
+    redraw of them). Returns how many frames of generated code were seen."""
+    from .engine.common import GEN_SPANS
+    units = _units(st.game)
+    done = {id(z) for z in st.zones}  # (the zones are dealt already)
+    get = sigma.get
+    if opts is not None and isinstance(labeler, str) and (_card_type(labeler, st.game.model.kinds) or (
+            labeler.startswith("list:") and _card_type(labeler[5:], st.game.model.kinds))):
+        remap_options(opts, labeler, sigma, st.game.model.kinds)
+        done.add(id(opts))
+
+    def cards(lst):
+        if id(lst) in done:
+            return
+        done.add(id(lst))
+        for i, v in enumerate(lst):
+            if type(v) is int:
+                lst[i] = get(v, v)
+            elif isinstance(v, list):
+                cards(v)
+    seen = 0
+    redraws = []
+    f = frame
+    while f is not None and f.f_code is not stop:
+        code = f.f_code
+        spans = GEN_SPANS.get(code.co_filename)
+        loc = f.f_locals
+        secret = loc.get("_secret_picks")
+        if secret is not None:
+            redraws.append(secret)
+        held = loc.get("_held_cards")
+        if held:
+            for lst in held:
+                if isinstance(lst, list):
+                    cards(lst)
+        if spans is not None:
+            seen += 1
+            for name, v in loc.items():
+                if name.startswith("_hc") and isinstance(v, list):
+                    cards(v)
+            i = f.f_lineno - 2  # (line 1 is the def)
+            sp = spans[i] if 0 <= i < len(spans) else None
+            sp = sp or next((x for x in spans if x is not None), None)
+        else:
+            sp = loc.get("span")
+        env = loc.get("env")
+        if isinstance(env, list) and id(env) not in done and sp is not None and hasattr(sp, "line"):
+            typed = units.at(sp)
+            if typed is not None:
+                done.add(id(env))
+                card_slots, list_slots = typed
+                n = len(env)
+                for k in card_slots:
+                    if k < n and type(env[k]) is int:
+                        env[k] = get(env[k], env[k])
+                for k in list_slots:
+                    if k < n and isinstance(env[k], list):
+                        cards(env[k])
+        f = f.f_back
+    if rng is not None:
+        for redraw in reversed(redraws):  # (outermost first)
+            redraw(rng)
+    return seen
 
 
 # ------------------------------------------------------------------ replaying
@@ -287,7 +406,7 @@ class Searcher:
             if k == n_hist:
                 if not self.peek:
                     sigma = determinize(st, root.player, world_rng)
-                    remap_options(opts, root.labeler, sigma)
+                    remap_held(st, sigma, sys._getframe(1), _run.__code__, opts, root.labeler, world_rng)
                     st.rng = random.Random(world_rng.getrandbits(64))
                 return decide(st, p, opts, True, rnd)
             if k > MAX_DECISIONS:

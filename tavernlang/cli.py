@@ -428,7 +428,7 @@ def _data_flags(f):
 def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_out, plot, dask, as_json) -> None:
     """Simulate many games with bots (random unless --bots) and report speed and balance."""
     from .balance import bot_rates, pct, record, seat_rates
-    from .parallel import playouts
+    from .parallel import playouts, progress_bar
 
     game = _compile(file)
     _check_players(game, players)
@@ -439,17 +439,15 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
     score_sum = [0] * players
     decisions = 0
     rounds = 0
-    show_bar = sys.stderr.isatty() and not as_json
     t0 = time.perf_counter()
     seeds = range(seed, seed + n_games)
     seat_bots = [_seat_bots(bots, players, i, rotate) for i in range(n_games)]
     jobs_list = [(file, players, s, opts) + ((b,) if b is not None else ()) for s, (b, _) in zip(seeds, seat_bots)]
-    results = _dask_guard(playouts(jobs_list, jobs, {file: game}, dask))
     ok, records, search = [], [], {}
-    with click.progressbar(results, length=n_games, label="simulating", file=sys.stderr, show_eta=True) \
-            if show_bar else _nullbar(results) as bar:
+    with progress_bar("simulating", n_games) as tick:
+        results = _dask_guard(playouts(jobs_list, jobs, {file: game}, dask, progress=tick))
         failed = []
-        for i, r in enumerate(bar):
+        for i, r in enumerate(results):
             names = seat_bots[i][1]
             if "error" in r:  # this game stopped: reported below, the others go on
                 failed.append(r)
@@ -602,7 +600,7 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
     """Play BASE and VARIANT on the same seeds and compare balance and length."""
     from .balance import record
     from .compare import differences, render, summarize
-    from .parallel import playouts
+    from .parallel import playouts, progress_bar
 
     games, opts = {}, {}
     paths = {"base": base, "variant": variant}
@@ -620,12 +618,10 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
     todo = [(paths[label], players, s, opts[label] or None) + more for s in range(seed, seed + n_games)
             for label in ("base", "variant")]
     labels = [label for _ in range(n_games) for label in ("base", "variant")]
-    show_bar = sys.stderr.isatty() and not as_json
     local = {base: games["base"], variant: games["variant"]}
-    done = _dask_guard(playouts(todo, jobs, local, dask))
-    with click.progressbar(done, length=len(todo), label="comparing", file=sys.stderr) \
-            if show_bar else _nullbar(done) as bar:
-        for label, r in zip(labels, bar):
+    with progress_bar("comparing", len(todo)) as tick:
+        done = _dask_guard(playouts(todo, jobs, local, dask, progress=tick))
+        for label, r in zip(labels, done):
             if "error" in r:  # a game of either file that stops with an error stops the comparison
                 raise GameError(r["error"], r["span"])
             results[label].append(r)
@@ -707,18 +703,13 @@ def report(file, variant, players, n_games, seed, options, variant_options, bots
     _outputs(games_out, str(Path(out_dir or ".") / "x.png") if out_dir else None)
     skill_n = 2 * players if skill_games is None else skill_games
     total = n_games * (1 + sum(len(vary_values(game, v)[1]) for v in vary) + (variant is not None)) + skill_n
-    show_bar = sys.stderr.isatty() and not as_json
-    bar = click.progressbar(length=total, label="playing", file=sys.stderr) if show_bar else None
-    try:
-        from .parallel import DaskError
+    from .parallel import DaskError, progress_bar
+    with progress_bar("playing", total) as tick:
         try:
             rep = build(game, file, players, n_games, seed, opts, bots, skill_n, skill_bot, list(vary), vgame, variant,
-                        vopts, progress=(lambda: bar.update(1)) if bar else None, jobs=jobs, dask=dask)
+                        vopts, progress=tick, jobs=jobs, dask=dask)
         except DaskError as e:
             raise click.BadParameter(str(e), param_hint="--dask") from None
-    finally:
-        if bar:
-            bar.render_finish()
     if games_out is not None:
         _write_games(games_out, rep["_records"])
     if out_dir is not None:
@@ -732,17 +723,6 @@ def report(file, variant, players, n_games, seed, options, variant_options, bots
         if not as_json:
             click.echo(f"wrote {page}", err=True)
     click.echo(json.dumps(jsonable(rep)) if as_json else render_text(rep))
-
-
-class _nullbar:
-    def __init__(self, it):
-        self.it = it
-
-    def __enter__(self):
-        return self.it
-
-    def __exit__(self, *a):
-        return False
 
 
 @main.command()

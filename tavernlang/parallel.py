@@ -1,9 +1,11 @@
-"""Random playouts on several processes (`tav sim --jobs`, `tav compare --jobs`).
+"""Games on several processes or a Dask cluster (`--jobs`, `--dask` of sim, compare, report and
+lint --simulate).
 
 Workers are forked from the process that compiled the game (where the OS forks; elsewhere each
-compiles the rules file once) and play the seeds they are handed in large chunks; results come
-back in seed order, so a run with any number of jobs reports exactly what one job reports.
-With one job nothing is forked.
+compiles the rules file once) and play the seeds they are handed in chunks; the chunks finish
+in any order (a progress callback hears of each as it does), and the results are given back in
+seed order, so a run with any number of jobs reports exactly what one job reports. With one job
+nothing is forked.
 """
 from __future__ import annotations
 
@@ -41,22 +43,63 @@ def _one(game, players: int, seed: int, options, bots=None, traced: bool = False
         return {"error": str(e), "span": e.span, "seed": seed, "players": players}
 
 
-def _play(job: tuple) -> dict:
-    path, players, seed, options, *bots = job
-    return _one(_compiled(path), players, seed, options, *bots)
+def _play(job: tuple, fn=None) -> dict:
+    path, *args = job
+    if fn is not None:
+        return fn(_compiled(path), *args)
+    return _one(_compiled(path), *args)
 
 
-def playouts(jobs: list[tuple], n_jobs: int, local: dict | None = None, dask: str | None = None) -> Iterator[dict]:
+def _play_chunk(chunk: list[tuple], fn=None) -> list[dict]:
+    """A chunk of games on a worker; each rules file is compiled once per worker process."""
+    return [_play(job, fn) for job in chunk]
+
+
+def _play_numbered(task: tuple) -> tuple[int, list[dict]]:
+    k, chunk, fn = task
+    return k, _play_chunk(chunk, fn)
+
+
+def _chunk_size(jobs: list[tuple], workers: int, fn=None, cluster: bool = False) -> int:
+    """A few chunks per worker; games with search bots are long: small chunks (on a cluster, one
+    game each), so the workers stay busy to the end and a progress bar moves."""
+    slow = fn is None and any(len(j) > 4 and j[4] is not None for j in jobs)
+    if slow:
+        return 1 if cluster else max(1, len(jobs) // (workers * 16))
+    return max(1, min(500, len(jobs) // (workers * 4)))
+
+
+def _in_order(finished, progress) -> Iterator[dict]:
+    """The results of chunks that finish in any order ((k, results) pairs), in the order of k;
+    `progress(n)` is told of each chunk's n games as it finishes."""
+    waiting: dict[int, list] = {}
+    nxt = 0
+    for k, results in finished:
+        if progress is not None:
+            progress(len(results))
+        waiting[k] = results
+        while nxt in waiting:
+            yield from waiting.pop(nxt)
+            nxt += 1
+
+
+def playouts(jobs: list[tuple], n_jobs: int, local: dict | None = None, dask: str | None = None,
+             progress=None, fn=None) -> Iterator[dict]:
     """The results of `jobs` (rules file, players, seed, options[, bots]), in order. `local` maps a
     rules file to its game compiled in this process (used when there is a single job). `dask`: the
-    address of a Dask scheduler to play on instead (see `dask_playouts`)."""
+    address of a Dask scheduler to play on instead (see `dask_playouts`). `progress(n)`: told as
+    games finish, chunk by chunk, whatever their order. `fn`: another task than a playout, a
+    module-level function called as fn(game, *rest of the job) on the worker."""
     if dask is not None:
-        yield from dask_playouts(jobs, dask)
+        yield from dask_playouts(jobs, dask, progress=progress, fn=fn)
         return
     if n_jobs <= 1:
-        for path, players, seed, options, *bots in jobs:
+        for path, *args in jobs:
             game = (local or {}).get(path) or _compiled(path)
-            yield _one(game, players, seed, options, *bots)
+            r = fn(game, *args) if fn is not None else _one(game, *args)
+            if progress is not None:
+                progress(1)
+            yield r
         return
     try:  # forked workers inherit the games compiled here: nothing is imported, parsed or compiled again
         ctx = mp.get_context("fork")
@@ -64,12 +107,10 @@ def playouts(jobs: list[tuple], n_jobs: int, local: dict | None = None, dask: st
         _warm(jobs)
     except ValueError:  # no fork on this OS: workers import tavernlang and compile the rules afresh
         ctx = mp.get_context("spawn")
-    # a few large chunks per worker: results come back in chunks, still in seed order (games with
-    # search bots are long: small chunks, so the workers stay busy to the end)
-    slow = any(len(j) > 4 and j[4] is not None for j in jobs)
-    chunk = max(1, len(jobs) // (n_jobs * 16)) if slow else max(1, len(jobs) // (n_jobs * 4))
+    size = _chunk_size(jobs, n_jobs, fn)
+    tasks = [(k, jobs[i:i + size], fn) for k, i in enumerate(range(0, len(jobs), size))]
     with ctx.Pool(n_jobs) as pool:
-        yield from pool.imap(_play, jobs, chunksize=chunk)
+        yield from _in_order(pool.imap_unordered(_play_numbered, tasks), progress)
 
 
 def _warm(jobs: list[tuple]) -> None:
@@ -92,11 +133,6 @@ class DaskError(RuntimeError):
     """No Dask, or no scheduler at the address (a usage error)."""
 
 
-def _play_chunk(chunk: list[tuple]) -> list[dict]:
-    """On a Dask worker: a chunk of games; each rules file is compiled once per worker process."""
-    return [_play(job) for job in chunk]
-
-
 def dask_client(address: str):
     """A client of the scheduler at `address` (tcp://HOST:8786), or of a cluster started here
     with `local` / `local:N` (N worker processes)."""
@@ -117,7 +153,8 @@ def dask_client(address: str):
         raise DaskError(f"no Dask scheduler at '{address}': {e}") from None
 
 
-def dask_playouts(jobs: list[tuple], address: str, chunk: int | None = None) -> Iterator[dict]:
+def dask_playouts(jobs: list[tuple], address: str, chunk: int | None = None, progress=None,
+                  fn=None) -> Iterator[dict]:
     """The games played on a Dask cluster in chunks of seeds, results in the order of `jobs` (the
     same as on one process). Rules files are read by the workers at their absolute paths: a
     cluster of several machines needs the same checkout at the same place on each."""
@@ -125,14 +162,41 @@ def dask_playouts(jobs: list[tuple], address: str, chunk: int | None = None) -> 
     jobs = [(os.path.abspath(j[0]),) + tuple(j[1:]) for j in jobs]
     client, cluster = dask_client(address)
     try:
+        from distributed import as_completed
         workers = max(1, len(client.scheduler_info().get("workers", {})))
-        slow = any(len(j) > 4 and j[4] is not None for j in jobs)
-        size = chunk or (1 if slow else max(1, min(500, len(jobs) // (workers * 4))))
-        chunks = [jobs[i:i + size] for i in range(0, len(jobs), size)]
-        futures = client.map(_play_chunk, chunks, pure=False)
-        for f in futures:  # in order: each chunk as soon as it and those before it are done
-            yield from f.result()
+        size = chunk or _chunk_size(jobs, workers, fn, cluster=True)
+        tasks = [(k, jobs[i:i + size], fn) for k, i in enumerate(range(0, len(jobs), size))]
+        futures = client.map(_play_numbered, tasks, pure=False)
+        # each chunk as it finishes (for the progress bar), the results in order
+        yield from _in_order((f.result() for f in as_completed(futures)), progress)
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+class progress_bar:
+    """A progress bar on the terminal for `total` games, moved by the chunks as they finish
+    (`with progress_bar("simulating", n) as tick: ... playouts(..., progress=tick)`). Drawn on
+    stderr, and only when stderr is a terminal: what a command prints on stdout (its --json
+    too) is never mixed with it. `tick` is None when no bar is drawn."""
+
+    def __init__(self, label: str, total: int, stream=None):
+        import sys
+        self.label, self.total = label, total
+        self.stream = stream if stream is not None else sys.stderr
+        self.bar = None
+
+    def __enter__(self):
+        isatty = getattr(self.stream, "isatty", None)
+        if self.total <= 0 or not (isatty and isatty()):
+            return None
+        import click
+        self.bar = click.progressbar(length=self.total, label=self.label, file=self.stream, show_eta=True)
+        self.bar.__enter__()
+        return self.bar.update
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+        return False

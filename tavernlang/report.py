@@ -100,7 +100,7 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
     are played on `jobs` processes or a Dask cluster (`parallel.playouts`): the same for any."""
     from .parallel import playouts
     t0 = time.perf_counter()
-    tick = progress or (lambda: None)
+    tick = progress  # told of the games as they finish, chunk by chunk
     seeds = list(range(seed, seed + n_games))
     names = describe(bots) if bots else "random"
     local = {path: game}
@@ -109,11 +109,11 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
 
     def play_all(todo: list[tuple]) -> list[dict]:
         out = []
-        for r in playouts([(f, players, s, o or None, b, True) for f, s, o, b in todo], jobs, local, dask):
+        for r in playouts([(f, players, s, o or None, b, True) for f, s, o, b in todo], jobs, local, dask,
+                          progress=tick):
             if "error" in r:
                 raise GameError(r["error"], r["span"])
             out.append(r)
-            tick()
         return out
 
     def run(f, opts, b=None):

@@ -111,6 +111,62 @@ def test_a_search_does_not_peek(blind, kind, iterations):
     assert set(pa) == {0} and set(pb) == {1}
 
 
+def _two_deals(game):
+    """Two games at P1's first decision that deal the pile's coins in different orders."""
+    by_order = {}
+    for seed in range(1, 50):
+        m = Match(game, 2, seed, log=False)
+        by_order.setdefault(tuple(map(tuple, m.st.zones)), m)
+        if len(by_order) == 2:
+            return list(by_order.values())
+    raise AssertionError("no two seeds deal the coins differently")
+
+
+@pytest.mark.parametrize("name", ["blind_guess", "blind_bet"])
+@pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("greedy", 0)])
+def test_a_search_does_not_peek_at_the_cards_the_rules_hold(name, kind, iterations):
+    """A face-down card held by name while P1 decides (an effect's parameter: Blind Guess) and the
+    face-down cards a rule is going through (a loop: Blind Bet) are dealt again with the rest: the
+    search's choices are the same whatever lies face down, and not always right."""
+    game = compile_file(str(ROOT / "tests" / "bots" / f"{name}.tav"))
+    a, b = _two_deals(game)
+    assert a.view(0) == b.view(0) and a.st.zones != b.st.zones
+
+    def choices(m, peek=False):
+        out = []
+        for k in range(40):
+            s = Searcher(kind, iterations, random.Random(k), peek=peek)
+            out.append(s.choose(Root.of(m)))
+            assert s.failed == 0  # every sampled world could be played on
+        return out
+    ca, cb = choices(a), choices(b)
+    assert ca == cb
+    assert 0 < sum(ca) < len(ca)
+    pa, pb = choices(a, peek=True), choices(b, peek=True)  # looking at the true world: always right
+    assert len(set(pa)) == 1 and len(set(pb)) == 1 and pa != pb
+
+
+@pytest.mark.parametrize("name", ["pennies", "pennies_at_once"])
+@pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("greedy", 0)])
+def test_a_search_does_not_see_the_others_picks_of_a_simultaneous_choice(name, kind, iterations):
+    """P1 has picked, unseen, in a choice made at the same time (a `simultaneously` statement;
+    a phase of `simultaneous` turns): P2's search draws P1's pick again in each world, so its
+    choices are the same whatever P1 picked; looking at the true world it would always match."""
+    game = compile_file(str(ROOT / "tests" / "bots" / f"{name}.tav"))
+    a, b = Match(game, 2, 1, log=True), Match(game, 2, 1, log=True)
+    a.apply(0)
+    b.apply(1)
+    assert a.pending.player == b.pending.player == 1
+    assert a.view(1) == b.view(1)
+
+    def choices(m, peek=False):
+        return [Searcher(kind, iterations, random.Random(k), peek=peek).choose(Root.of(m)) for k in range(40)]
+    ca, cb = choices(a), choices(b)
+    assert ca == cb
+    assert 0 < sum(ca) < len(ca)
+    assert set(choices(a, peek=True)) == {0} and set(choices(b, peek=True)) == {1}
+
+
 def test_determinize_deals_only_what_the_player_cannot_see(little):
     m = Match(little, 4, 3, log=False)
     for _ in range(25):

@@ -57,3 +57,25 @@ def test_report_on_dask(scheduler):
     one, two = json.loads(tav(*args).output), json.loads(tav(*args, "--dask", scheduler).output)
     one.pop("seconds"), two.pop("seconds")
     assert one == two
+
+
+def test_lint_simulate_on_dask(scheduler):
+    """lint's coverage from the workers: what fired in each game comes back, the same findings."""
+    args = ["lint", LITTLE, "--simulate", "30", "--format", "json"]
+    one, two = tav(*args), tav(*args, "--dask", scheduler)
+    assert one.exit_code == two.exit_code
+    assert json.loads(two.stdout) == json.loads(one.stdout)
+    assert sum(1 for r in json.loads(one.stdout)["coverage"][LITTLE]["rules"] if r["fired"]) > 10
+    err = str(ROOT / "tests" / "lint" / "tav714_runtime_error.tav")  # an error's place comes back too
+    a, b = tav("lint", err, "--simulate", "8"), tav("lint", err, "--simulate", "8", "--dask", scheduler)
+    assert a.exit_code == b.exit_code == 1 and "TAV714" in a.output and a.output == b.output
+
+
+def test_progress_follows_the_chunks_on_dask(scheduler):
+    from tavernlang.parallel import dask_playouts
+    jobs = [(LITTLE, 3, s, {}) for s in range(1, 13)]
+    heard = []
+    got = list(dask_playouts(jobs, scheduler, chunk=3, progress=heard.append))
+    assert heard == [3, 3, 3, 3]
+    from tavernlang.parallel import playouts
+    assert got == list(playouts(jobs, 1))

@@ -951,9 +951,10 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                 if isinstance(first, A.Choose):
                     ctype = m.types.get(first.coll)
                     t = elem(ctype) if ctype else None
-                    firsts[a.name] = (first, opts_fn, first.prompt or f"choose {first.var}", t)
+                    firsts[a.name] = (first, opts_fn, first.prompt or f"choose {first.var}", t,
+                                      t == "card" or t in m.kinds)
                 else:
-                    firsts[a.name] = (first, opts_fn, first.prompt or "choose one", lambda v: v[0])
+                    firsts[a.name] = (first, opts_fn, first.prompt or "choose one", lambda v: v[0], False)
         prompt = "at the same time: choose an action"
         span = ph.span
 
@@ -977,6 +978,25 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             used = {p: set() for p in inside}  # what each player took in this phase (`once`, `taken`)
             log = st.log
             steps = 0
+            picks, offered = [], []
+
+            def redraw(rng):
+                """The picks made so far in this step drawn again at random among what each player
+                was offered: a search bot's world (bots.remap_held), the others' picks unseen."""
+                cur, tu = st.current, st.turn_used
+                for j, (p, a, pre) in enumerate(picks):
+                    if a is False:
+                        continue
+                    legal = offered[j]
+                    a, pre = legal[int(rng.random() * len(legal))], None
+                    fc = firsts.get(a.name) if a is not None else None
+                    if fc is not None:
+                        st.current, st.turn_used = p, used[p]
+                        opts = fc[1](st, [p] + [None] * a.frame)
+                        if opts:
+                            pre = [fc[0], opts[int(rng.random() * len(opts))], fc[1]]
+                    picks[j] = (p, a, pre)
+                st.current, st.turn_used = cur, tu
             while inside:
                 if until is not None:
                     env[0] = st.current = inside[0]
@@ -986,7 +1006,9 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                 spend(st, 1, span)
                 if steps > MAX_STEPS:
                     raise GameError(f"the phase did not end after {MAX_STEPS} steps", span)
-                picks = []
+                picks.clear()
+                offered.clear()
+                _secret_picks = redraw  # noqa: F841
                 for p in inside:
                     env[0] = st.current = p
                     taken = used[p]
@@ -999,30 +1021,36 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                             legal.append(a)
                     if not legal:
                         picks.append((p, False, None))  # nothing left to do: out of the phase
+                        offered.append(None)
                         continue
                     if can_pass and (pass_cond is None or pass_cond(st, env)) and \
                             not any(a.name not in taken for a in required if a in legal):
                         legal.append(None)
                     if legal == [None]:
                         picks.append((p, False, None))
+                        offered.append(None)
                         continue
                     i = 0 if len(legal) == 1 and only_option(st, p, legal, prompt, action_label, span) else st.agent(p, legal) if st.agent is not None else \
                         (yield Decision(p, legal, prompt, action_label, span))
                     a = legal[i]
+                    offered.append(legal)
                     if a is None:
                         picks.append((p, None, None))
                         continue
                     pre = None
                     fc = firsts.get(a.name)
                     if fc is not None:  # the action's first choice is made now, with the pick
-                        node, opts_fn, cprompt, lab = fc
+                        node, opts_fn, cprompt, lab, _ = fc
                         aenv = [p] + [None] * a.frame
                         opts = opts_fn(st, aenv)
                         j = 0 if len(opts) == 1 and only_option(st, p, opts, cprompt, lab, node.span) else st.agent(p, opts) if st.agent is not None else \
                             (yield Decision(p, opts, cprompt, lab, node.span, st))
-                        pre = (node, opts[j], opts_fn)
+                        pre = [node, opts[j], opts_fn]
                     picks.append((p, a, pre))
                 st.turn_used = _NOTHING
+                _secret_picks = None  # noqa: F841  (shown from here on)
+                # the first choices that are cards, held while the picks resolve (bots.remap_held)
+                _held_cards = [pre for _, a, pre in picks if pre is not None and firsts[a.name][4]]  # noqa: F841
                 # the picks are shown and resolved in order from FIRST
                 for p, a, pre in picks:
                     env[0] = st.current = p

@@ -18,6 +18,12 @@ MAX_NUMBERS = 100_000  # `choose number`: the most numbers one choice may offer
 MAX_TRIES = 1 << 16  # `choose subset`: the most subsets one choice may try (passing or not)
 
 
+def _holds_cards(m, coll) -> bool:
+    """A collection of cards (a zone, a list of cards or of a kind's cards)."""
+    t = elem(m.types.get(coll) or "") or ""
+    return t == CARD or t in m.kinds
+
+
 def _first(v):
     return v[0]
 
@@ -515,6 +521,7 @@ class StatementCompiler:
         up_to = s.up_to
         g = self.g
         DONE = ("done",)
+        cards = t == CARD or t in self.m.kinds
 
         def label(x, st, p):
             if x is DONE:
@@ -538,6 +545,8 @@ class StatementCompiler:
                         x = left[0]
                     else:
                         opts = left + [DONE] if up_to else left
+                        if cards:  # what a search bot re-deals (bots.remap_held)
+                            _held_cards = (left, picked, opts)  # noqa: F841
                         lab = (lambda v, st=st: label(v, st, p))
                         if len(opts) == 1 and only_option(st, p, opts, prompt, lab, span):
                             i = 0
@@ -610,8 +619,19 @@ class StatementCompiler:
         prompt = s.prompt or f"choose {s.var}"
         g = self.g
 
+        cards = t == CARD or t in self.m.kinds
+
         def gen(st, env, span=span):
-            chosen = []
+            chosen, picks, offered = [], [], []  # who chose, what, and among what
+            # (for a search bot's world, bots.remap_held: the cards held follow their places, and
+            # the picks made so far, which the player deciding has not seen, are drawn again)
+            if cards:
+                _held_cards = (picks, offered)  # noqa: F841
+
+            def redraw(rng):
+                for j, opts in enumerate(offered):
+                    picks[j] = opts[int(rng.random() * len(opts))]
+            _secret_picks = redraw  # noqa: F841
             for p in list(players(st, env)):
                 env[ps] = p
                 src = coll(st, env)
@@ -626,19 +646,22 @@ class StatementCompiler:
                     continue
                 i = 0 if len(opts) == 1 and only_option(st, p, opts, prompt, t, span) else \
                     st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, t, span, st))
-                chosen.append((p, opts[i]))
+                chosen.append(p)
+                picks.append(opts[i])
+                offered.append(opts)
+            _secret_picks = None  # noqa: F841  (shown from here on)
             if st.log is not None and chosen:
                 st.log.append((f"all choose at once ({prompt}):", None, {"type": "simultaneous", "prompt": prompt}))
-                for p, x in chosen:
+                for p, x in zip(chosen, picks):
                     text = f"  P{p + 1} chose {g.label(x, st, t)}"
                     hidden = g.card_hiding(x, st, text, f"  P{p + 1} chose a card they may not show") \
                         if t == "card" else None
                     st.log.append((text, hidden,
                                    {"type": "choice", "player": p, "prompt": prompt, "choice": g.label(x, st, t)}))
             me = env[0]
-            for p, x in chosen:
+            for j, p in enumerate(chosen):
                 env[ps] = p
-                env[cs] = x
+                env[cs] = picks[j]
                 env[0] = p  # each player acts for themself
                 _r = body(st, env)
                 if _r is not None:
@@ -845,6 +868,9 @@ class StatementCompiler:
         g, body = self.stmts_lines(s.body.stmts)
         few = isinstance(s.coll, A.EveryZone) or isinstance(s.coll, A.Name) and \
             self.m.refs.get(s.coll) in (("builtin", "players"), ("builtin", "others"))  # (at most 100 rounds)
+        if g and _holds_cards(self.m, s.coll):  # a search bot re-deals the cards left to go (bots.remap_held)
+            held = self.tmp("_hc")
+            cl, src = cl + [f"{held} = {src}"], held
         out = self._at(cl + [f"for env[{k}] in {src}:"] + ([] if few else self._in_step(s.span)), s.span)
         if s.cond is not None:
             kl, kv = self.x(s.cond)

@@ -1,7 +1,8 @@
 """The `tav lint` command (a click command object, added to the `tav` group by the CLI).
 
     tav lint FILE... [--format text|json] [--select CODES] [--ignore CODES]
-                     [--simulate N [--seed S] [--players P] [-o NAME=VALUE]... [--max-steps K]]
+                     [--simulate N [--seed S] [--players P] [-o NAME=VALUE]... [--max-steps K]
+                                   [--bots BOTS] [--jobs J | --dask ADDRESS]]
     tav lint --list-rules
 
 Findings print as ``FILE:LINE:COL: CODE message`` (notes indented below). Exit
@@ -72,9 +73,15 @@ def _options(game, pairs):
               help="Stop a simulated game after K decisions and report it as not ending [default: 20000].")
 @click.option("--bots", "bots", default=None, metavar="BOTS",
               help="With --simulate, who plays: random (default), greedy or mcts[:N], or one per seat.")
+@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
+              help="With --simulate, play on this many processes (the findings are the same for any number).")
+@click.option("--dask", default=None, metavar="ADDRESS",
+              help="With --simulate, play on a Dask cluster: a scheduler's address (tcp://HOST:8786), or local:N "
+                   "to start N workers here (needs the [dask] extra; docs/scaling.md).")
 @click.option("--list-rules", is_flag=True, help="List every rule with its code and exit.")
 @_guarded
-def lint(files, fmt, select, ignore, simulate, seed, players, options, vary_options, max_steps, bots, list_rules):
+def lint(files, fmt, select, ignore, simulate, seed, players, options, vary_options, max_steps, bots, jobs, dask,
+         list_rules):
     """Find rules that can never take effect, statically (and by simulation with --simulate)."""
     from . import all_rules, lint_path, make_context, parse_codes
     from .coverage import DEFAULT_MAX_STEPS
@@ -95,6 +102,8 @@ def lint(files, fmt, select, ignore, simulate, seed, players, options, vary_opti
         raise click.BadParameter("--players is for --simulate", param_hint="--players")
     if bots is not None and simulate is None:
         raise click.BadParameter("--bots is for --simulate", param_hint="--bots")
+    if (jobs > 1 or dask is not None) and simulate is None:
+        raise click.BadParameter("is for --simulate", param_hint="--jobs" if jobs > 1 else "--dask")
     all_findings = []
     coverage = {}
 
@@ -120,8 +129,14 @@ def lint(files, fmt, select, ignore, simulate, seed, players, options, vary_opti
                         raise click.BadParameter(f"{e} (give one bot for all seats, or --players)" if "," in bots
                                                  else str(e), param_hint="--bots") from None
             ctx = make_context(model, sel, ign)
-            cov = run_sim(ctx, game, simulate, seed, players, _options(game, options), max_steps or DEFAULT_MAX_STEPS,
-                          vary_options, bots)
+            from ..parallel import DaskError, progress_bar
+            with progress_bar("simulating", simulate) as tick:
+                try:
+                    cov = run_sim(ctx, game, simulate, seed, players, _options(game, options),
+                                  max_steps or DEFAULT_MAX_STEPS, vary_options, bots, path=path, jobs=jobs, dask=dask,
+                                  progress=tick)
+                except DaskError as e:
+                    raise click.BadParameter(str(e), param_hint="--dask") from None
             coverage[path] = cov
             fired = sum(1 for it in cov.items if it.fired)
             varied = f", varying {', '.join(cov.varied)}" if cov.varied else ""

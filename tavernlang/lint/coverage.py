@@ -16,6 +16,7 @@ as never fired; it still appears, at 0, in the fire rates of ``--format json``.
 from __future__ import annotations
 
 import math
+import os
 from typing import Any
 
 import attrs
@@ -128,23 +129,88 @@ def option_values(model, fixed) -> list[tuple[str, list]]:
     return out
 
 
-def simulate(ctx, game, n_games: int, seed: int = 1, players: int | None = None, options: dict | None = None,
-             max_steps: int = DEFAULT_MAX_STEPS, vary_options: bool = True, bots: str | None = None) -> Coverage:
+def _portable(v, where=None):
+    """A key of what fired, as the same value in any process: a rules node by its kind and place
+    (the nodes of a game compiled on a worker are not this process's). `where` maps a rules
+    file's absolute path to its name here."""
+    if isinstance(v, A.Node):
+        sp = v.span
+        return ("@node", type(v).__name__, os.path.abspath(sp.file), sp.line, sp.col, sp.end_line, sp.end_col)
+    if isinstance(v, tuple):
+        return tuple(_portable(x) for x in v)
+    return v
+
+
+def play_game(game, n: int, s: int, opts: dict, bots: str | None, max_steps: int) -> dict:
+    """One game of the simulation, as data that can come back from a worker process (`--jobs`,
+    `--dask`): what fired (`_portable` keys), the decisions, who won by which rule, or why the
+    game stopped."""
     from ..engine.common import RULE_FAULTS
     from ..engine.runner import bot_rng, located
 
+    fired: dict = {}
+    seat_bots = None
+    if bots is not None:  # `--bots`: other bots than the uniform ones (bots.py)
+        from ..bots import all_random, parse_bots
+        seat_bots = parse_bots(bots, n)
+        seat_bots = None if all_random(seat_bots) else seat_bots
+    st = game.new_state(n, s, opts)
+    st.fired = fired
+    rnd = bot_rng(s).random
+    steps = [0]
+
+    def agent(player, opts, rnd=rnd, steps=steps):
+        steps[0] += 1
+        if steps[0] > max_steps:
+            raise _StepLimit
+        return int(rnd() * len(opts))
+    st.agent = agent
+    out: dict = {"seed": s, "players": n}
+    try:
+        if seat_bots is not None:
+            from ..bots import drive
+            st, history, _ = drive(game, n, s, opts, seat_bots, fired, max_steps)
+            steps[0] = len(history)
+        else:
+            for _ in game.flow(st):  # pragma: no cover - the agent answers inline
+                raise AssertionError("a decision escaped the agent")
+        result = game.result(st)
+        out["winners"] = list(result["winners"])
+        if "rule" in result:
+            out["rule"] = result["rule"]
+    except _StepLimit:
+        out["stopped"] = f"no end after {max_steps} decisions"
+    except GameError as e:
+        if "did not end after" in str(e):
+            out["stopped"] = str(e)
+        else:
+            out["error"] = (str(e), e.span)
+    except RecursionError:
+        out["error"] = ("the rules nest too deeply to run (endless 'do'?)", None)
+    except RULE_FAULTS as e:  # a none where a value was needed, and the like: placed like in `tav run`
+        e = located(e)
+        out["error"] = (str(e), e.span)
+    out["decisions"] = steps[0]
+    out["fired"] = [(_portable(k), c) for k, c in fired.items()]
+    return out
+
+
+def simulate(ctx, game, n_games: int, seed: int = 1, players: int | None = None, options: dict | None = None,
+             max_steps: int = DEFAULT_MAX_STEPS, vary_options: bool = True, bots: str | None = None,
+             path: str | None = None, jobs: int = 1, dask: str | None = None, progress=None) -> Coverage:
+    """Play the simulation's games (on `jobs` processes or a Dask cluster, given the rules file's
+    `path`: the same coverage for any) and gather what fired, in the order of the seeds."""
     counts = [players] if players else list(range(game.min_players, game.max_players + 1))
     items = items_of(ctx)
-    by_key = {it.key: it for it in items}
     cov = Coverage(n_games, seed, counts, max_steps, items, {n: [0] * n for n in counts}, {n: [] for n in counts})
     varied = option_values(ctx.model, options or {}) if vary_options else []
     cov.varied = [name for name, _ in varied]
     cov.fixed = dict(options or {})
+    todo = []
     for i in range(n_games):
         s = seed + i
         n = counts[i % len(counts)]
         cov.games_at[n].append(s)
-        fired: dict = {}
         # each player count plays its first game with the defaults, then every value of each
         # yes/no and enum option in turn (the options shift against each other)
         k = i // len(counts)
@@ -157,57 +223,45 @@ def simulate(ctx, game, n_games: int, seed: int = 1, players: int | None = None,
                 if v != vals[0]:
                     off[name] = v
         cov.options_at[s] = off
-        seat_bots = None
-        if bots is not None:  # `--bots`: other bots than the uniform ones (bots.py)
-            from ..bots import all_random, parse_bots
-            seat_bots = parse_bots(bots, n)
-            seat_bots = None if all_random(seat_bots) else seat_bots
-        st = game.new_state(n, s, opts)
-        st.fired = fired
-        rnd = bot_rng(s).random
-        steps = [0]
-
-        def agent(player, opts, rnd=rnd, steps=steps):
-            steps[0] += 1
-            if steps[0] > max_steps:
-                raise _StepLimit
-            return int(rnd() * len(opts))
-        st.agent = agent
-        result = None
-        try:
-            if seat_bots is not None:
-                from ..bots import drive
-                st, history, _ = drive(game, n, s, opts, seat_bots, fired, max_steps)
-                steps[0] = len(history)
-            else:
-                for _ in game.flow(st):  # pragma: no cover - the agent answers inline
-                    raise AssertionError("a decision escaped the agent")
-            result = game.result(st)
-        except _StepLimit:
-            cov.stopped.append((s, n, f"no end after {max_steps} decisions"))
-        except GameError as e:
-            if "did not end after" in str(e):
-                cov.stopped.append((s, n, str(e)))
-            else:
-                cov.errors.append((s, n, e))
-        except RecursionError:
-            cov.errors.append((s, n, GameError("the rules nest too deeply to run (endless 'do'?)")))
-        except RULE_FAULTS as e:  # a none where a value was needed, and the like: placed like in `tav run`
-            cov.errors.append((s, n, located(e)))
-        cov.decisions += steps[0]
-        for key, c in fired.items():
+        todo.append((n, s, opts))
+    if path is not None and (jobs > 1 or dask is not None):
+        from ..parallel import playouts
+        records = playouts([(path, n, s, opts, bots, max_steps) for n, s, opts in todo], jobs, {path: game}, dask,
+                           progress=progress, fn=play_game)
+    else:
+        def played():
+            for n, s, opts in todo:
+                r = play_game(game, n, s, opts, bots, max_steps)
+                if progress is not None:
+                    progress(1)
+                yield r
+        records = played()
+    by_key = {_portable(it.key): it for it in items}
+    phases = {_portable(info.decl): info.decl for info in ctx.model.phases}
+    here = {os.path.abspath(f): f for f in ctx.model.files}
+    for r in records:
+        s, n = r["seed"], r["players"]
+        if "stopped" in r:
+            cov.stopped.append((s, n, r["stopped"]))
+        elif "error" in r:
+            msg, sp = r["error"]
+            if sp is not None and sp.file in here:  # (a worker reads the rules at their absolute path)
+                sp = Span(here[sp.file], sp.line, sp.col, sp.end_line, sp.end_col)
+            cov.errors.append((s, n, GameError(msg, sp)))
+        cov.decisions += r["decisions"]
+        for key, c in r["fired"]:
             it = by_key.get(key)
             if it is not None:
                 it.fired += c
                 it.games += 1
-            elif isinstance(key, tuple) and key[0] == "idle":
-                rec = cov.idle.setdefault(key[1], [0, 0, s, n])
+            elif isinstance(key, tuple) and key[0] == "idle" and key[1] in phases:
+                rec = cov.idle.setdefault(phases[key[1]], [0, 0, s, n])
                 rec[0] += c
                 rec[1] += 1
-        if result is not None:
-            if "rule" in result:
-                cov.rule_at[n] = result["rule"]
-            for p in result["winners"]:
+        if "winners" in r:
+            if "rule" in r:
+                cov.rule_at[n] = r["rule"]
+            for p in r["winners"]:
                 cov.wins[n][p] += 1
     return cov
 
