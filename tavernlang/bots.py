@@ -391,7 +391,7 @@ class Searcher:
 
     # one world: the game replayed to the root, sampled there, then driven by `decide`
     def _world(self, root: Root, world_rng: random.Random, decide) -> Any:
-        game = root.game.playouts()  # (the agent answers every decision: the flavour without generators)
+        game = root.game
         st = game.new_state(root.players, root.seed, root.options)
         hist = root.history
         n_hist = len(hist)
