@@ -104,7 +104,8 @@ def playouts(jobs: list[tuple], n_jobs: int, local: dict | None = None, dask: st
     try:  # forked workers inherit the games compiled here: nothing is imported, parsed or compiled again
         ctx = mp.get_context("fork")
         _GAMES.update(local or {})
-        _warm(jobs)
+        if fn is None:  # (random playouts: their flavour and initial states)
+            _warm(jobs)
     except ValueError:  # no fork on this OS: workers import tavernlang and compile the rules afresh
         ctx = mp.get_context("spawn")
     size = _chunk_size(jobs, n_jobs, fn)
