@@ -97,8 +97,9 @@ def _compile(path: str):
     from .engine.compile import CompiledGame
     from .loader import load
 
-    game = CompiledGame(load(path))
-    _SOURCES["current"] = game.model.sources
+    model = load(path)
+    _SOURCES["current"] = model.sources  # (also under an error of compiling it)
+    game = CompiledGame(model)
     return game
 
 

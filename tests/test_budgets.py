@@ -167,3 +167,90 @@ def test_a_game_has_at_most_100_players_and_100000_cards(tmp_path):
     assert r.exit_code == 1 and "x.tav:2:1: error: players 2..1000000000: a game has at most 100 players" in r.output
     r = run(tmp_path, 'game "C"\nkind K\n' + "".join(f'card "c{i}" x10000: K\n' for i in range(11)), "check", "FILE")
     assert r.exit_code == 1 and "x.tav:13:1: error: with this card the game has more than 100000 cards" in r.output
+
+
+# ---------------------------------------------------------------- the caps of the engine, placed (issue 15)
+def test_deep_legitimate_recursion_is_not_called_endless(tmp_path):
+    """An effect recursing 100,000 deep would end: it is stopped at Python's depth of nested
+    calls, and the message says so (not "calls itself without end", not the step budget),
+    at the call that is made again and again. A shallower one plays."""
+    body = ('effect e(n: int) { if n > 0 { gain 1 c  do e(n - 1) } }\n'
+            'action a "a" { do e(N) }\n')
+    text = _text(body).replace("rounds 1000", "rounds 1")
+    r = run(tmp_path, text.replace("N)", "100000)"), "run", "FILE", "-p", "2")
+    assert r.exit_code == 1, r.output
+    assert "x.tav:4:41: error: calls nested about " in r.output, r.output
+    assert "not the budget of steps" in r.output and "whether it would end or not" in r.output
+    assert "without end" not in r.output
+    r = run(tmp_path, text.replace("N)", "500)"), "run", "FILE", "-p", "2", "-q")
+    assert r.exit_code == 0 and "P1: 501" in r.output, r.output
+
+
+def test_deep_recursion_of_a_def_is_placed_at_the_def(tmp_path):
+    body = ('def f(n: int): int = if n <= 0 then 0 else 1 + f(n - 1)\n'
+            'action a "a" { gain f(100000) c }\n')
+    r = run(tmp_path, _text(body).replace("rounds 1000", "rounds 1"), "run", "FILE", "-p", "2")
+    assert r.exit_code == 1 and "x.tav:4:1: error: calls nested about " in r.output, r.output
+
+
+def test_an_expression_python_cannot_compile_is_placed(tmp_path):
+    """60 nested counts make more nested loops than Python compiles: placed at the expression
+    (it was "error: the rules nest too deeply to run", with no place)."""
+    e = "count(x in z where x.v > " * 60 + "1" + ")" * 60
+    body = (f'kind K {{ var v: int = 1 }}\ncard "k" x3: K\nzone z: shared public\n'
+            f'def d: int = {e}\naction a "a" {{ gain d c }}\n')
+    r = run(tmp_path, _text(body), "run", "FILE", "-p", "2")
+    assert r.exit_code == 1, r.output
+    assert "x.tav:7:14: error: the rules nest too deeply to run" in r.output, r.output
+    assert "    def d: int = count(" in r.output  # the source line is shown, with its caret
+
+
+WRAP = ('counter t per player = 0 in 0..9 wrap\n'
+        'when t of p reaches 3 { gain 1 c to p }\nwhen t of p reaches 7 { gain 10 c to p }\n'
+        'action a "a" { gain G t }\n')
+
+
+@pytest.mark.parametrize("laps,want", [(2, 22 + 1), (100, 1100 + 1), (300, 3300 + 1)])
+def test_wrap_around_triggers_fire_once_a_lap_without_a_cap(tmp_path, laps, want):
+    """A gain of many laps fires a wrap-around track's triggers once a lap (it was capped,
+    silently, at 100 laps)."""
+    text = _text(WRAP.replace("G", str(10 * laps))).replace("rounds 1000", "rounds 1")
+    r = run(tmp_path, text, "run", "FILE", "-p", "2", "-q")
+    assert r.exit_code == 0 and f"P1: {want}" in r.output, r.output
+
+
+def test_wrap_around_laps_beyond_the_budget_are_an_error_at_the_gain(tmp_path):
+    text = _text(WRAP.replace("G", "1000000000000")).replace("rounds 1000", "rounds 1")
+    r = run(tmp_path, text, "run", "FILE", "-p", "2")
+    assert r.exit_code == 1, r.output
+    assert ("x.tav:7:16: error: this gain moves t 1000000000000 spaces round its track, passing the spaces of its "
+            "'when ... reaches' 200000000000 times") in r.output, r.output
+
+
+def test_too_many_rounds_is_a_check_error(tmp_path):
+    """`rounds 1000000000` was silently capped at 10,000; then an error when run; now `tav check`
+    says so at the count."""
+    text = HEAD + 'action a "a" { }\nrounds 1000000000 { phase p "P" turns from player(1) once_each { actions a } }\n'
+    r = run(tmp_path, text + "winner: highest c\n", "check", "FILE")
+    assert r.exit_code == 1 and "x.tav:5:8: error: a game has at most 10000 rounds, not 1000000000" in r.output
+
+
+def test_a_game_without_end_stops_at_the_rounds_block(tmp_path):
+    text = HEAD + 'action a "a" { }\nrounds { phase p "P" turns from player(1) once_each { actions a } }\n'
+    r = run(tmp_path, text + "winner: highest c\n", "run", "FILE", "-p", "2", "-q")
+    assert r.exit_code == 1 and "x.tav:5:1: error: the game did not end after 10000 rounds" in r.output, r.output
+
+
+def test_too_many_decisions_is_placed(tmp_path, monkeypatch):
+    """A random playout's 200,000 decisions (here 50) end at the rules that asked the last one
+    (it was an error with no place)."""
+    from tavernlang.engine import runner
+    from tavernlang.errors import GameError
+    monkeypatch.setattr(runner, "MAX_DECISIONS", 50)
+    f = tmp_path / "x.tav"
+    f.write_text(HEAD + 'action a "a" { choose number n in 1..3 "n" { gain n c } }\naction b "b" { }\n'
+                 'rounds 100 { phase p "P" turns from player(1) once_each { actions a, b } }\nwinner: highest c\n')
+    with pytest.raises(GameError) as e:
+        runner.playout(compile_file(str(f)), 2, 1)
+    assert "did not end after 50 decisions" in str(e.value) and e.value.span is not None
+    assert (e.value.span.line, e.value.span.col) in ((4, 16), (6, 14)), e.value.span  # a choice, or the turn

@@ -14,6 +14,7 @@ from .model import (ANY, BOOL, CARD, EFFECT, INT, NONE, PLAYER, STR, ZONE, Calla
                     VarInfo, ZoneInfo, elem, list_of, show)
 
 MAX_COPIES = 10_000  # copies of one card: a box of a game holds far fewer
+MAX_ROUNDS = 10_000  # rounds of a game: `rounds N` with more is an error, and so is a game not over after them
 MAX_PLAYERS = 100  # a loop over the players is bounded by this (engine/budget.py)
 MAX_CARDS = 100_000  # cards of one game: a loop over them is bounded by this (engine/budget.py)
 
@@ -498,6 +499,8 @@ class Checker:
                     c.value if isinstance(c, A.Lit) else None
                 if isinstance(v, int) and not isinstance(v, bool) and v < 1:
                     self.err(c.span, f"a game needs at least 1 round, not {v}")
+                elif isinstance(v, int) and not isinstance(v, bool) and v > MAX_ROUNDS:
+                    self.err(c.span, f"a game has at most {MAX_ROUNDS} rounds, not {v}")
             names = {}
             for ph in m.rounds.phases:
                 if ph.name in names:

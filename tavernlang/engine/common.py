@@ -77,6 +77,7 @@ def located(exc: BaseException) -> GameError:
     frame that has either tells where in the rules the error arose."""
     tb = exc.__traceback__
     where = None
+    seen: dict = {}  # span -> the frames that were at it (a recursion: the call made again and again)
     while tb is not None:
         code = tb.tb_frame.f_code
         spans = GEN_SPANS.get(code.co_filename)
@@ -87,9 +88,28 @@ def located(exc: BaseException) -> GameError:
             sp = tb.tb_frame.f_locals.get("span")
         if isinstance(sp, Span):
             where = sp
+            seen[sp] = seen.get(sp, 0) + 1
         tb = tb.tb_next
     if isinstance(exc, RecursionError):
-        return GameError("a definition or effect calls itself without end", where)
+        return deep_calls(seen, where)
     if "NoneType" in str(exc) or "None" in str(exc):
         return GameError("a value here is none: no player, card or zone was given where one is needed", where)
     return GameError(f"the rules did something impossible here ({type(exc).__name__}: {exc})", where)
+
+
+def deep_calls(seen: dict, where) -> GameError:
+    """Python's recursion limit reached while running rules: the place seen in most frames is
+    the call that was made again and again, and how often, the depth. This is not the step
+    budget (engine/budget.py): a recursion that would end, only deeper than Python follows, is
+    stopped here too, and the message says so."""
+    if seen:
+        site, depth = max(seen.items(), key=lambda kv: kv[1])
+        if depth > 1:
+            about = round(depth, 2 - len(str(depth)))  # (the same figure whatever frames were below the game)
+            return GameError(
+                f"calls nested about {about} deep here: tav follows nested calls of definitions and effects about "
+                f"that deep (a limit of depth, not the budget of steps), so a recursion that goes deeper stops "
+                f"here, whether it would end or not; write a deep one as a loop ('repeat while', or "
+                f"'for i in range(1, N)')", site)
+    return GameError("calls nested too deeply here: definitions and effects call each other deeper than tav can "
+                     "follow (the depth of nested calls, not the budget of steps)", where)

@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from ..check.model import GameModel, elem
+from ..check.checker import MAX_ROUNDS
 from ..errors import GameError
 from ..syntax import ast as A
 from .budget import counted, self_calling, spend
@@ -449,12 +450,13 @@ class CompiledGame:
             limit = self.rounds_count(st, [None] + self._pad) if self.rounds_count else None
             if limit is not None and limit < 1:
                 raise GameError(f"the game has {limit} rounds: it needs at least 1", self.model.rounds.count.span)
-            if limit is not None and limit > 10_000:
-                raise GameError(f"the game has {limit} rounds: a game may have at most 10000", self.model.rounds.count.span)
+            if limit is not None and limit > MAX_ROUNDS:
+                raise GameError(f"the game has {limit} rounds: a game may have at most {MAX_ROUNDS}",
+                                self.model.rounds.count.span)
             while True:
                 st.round += 1
-                if st.round > 10_000:
-                    raise GameError("the game did not end after 10000 rounds (the most a game may have)",
+                if st.round > MAX_ROUNDS:
+                    raise GameError(f"the game did not end after {MAX_ROUNDS} rounds (the most a game may have)",
                                     self.model.rounds.span if self.model.rounds is not None else None)
                 for ph in self.phases:
                     if st.log is not None:
@@ -720,7 +722,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                 return [], f"({rv} and ({opts}(st, env) or False))"
             t = self.tmp()
             return rl + [f"{t} = {rv}", f"if {t}:", f"    {t} = {opts}(st, env) or False"], t
-        return self._root("st, env", build)
+        return self._root("st, env", build, (cond or first).span)
 
     def _any_option(self, first: A.Choose, cond):
         """The legality of an action whose first choice's options are costly to list: its requires,

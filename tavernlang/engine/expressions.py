@@ -298,9 +298,11 @@ class ExpressionCompiler:
                 self._gen_consts[("keep", id(value))] = value  # (ids stay unique while the value lives)
         return name
 
-    def compile_fn(self, params: str, lines: list[str], val: str, spans: list | None = None) -> Fn:
+    def compile_fn(self, params: str, lines: list[str], val: str, spans: list | None = None, where=None) -> Fn:
         """Compile one generated function `def _eN(params): lines; return val`; spans: the
-        rules statement each line was written for (where a fault on that line is reported)."""
+        rules statement each line was written for (where a fault on that line is reported);
+        where: the rules text the whole function is for (where Python's refusal to compile it,
+        rules nested too deeply, is reported when no line has a span)."""
         ns = self._ns()
         self._gen_count += 1
         name = f"_e{self._gen_count}"
@@ -311,21 +313,22 @@ class ExpressionCompiler:
         try:
             code = compile(src, filename, "exec")
         except (SyntaxError, RecursionError, MemoryError, ValueError) as exc:
-            where = next((sp for sp in spans or () if sp is not None), None)  # a block's first statement
+            where = next((sp for sp in spans or () if sp is not None), where)  # a block's first statement
             raise GameError("the rules nest too deeply to run", where) from exc
         exec(code, ns)  # the source is the generator's own (see the module's docstring)
         self.g.gen_source.append(src)
         return ns[name]
 
-    def _root(self, params: str, build):
-        """Generate one function around build() -> (lines, value), with fresh temporaries."""
+    def _root(self, params: str, build, where=None):
+        """Generate one function around build() -> (lines, value), with fresh temporaries;
+        where: the span of the rules text it is for (see compile_fn)."""
         saved = self._fn
         self._fn = _Fn()
         try:
             lines, val = build()
         finally:
             self._fn = saved
-        return self.compile_fn(params, lines, val)
+        return self.compile_fn(params, lines, val, where=where)
 
     def tmp(self, prefix: str = "_t") -> str:
         return self._fn.tmp(prefix)
@@ -335,21 +338,22 @@ class ExpressionCompiler:
         if isinstance(e, A.Lit) and (e.value is None or isinstance(e.value, (bool, int, str))):
             v = e.value
             return lambda st, env: v
-        return self._root("st, env", lambda: self.x(e))
+        return self._root("st, env", lambda: self.x(e), e.span)
 
     def coll(self, e: A.Expr) -> Fn:
         """An expression as a collection: a zone gives its (live) list of cards."""
-        return self._root("st, env", lambda: self.xcoll(e))
+        return self._root("st, env", lambda: self.xcoll(e), e.span)
 
     def cards_of(self, e: A.Expr) -> Fn:
         """An expression giving a card, a list of cards or a zone -> list of cards (a copy, as
         they are now): what `move`/`reveal` act on, and a zone given where a list is wanted."""
-        return self._root("st, env", lambda: self.xcards(e))
+        return self._root("st, env", lambda: self.xcards(e), e.span)
 
     def filter(self, cond: A.Expr | None, k: int, over: A.Expr | None = None):
         """A function (st, env, src) -> list of the items of src meeting cond (bound at slot k);
         `over`: the expression src comes from, when known."""
-        return self._root("st, env, src", lambda: self.filter_lines(cond, k, "src", over))
+        return self._root("st, env, src", lambda: self.filter_lines(cond, k, "src", over),
+                          cond.span if cond is not None else None)
 
     def options_of(self, cond: A.Expr | None, k: int, coll: A.Expr):
         """A function (st, env) -> the items of coll meeting cond (bound at slot k), as a list."""
@@ -358,7 +362,7 @@ class ExpressionCompiler:
             ls, c = self.spill(ls, c)
             fl, fv = self.filter_lines(cond, k, c, coll)
             return ls + fl, fv
-        return self._root("st, env", build)
+        return self._root("st, env", build, (cond or coll).span)
 
     def filter_lines(self, cond, k, src: str, over=None):
         if cond is None:
@@ -396,7 +400,7 @@ class ExpressionCompiler:
             if not count:
                 return ls, v
             return ["st.steps += 1", "if st.steps > st.step_limit:", f"    _over(st, {self.k(d.decl.span)})"] + ls, v
-        return self._root("st, env", build)
+        return self._root("st, env", build, b.span)
 
     # ================================================================ helpers
     def _bound(self, k: int, prefix: str = "_v", over: A.Expr | None = None):

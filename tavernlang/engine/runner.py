@@ -25,6 +25,10 @@ BOT_SALT = 0x5EED
 
 
 
+class _TooLong(Exception):
+    """A random playout asked more than MAX_DECISIONS decisions."""
+
+
 def bot_rng(seed: int) -> random.Random:
     return random.Random(seed * 1_000_003 + BOT_SALT)
 
@@ -227,13 +231,16 @@ def playout(game: CompiledGame, players: int, seed: int, options: dict[str, Any]
     def agent(player, opts):
         count[0] += 1
         if count[0] > MAX_DECISIONS:
-            raise GameError(f"the game did not end after {MAX_DECISIONS} decisions")
+            raise _TooLong
         return int(rnd() * len(opts))
 
     st.agent = agent  # bots decide inline: the game never suspends
     try:
         for _ in game.flow(st):  # pragma: no cover - nothing is yielded with an agent
             raise AssertionError("a decision escaped the agent")
+    except _TooLong as e:  # placed at the rules that asked the last decision
+        raise GameError(f"the game did not end after {MAX_DECISIONS} decisions (the last one asked here) "
+                        f"(seed {seed}, {players} players)", located(e).span) from None
     except RULE_FAULTS as e:
         err = located(e)
         raise GameError(f"{err} (seed {seed}, {players} players)", err.span) from None

@@ -3,15 +3,27 @@ can ask a player something, a generator function yielding Decisions.
 (A mixin of the compiler in compile.py.)"""
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 
 from ..check.model import CARD, ZONE, elem
 from ..errors import GameError
 from ..syntax import ast as A
+from . import budget
 from .budget import MAX_INT, num, spend
 from .common import MAX_SUBSETS, Decision, Fn, _const, only_option  # noqa: F401
 from .state import GameOver
+
+def _first(hit):
+    return hit[0]
+
+
+def _laps(first, size, last, t, body, env, decl):
+    """The firings of one trigger on a wrap-around track: each step of a move that lands on its space."""
+    for i in range(first, last + 1, size):
+        yield i, t, body, env, decl
+
 
 MAX_REPEATS = 10_000  # `repeat while`: a loop that goes round more often than this is an error
 MAX_NUMBERS = 100_000  # `choose number`: the most numbers one choice may offer
@@ -213,12 +225,14 @@ class StatementCompiler:
         if not trig:
             return apply, None
 
-        def fire(st, p, old, new, delta):
+        def fire(st, p, old, new, delta, span=None):
             """Run the triggers of the spaces passed, in the order the marker passes them
-            (on a wrap-around track, a space is passed once per lap)."""
+            (on a wrap-around track, a space is passed once per lap: a gain of many laps fires
+            it as often, each firing a step of the game's budget, counted before the first)."""
             if delta <= 0:
                 return
             hits = []
+            laps = []  # (first step, lap length, last step, t, body, env, decl) of a wrap-around track
             for value, body, frame, pslot, decl in trig:
                 env = [p] + [None] * frame
                 env[pslot] = p
@@ -228,12 +242,24 @@ class StatementCompiler:
                     if not low <= t <= high:
                         continue  # a space off the track is never reached
                     size = high - low + 1
-                    steps = min(delta, 100 * size)
                     first = (t - old) % size or size  # the first step that lands on t
-                    hits.extend((i, t, body, env, decl) for i in range(first, steps + 1, size))
+                    if first <= delta:
+                        laps.append((first, size, delta, t, body, env, decl))
                 elif old < t <= new:
                     hits.append((t - old, t, body, env, decl))
-            hits.sort(key=lambda h: h[0])
+            if laps:  # (a wrap-around track: every trigger is here, none in hits)
+                n = sum((last - first) // size + 1 for first, size, last, *_ in laps)
+                if n > 1:
+                    most = budget.LIMITS["steps"]
+                    if st.steps + n > most:
+                        raise GameError(f"this gain moves {name} {delta} spaces round its track, passing the spaces "
+                                        f"of its 'when ... reaches' {n} times: more firings than the game's budget "
+                                        f"of {most} steps has left (a larger budget: tav --max-steps N)", span)
+                    spend(st, n, span)
+                # in the order the marker passes them, one lap after another (never all in a list)
+                hits = heapq.merge(*(_laps(*x) for x in laps), key=_first)
+            else:
+                hits.sort(key=_first)
             for _, t, body, env, decl in hits:
                 if st.fired is not None:
                     st.fired[("when", decl)] = st.fired.get(("when", decl), 0) + 1
@@ -294,7 +320,7 @@ class StatementCompiler:
 
         def gen(st, env, span=span):
             for p, old, new, a in do(st, env):
-                yield from fire(st, p, old, new, a)
+                yield from fire(st, p, old, new, a, span)
         return True, gen
 
     def s_Set(self, s: A.Set):
