@@ -30,9 +30,9 @@ import sys
 import time
 from typing import Any
 
-from .engine.common import RULE_FAULTS
+from .engine.common import RULE_FAULTS, located
 from .syntax import ast as A
-from .engine.runner import MAX_DECISIONS, Match, bot_pick, bot_rng, playout
+from .engine.runner import MAX_DECISIONS, Match, _TooLong, bot_pick, bot_rng, playout
 from .errors import GameError
 
 KINDS = ("random", "greedy", "mcts")
@@ -536,7 +536,6 @@ def drive(game, players: int, seed: int, options: dict | None, bots: list[tuple[
           fired: dict | None = None, max_steps: int = MAX_DECISIONS, peek: bool = False):
     """Play one game with these bots straight from the game's generator, without a log:
     -> (state, choices, seats). `fired` counts what ran (`tav lint --simulate`)."""
-    from .engine.common import RULE_FAULTS, located
     st = game.new_state(players, seed, options)
     st.fired = fired
     seats = Seats(bots, seed, peek)
@@ -611,7 +610,7 @@ def watch(game, players: int, seed: int, options: dict | None, bots) -> dict:
     def agent(p, opts):
         k = len(branching)
         if k > MAX_DECISIONS:
-            raise GameError(f"the game did not end after {MAX_DECISIONS} decisions")
+            raise _TooLong
         branching.append(len(opts))
         if st.round != last[0]:
             last[0] = st.round
@@ -627,6 +626,12 @@ def watch(game, players: int, seed: int, options: dict | None, bots) -> dict:
         for _ in game.flow(st):  # pragma: no cover - the agent answers inline
             raise AssertionError("a decision escaped the agent")
         r = game.result(st)
+    except _TooLong as e:  # placed at the rules that asked the last decision
+        raise GameError(f"the game did not end after {MAX_DECISIONS} decisions (the last one asked here) "
+                        f"(seed {seed}, {players} players)", located(e).span) from None
+    except RULE_FAULTS as e:
+        err = located(e)
+        raise GameError(f"{err} (seed {seed}, {players} players)", err.span) from None
     except GameError as e:
         raise GameError(f"{e} (seed {seed}, {players} players)", e.span) from None
     r.update(decisions=len(branching), rounds=st.round, seed=seed, branching=branching,

@@ -17,7 +17,7 @@ import click
 
 from .options import parse_options as _parse_options
 
-from .errors import GameError, TavError
+from .errors import GameError, SourceCache, TavError
 
 MAX_GAMES = 1_000_000  # games of one sim/compare/report: a run keeps each game's result (issue 15: -g 100000000)
 
@@ -99,6 +99,7 @@ def _compile(path: str):
 
     model = load(path)
     _SOURCES["current"] = model.sources  # (also under an error of compiling it)
+    _SOURCES.setdefault("all", SourceCache())._texts.update(model.sources._texts)  # (a run's games of two files)
     game = CompiledGame(model)
     return game
 
@@ -391,6 +392,66 @@ def _write_games(path, records) -> None:
         raise click.BadParameter(str(e), param_hint="--games-out") from None
 
 
+def _lit(v) -> str:
+    return "true" if v is True else "false" if v is False else str(v)
+
+
+def _replay(file: str, players: int, seed: int, opts: dict | None, bots: str | None = None) -> str:
+    """The command that plays one game of a run again, alone (with the run's budgets)."""
+    import shlex
+
+    from .engine import budget
+    pre = "".join(f" --max-{k} {budget.LIMITS[k]}" for k, d in (("steps", budget.DEFAULT_STEPS),
+                                                               ("log", budget.DEFAULT_LOG)) if budget.LIMITS[k] != d)
+    args = "".join(f" -o {shlex.quote(f'{k}={_lit(v)}')}" for k, v in (opts or {}).items())
+    if bots and bots != "random":
+        args += f" --bots {shlex.quote(bots)}"
+    return f"tav{pre} run {shlex.quote(file)} -p {players} --seed {seed}{args}"
+
+
+def _failure(r: dict, file: str, opts: dict | None, bots: str | None = None, part: str | None = None) -> dict:
+    """A game of a run that stopped with an error, as reported (and as JSON): its seed, the
+    error and its place, the command that replays it; `part`: which games of the run (a
+    comparison's side, a report's part)."""
+    sp = r["span"]
+    out = {"seed": r["seed"], "message": r["error"].split(" (seed ")[0],
+           "file": sp.file if sp is not None else None, "line": sp.line if sp is not None else None,
+           "col": sp.col if sp is not None else None, "replay": _replay(file, r["players"], r["seed"], opts, bots)}
+    if part is not None and part != "game":  # (a report's own games: no part named)
+        out["part"] = part
+    out["_span"] = sp
+    return out
+
+
+def _jsonable_failures(failed: list[dict]) -> list[dict]:
+    return [{k: v for k, v in f.items() if not k.startswith("_")} for f in failed]
+
+
+def _print_failures(failed: list[dict], total: int, stopped: bool = False) -> None:
+    """The games of a run that stopped with an error: each error once, at its place, with the
+    seeds it stopped and the command that replays the first of them (on stderr)."""
+    if not failed:
+        return
+    head = (f"  stopped at the first game that stopped with an error (--fail-fast), after {total} games:"
+            if stopped else f"  {len(failed)} of {total} games stopped with an error (left out above):")
+    click.echo(head, err=True)
+    kinds: dict = {}  # the same error at the same place (in the same part of the run): once, with its seeds
+    for f in failed:
+        kinds.setdefault((f["message"], f["_span"], f.get("part")), []).append(f)
+    for (msg, span, part), fs in kinds.items():
+        d = GameError(msg, span).diagnostic()
+        click.echo(d.render(_SOURCES.get("all")) if d.span.file != "<builtin>" else f"error: {msg}", err=True)
+        seeds = [f["seed"] for f in fs]
+        click.echo(f"    in {len(fs)} {part + ' ' if part else ''}game(s), seeds {', '.join(map(str, seeds[:10]))}"
+                   f"{' ...' if len(seeds) > 10 else ''}; replay: {fs[0]['replay']}", err=True)
+
+
+def _fail_fast_flag(f):
+    return click.option("--fail-fast", is_flag=True,
+                        help="Stop at the first game that stops with an error, with a summary of the games "
+                             "played (by default such games are reported at the end and the run goes on).")(f)
+
+
 def _dask_flag(f):
     return click.option("--dask", default=None, metavar="ADDRESS",
                         help="Play on a Dask cluster: a scheduler's address (tcp://HOST:8786), or local:N to start "
@@ -424,9 +485,11 @@ def _data_flags(f):
 @click.option("--rotate", is_flag=True, help="Move the bots one seat on each game (each bot plays every seat).")
 @_data_flags
 @_dask_flag
+@_fail_fast_flag
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @guarded
-def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_out, plot, dask, as_json) -> None:
+def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_out, plot, dask, fail_fast,
+        as_json) -> None:
     """Simulate many games with bots (random unless --bots) and report speed and balance."""
     from .balance import bot_rates, pct, record, seat_rates
     from .parallel import playouts, progress_bar
@@ -448,10 +511,14 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
     with progress_bar("simulating", n_games) as tick:
         results = _dask_guard(playouts(jobs_list, jobs, {file: game}, dask, progress=tick))
         failed = []
+        played = 0
         for i, r in enumerate(results):
+            played += 1
             names = seat_bots[i][1]
-            if "error" in r:  # this game stopped: reported below, the others go on
-                failed.append(r)
+            if "error" in r:  # this game stopped: reported below, the others go on (or, --fail-fast, not)
+                failed.append(_failure(r, file, opts, ",".join(names) if bots is not None else None))
+                if fail_fast:
+                    break
                 continue
             r["bots"] = names
             ok.append(r)
@@ -470,6 +537,8 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
             for p, sc in enumerate(r["scores"]):
                 score_sum[p] += sc
     secs = time.perf_counter() - t0
+    stopped = played < n_games  # (--fail-fast)
+    n_games = played
     ended = max(1, n_games - len(failed))  # the statistics are of the games that ended
     rates = seat_rates(ok, players)
     data = {
@@ -491,8 +560,8 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
         data["search"] = {b: {"decisions": a[0], "worlds": a[1], "failed_worlds": a[3], "seconds": round(a[2], 3),
                               "worlds_per_s": round(a[1] / a[2], 1) if a[2] else None} for b, a in search.items()}
     if failed:
-        data["failed"] = [{"seed": r["seed"], "message": r["error"], "file": r["span"].file, "line": r["span"].line,
-                           "col": r["span"].col} for r in failed]
+        data["failed"] = _jsonable_failures(failed)
+        data["stopped"] = stopped
     if games_out is not None:
         _write_games(games_out, records)
     if plot is not None:
@@ -522,16 +591,7 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
                        + (f" ({v['worlds_per_s']} iterations/s)" if v["worlds_per_s"] else "")
                        + (f"; {v['failed_worlds']} sampled worlds could not be played on" if v["failed_worlds"] else ""))
     if failed:
-        click.echo(f"  {len(failed)} of {n_games} games stopped with an error (left out above):", err=True)
-        kinds: dict = {}  # the same error at the same place: once, with its seeds
-        for r in failed:
-            kinds.setdefault((r["error"].split(" (seed ")[0], r["span"]), []).append(r["seed"])
-        opt_args = "".join(f" -o {k}={v}" for k, v in opts.items())
-        for (msg, span), seeds in kinds.items():
-            d = GameError(msg, span).diagnostic()
-            click.echo(d.render(_SOURCES.get("current")) if d.span.file != "<builtin>" else f"error: {msg}", err=True)
-            click.echo(f"    in {len(seeds)} game(s), seeds {', '.join(map(str, seeds[:10]))}{' ...' if len(seeds) > 10 else ''}; "
-                       f"replay: tav run {file} -p {players} --seed {seeds[0]}{opt_args}", err=True)
+        _print_failures(failed, n_games, stopped)
         sys.exit(1)
 
 
@@ -594,10 +654,11 @@ def diff(base, variant, as_json) -> None:
 @_bots_flag
 @_data_flags
 @_dask_flag
+@_fail_fast_flag
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @guarded
 def compare(base, variant, players, n_games, seed, jobs, options, base_options, variant_options, bots_spec,
-            games_out, plot, dask, as_json) -> None:
+            games_out, plot, dask, fail_fast, as_json) -> None:
     """Play BASE and VARIANT on the same seeds and compare balance and length."""
     from .balance import record
     from .compare import differences, render, summarize
@@ -622,16 +683,31 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
     local = {base: games["base"], variant: games["variant"]}
     with progress_bar("comparing", len(todo)) as tick:
         done = _dask_guard(playouts(todo, jobs, local, dask, progress=tick))
+        failed, pair, played = [], {}, 0
         for label, r in zip(labels, done):
-            if "error" in r:  # a game of either file that stops with an error stops the comparison
-                raise GameError(r["error"], r["span"])
-            results[label].append(r)
+            pair[label] = r
+            if "error" in r:  # reported at the end; the seed is left out of both sides (they are paired by seed)
+                failed.append(_failure(r, paths[label], opts[label], names if bots is not None else None, label))
+            if len(pair) < 2:
+                continue
+            played += 1
+            if not any("error" in x for x in pair.values()):
+                for k, x in pair.items():
+                    results[k].append(x)
+            pair = {}
+            if failed and fail_fast:
+                break
+    stopped = played < n_games
+    n_games = played
     report = {
         "base_file": base, "variant_file": variant, "players": players, "games": n_games, "seed": seed,
         "base_options": opts["base"], "variant_options": opts["variant"], "bots": names if bots is not None else None,
         "base": summarize(results["base"], players), "variant": summarize(results["variant"], players),
         "difference": differences(results["base"], results["variant"], players),
     }
+    if failed:
+        report["failed"] = _jsonable_failures(failed)
+        report["stopped"] = stopped
     if games_out is not None:
         _write_games(games_out, [record(r, opts[label], names, label) for label in ("base", "variant")
                                  for r in results[label]])
@@ -640,6 +716,10 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
         compare_figure(plot, f"{games['base'].title}: base and variant, {n_games} games each, {players} players",
                        results["base"], results["variant"], players)
     click.echo(json.dumps(report) if as_json else render(report))
+    if failed:
+        if not as_json:
+            _print_failures(failed, 2 * n_games, stopped)
+        sys.exit(1)
 
 
 @main.command()
@@ -668,14 +748,15 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
 @click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
               help="Play on this many processes (the report is the same for any number).")
 @_dask_flag
+@_fail_fast_flag
 @click.option("--json", "as_json", is_flag=True, help="Print the numbers as JSON.")
 @guarded
 def report(file, variant, players, n_games, seed, options, variant_options, bots_spec, skill_games, skill_bot,
-           vary, out_dir, fmt, games_out, jobs, dask, as_json) -> None:
+           vary, out_dir, fmt, games_out, jobs, dask, fail_fast, as_json) -> None:
     """A balance report: seats, scores, length, ties, lead changes, branching, skill (search
     against random bots), option values (--vary) and a variant, with pictures (--out)."""
     from .bots import BotSpecError, parse_bots
-    from .report import ReportError, build, jsonable, render_text, vary_values, write
+    from .report import ReportError, Stopped, build, jsonable, render_text, vary_values, write
 
     game = _compile(file)
     _check_players(game, players)
@@ -705,12 +786,27 @@ def report(file, variant, players, n_games, seed, options, variant_options, bots
     skill_n = 2 * players if skill_games is None else skill_games
     total = n_games * (1 + sum(len(vary_values(game, v)[1]) for v in vary) + (variant is not None)) + skill_n
     from .parallel import DaskError, progress_bar
+    halted = None
     with progress_bar("playing", total) as tick:
         try:
             rep = build(game, file, players, n_games, seed, opts, bots, skill_n, skill_bot, list(vary), vgame, variant,
-                        vopts, progress=tick, jobs=jobs, dask=dask)
+                        vopts, progress=tick, jobs=jobs, dask=dask, fail_fast=fail_fast)
         except DaskError as e:
             raise click.BadParameter(str(e), param_hint="--dask") from None
+        except Stopped as e:  # --fail-fast: what was played, and the game that stopped (after the bar)
+            halted = e
+    if halted is not None:
+        failed = [_failure(f, f["file"], f["options"], f["bots"], f["part"]) for f in halted.failed]
+        if as_json:
+            click.echo(json.dumps({"games_played": halted.played, "stopped": True,
+                                   "failed": _jsonable_failures(failed)}))
+        else:
+            click.echo(f"{game.title}: the report stopped after {halted.played} of {total} games (--fail-fast)")
+            _print_failures(failed, halted.played, stopped=True)
+        sys.exit(1)
+    failed = [_failure(f, f["file"], f["options"], f["bots"], f["part"]) for f in rep.pop("failed")]
+    if failed:
+        rep["failed"] = _jsonable_failures(failed)
     if games_out is not None:
         _write_games(games_out, rep["_records"])
     if out_dir is not None:
@@ -724,6 +820,10 @@ def report(file, variant, players, n_games, seed, options, variant_options, bots
         if not as_json:
             click.echo(f"wrote {page}", err=True)
     click.echo(json.dumps(jsonable(rep)) if as_json else render_text(rep))
+    if failed:
+        if not as_json:
+            _print_failures(failed, total)
+        sys.exit(1)
 
 
 @main.command()

@@ -17,11 +17,19 @@ from pathlib import Path
 
 from .balance import bot_rates, margin, pct, quantiles, record, seat_rates, wilson
 from .bots import describe, parse_bots, rotate, watch
-from .errors import GameError
 
 
 class ReportError(ValueError):
     """A report that cannot be made as asked (a usage error)."""
+
+
+class Stopped(Exception):
+    """A game stopped with an error under --fail-fast: the report stops (`failed`: that game,
+    `played`: the games played until then)."""
+
+    def __init__(self, failed: list[dict], played: int):
+        super().__init__("stopped")
+        self.failed, self.played = failed, played
 
 
 # ------------------------------------------------------------------ traced games
@@ -95,9 +103,13 @@ def vary_values(game, spec: str) -> tuple[str, list]:
 
 def build(game, path: str, players: int, n_games: int, seed: int, options: dict, bots, skill_games: int,
           skill_bots: str, vary: list[str], variant=None, variant_path: str | None = None,
-          variant_options: dict | None = None, progress=None, jobs: int = 1, dask: str | None = None) -> dict:
+          variant_options: dict | None = None, progress=None, jobs: int = 1, dask: str | None = None,
+          fail_fast: bool = False) -> dict:
     """Every number of the report, as data (and the games, for pictures and --games-out). The games
-    are played on `jobs` processes or a Dask cluster (`parallel.playouts`): the same for any."""
+    are played on `jobs` processes or a Dask cluster (`parallel.playouts`): the same for any. A
+    game that stops with an error is left out of the numbers and listed in `failed` (with the
+    part of the report, file, options and bots that replay it); with `fail_fast` the first one
+    stops the report (Stopped)."""
     from .parallel import playouts
     t0 = time.perf_counter()
     tick = progress  # told of the games as they finish, chunk by chunk
@@ -107,17 +119,26 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
     if variant is not None:
         local[variant_path] = variant
 
-    def play_all(todo: list[tuple]) -> list[dict]:
+    failed: list[dict] = []
+    played = [0]
+
+    def play_all(todo: list[tuple], part: str) -> list[dict]:
         out = []
-        for r in playouts([(f, players, s, o or None, b, True) for f, s, o, b in todo], jobs, local, dask,
-                          progress=tick):
+        results = playouts([(f, players, s, o or None, b, True) for f, s, o, b in todo], jobs, local, dask,
+                           progress=tick)
+        for (f, _, o, b), r in zip(todo, results):
+            played[0] += 1
             if "error" in r:
-                raise GameError(r["error"], r["span"])
+                failed.append(dict(r, part=part, file=f, options=o or {}, bots=describe(b) if b else None))
+                if fail_fast:
+                    results.close()
+                    raise Stopped(failed, played[0])
+                continue
             out.append(r)
         return out
 
-    def run(f, opts, b=None):
-        return play_all([(f, s, opts, b) for s in seeds])
+    def run(f, opts, b=None, part="game"):
+        return play_all([(f, s, opts, b) for s in seeds], part)
     main_games = run(path, options, bots)
     rep = {"game": game.title, "file": path, "players": players, "games": n_games, "seed": seed,
            "options": options, "bots": names, "balance": summary(main_games, players)}
@@ -127,8 +148,8 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
         sb = parse_bots(skill_bots, 1)[0]
         field = [sb] + [("random", 0)] * (players - 1)
         rot = [rotate(field, i) for i in range(skill_games)]
-        sgames = play_all([(path, seed + i, options, rot[i]) for i in range(skill_games)])
-        for b, r in zip(rot, sgames):
+        sgames = play_all([(path, seed + i, options, rot[i]) for i in range(skill_games)], "skill")
+        for b, r in zip((rot[r["seed"] - seed] for r in sgames), sgames):
             r["bots"] = [describe([x]) for x in b]
             records.append(record(r, options, ",".join(r["bots"]), "skill"))
         rates = bot_rates(sgames, players)
@@ -140,19 +161,22 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
         rows = []
         for v in values:
             opts = dict(options, **{name: v})
-            gs = run(path, opts, bots)
+            gs = run(path, opts, bots, f"vary {name}={_lit(v)}")
             records += [record(r, opts, names, f"vary {name}={v}") for r in gs]
             rows.append({"value": v, "summary": summary(gs, players), "results": gs})
         rep["vary"].append({"option": name, "rows": rows})
     rep["variant"] = None
     if variant is not None:
         from .compare import differences, summarize
-        vgames = run(variant_path, variant_options or options, bots)
+        vgames = run(variant_path, variant_options or options, bots, "variant")
         records += [record(r, variant_options or options, names, "variant") for r in vgames]
+        both = {r["seed"] for r in main_games} & {r["seed"] for r in vgames}  # (paired by seed)
+        pb, pv = [r for r in main_games if r["seed"] in both], [r for r in vgames if r["seed"] in both]
         rep["variant"] = {"file": variant_path, "options": variant_options or options,
-                          "base": summarize(main_games, players), "variant": summarize(vgames, players),
-                          "difference": differences(main_games, vgames, players), "results": vgames,
+                          "base": summarize(pb, players), "variant": summarize(pv, players),
+                          "difference": differences(pb, pv, players), "results": vgames,
                           "balance": summary(vgames, players)}
+    rep["failed"] = failed
     rep["seconds"] = round(time.perf_counter() - t0, 2)
     rep["_games"] = main_games
     rep["_records"] = records
