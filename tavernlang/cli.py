@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from .options import parse_options as _parse_options
+from .paths import RulesPath
 
 from .errors import GameError, SourceCache, TavError
 
@@ -95,35 +96,13 @@ _SOURCES: dict = {}  # the sources of the last game compiled, to show rules text
 
 def _compile(path: str):
     from .engine.compile import CompiledGame
-    from .loader import load
+    from .paths import load_rules
 
-    model = load(path)
+    model = load_rules(path)
     _SOURCES["current"] = model.sources  # (also under an error of compiling it)
     _SOURCES.setdefault("all", SourceCache())._texts.update(model.sources._texts)  # (a run's games of two files)
     game = CompiledGame(model)
     return game
-
-
-def _entry_files(folder: Path) -> list[str]:
-    """The rules files of a folder that no other file of it includes (a game's data files are
-    checked through the game that includes them)."""
-    from .loader import resolve_include
-    from .syntax import ast as A
-    from .syntax.parser import parse
-    files = sorted(folder.rglob("*.tav"))
-    included = set()
-    for f in files:
-        try:
-            decls = parse(f.read_bytes(), str(f)).decls
-        except (TavError, OSError):
-            continue  # checked as an entry: its error is reported then
-        for d in decls:
-            if isinstance(d, A.Include):
-                try:
-                    included.add(resolve_include(f.resolve().parent, d.path).resolve())
-                except (OSError, ValueError, RuntimeError):
-                    pass
-    return [str(f) for f in files if f.resolve() not in included]
 
 
 def _playable(game) -> None:
@@ -173,22 +152,18 @@ def main(max_steps, max_log) -> None:
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True))
+@click.argument("files", nargs=-1, required=True, type=RulesPath(folders=True, stdin=True))
 @click.option("--json", "as_json", is_flag=True, help='Print the errors as JSON: {"errors": [...]} (empty when clean).')
 @guarded
 def check(files, as_json) -> None:
-    """Parse and check rules files (a folder: every .tav file in it); silent when clean."""
-    from .loader import load
+    """Parse and check rules files (a folder: every .tav file in it; -: standard input); silent when clean."""
+    from .paths import expand, load_rules
 
     bad = 0
-    paths = []
     found = []
-    for f in files:
-        p = Path(f)
-        paths.extend(_entry_files(p) if p.is_dir() else [f])
-    for f in paths:
+    for f in expand(files):
         try:
-            load(f)
+            load_rules(f)
         except TavError as e:
             found += e.diagnostics
             if not as_json:
@@ -203,7 +178,7 @@ def check(files, as_json) -> None:
 
 
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=RulesPath(stdin=True))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @guarded
 def info(file, as_json) -> None:
@@ -265,16 +240,16 @@ def _bots(spec, players: int):
     return None if all_random(bots) else bots
 
 
-def _game_options(f):
+def _game_options(f, stdin: bool = False):
     f = click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE", help="Set a game option.")(f)
     f = click.option("--seed", type=int, default=1, show_default=True, help="Random seed: the same seed gives the same game.")(f)
     f = click.option("--players", "-p", type=int, required=True, help="Number of players.")(f)
-    f = click.argument("file", type=click.Path(exists=True, dir_okay=False))(f)
+    f = click.argument("file", type=RulesPath(stdin=stdin))(f)
     return f
 
 
 @main.command()
-@_game_options
+@functools.partial(_game_options, stdin=True)
 @_bots_flag
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (result and log).")
 @click.option("--quiet", "-q", is_flag=True, help="Print the result alone, not the log.")
@@ -596,7 +571,7 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
 
 
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=RulesPath())
 @click.option("--out", "-o", "out", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write the rulebook to this file (Markdown) instead of printing it.")
 @guarded
@@ -621,8 +596,8 @@ def rules(file, out) -> None:
 
 
 @main.command()
-@click.argument("base", type=click.Path(exists=True, dir_okay=False))
-@click.argument("variant", type=click.Path(exists=True, dir_okay=False))
+@click.argument("base", type=RulesPath())
+@click.argument("variant", type=RulesPath())
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @guarded
 def diff(base, variant, as_json) -> None:
@@ -638,8 +613,8 @@ def diff(base, variant, as_json) -> None:
 
 
 @main.command()
-@click.argument("base", type=click.Path(exists=True, dir_okay=False))
-@click.argument("variant", type=click.Path(exists=True, dir_okay=False))
+@click.argument("base", type=RulesPath())
+@click.argument("variant", type=RulesPath())
 @click.option("--players", "-p", type=int, required=True, help="Number of players.")
 @click.option("--games", "-g", "n_games", type=click.IntRange(2, MAX_GAMES), default=200, show_default=True,
               help="Games per side (at most 1000000).")
@@ -723,8 +698,8 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
 
 
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.argument("variant", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=RulesPath())
+@click.argument("variant", required=False, type=RulesPath())
 @click.option("--players", "-p", type=int, required=True, help="Number of players.")
 @click.option("--games", "-g", "n_games", type=click.IntRange(2, MAX_GAMES), default=200, show_default=True,
               help="Games for the balance numbers (and per option value, and for the variant).")
@@ -827,7 +802,7 @@ def report(file, variant, players, n_games, seed, options, variant_options, bots
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.argument("paths", nargs=-1, required=True, type=RulesPath(folders=True, stdin=True))
 @click.option("-v", "--verbose", is_flag=True, help="Print each scenario's log.")
 @guarded
 def test(paths, verbose) -> None:
@@ -846,7 +821,13 @@ def test(paths, verbose) -> None:
     files = []
     for p in paths:
         pp = Path(p)
-        files.extend([f for f in sorted(pp.rglob("*.tav")) if has_scenarios(f)] if pp.is_dir() else [pp])
+        if p != "-" and pp.is_dir():
+            found = [f for f in sorted(pp.rglob("*.tav")) if f.is_file() and has_scenarios(f)]
+            if not found:
+                click.echo(f"{p}: no rules file in this folder has scenarios")
+            files.extend(str(f) for f in found)
+        else:
+            files.append(p)
     passed = failed = 0
     errors = 0
     for f in files:
@@ -856,8 +837,12 @@ def test(paths, verbose) -> None:
             click.echo(e.render(), err=True)
             errors += 1
             continue
+        except GameError as e:  # (rules that cannot be compiled: nested too deeply)
+            click.echo(e.diagnostic().render(_SOURCES.get("current")), err=True)
+            errors += 1
+            continue
         if not game.scenarios:
-            click.echo(f"{f}: no scenarios in this file")
+            click.echo(f"{game.model.path}: no scenarios in this file")
         for sc in game.scenarios:
             r = run_scenario(game, sc)
             if verbose:
@@ -886,16 +871,44 @@ def lsp(stdio) -> None:
 
 
 @main.command("fmt")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.argument("paths", nargs=-1, required=True, type=RulesPath(folders=True, stdin=True))
 @click.option("--check", is_flag=True, help="Change nothing; list the files that would change (exit 1 if any).")
 @click.option("--diff", "show_diff", is_flag=True, help="Change nothing; print what would change as a unified diff.")
 @guarded
 def fmt(paths, check, show_diff) -> None:
-    """Lay rules files out in the canonical format, in place (a folder: every .tav file under it)."""
+    """Lay rules files out in the canonical format, in place (a folder: every .tav file under it;
+    -: standard input, formatted to standard output)."""
     from .fmt import run as run_fmt
+    if "-" in paths:
+        if len(paths) > 1:
+            raise click.BadParameter("standard input ('-') is formatted alone", param_hint="PATHS")
+        sys.exit(_fmt_stdin(check, show_diff))
     sys.exit(run_fmt(paths, check=check, show_diff=show_diff, echo=click.echo,
                      echo_err=lambda m: click.echo(m, err=True)))
 
+
+
+def _fmt_stdin(check: bool, show_diff: bool) -> int:
+    """`tav fmt -`: the formatted text on stdout (--check: exit 1 if it would change; --diff: the diff)."""
+    from .fmt import diff_text, format_text
+    from .paths import STDIN_NAME, stdin_text
+    text = stdin_text()
+    try:
+        out = format_text(text, STDIN_NAME)
+    except TavError as e:
+        click.echo(e.render(), err=True)
+        return 1
+    if show_diff:
+        if out != text:
+            click.echo(diff_text(text, out, STDIN_NAME).rstrip("\n"))
+        return 0
+    if check:
+        if out != text:
+            click.echo(STDIN_NAME)
+            return 1
+        return 0
+    click.echo(out, nl=False)
+    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

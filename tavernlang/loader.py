@@ -193,6 +193,9 @@ def load(path: str | Path, overlay: dict[Path, str] | None = None, parsed: dict 
         sys.setrecursionlimit(6000)
     sources = SourceCache()
     decls = read_decls(path, sources, overlay=overlay, parsed=parsed)
+    if not decls:  # (it would pass, and then have no game to run: issue 15)
+        raise TavError([Diagnostic(Span(_display(Path(path)), 1, 1), "this file is empty: it declares nothing "
+                                   "(a game starts with 'game \"NAME\"')")], sources)
     model = GameModel(path=str(path), sources=sources)
     model.changes = list(decls.changes)
     model.decls = list(decls)

@@ -265,9 +265,11 @@ HOSTILE = {
     "include_cycle": ({"a.tav": b'game "T"\nplayers 2..4\ninclude "b.tav"\n', "b.tav": b'# b\ninclude "a.tav"\n'},
                       "a.tav", {1}, ("b.tav", 2, 1), "include cycle"),
     "missing_file": ({}, "nowhere.tav", {2}, None, "does not exist"),  # a usage error, as for every command
-    "empty": ({"input.tav": b""}, "input.tav", {0}, None, None),
-    "only_comment": ({"input.tav": b"# nothing here yet\n"}, "input.tav", {0}, None, None),
-    "only_comment_no_newline": ({"input.tav": b"# nothing here yet"}, "input.tav", {0}, None, None),
+    # a file that declares nothing is an error (issue 15: it passed check, then had no game to run)
+    "empty": ({"input.tav": b""}, "input.tav", {1}, ("input.tav", 1, 1), "this file is empty"),
+    "only_comment": ({"input.tav": b"# nothing here yet\n"}, "input.tav", {1}, ("input.tav", 1, 1), "this file is empty"),
+    "only_comment_no_newline": ({"input.tav": b"# nothing here yet"}, "input.tav", {1}, ("input.tav", 1, 1),
+                                "this file is empty"),
     # inputs for the xfail tests below
     "invalid_utf8_after_accent": ({"input.tav": b'players 2..4\ngame "Th\xc3\xa9o \xff"\n'}, "input.tav", {1},
                                   ("input.tav", 2, None), "not valid UTF-8"),  # the column: see the xfail test

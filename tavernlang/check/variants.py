@@ -60,7 +60,8 @@ def describe(kind: str, name: str | None) -> str:
     if kind == "components":
         return f'the components list "{name}"' if name else "the components list"
     if name is None:
-        return f"the {kind} rule" if kind in ("end", "winner") else f"the {kind} block" if kind in ("setup", "rounds") else kind
+        return f"the {kind} rule" if kind in ("end", "winner") else f"the {kind} block" if kind in ("setup", "rounds") \
+            else f"the '{kind}' line" if kind in ("game", "players") else kind
     return f"{kind} '{name}'" if kind != "card" else f'card "{name}"'
 
 
@@ -98,7 +99,7 @@ def apply_changes(base: list, own: list, variant_file: str) -> tuple[list, list[
         if isinstance(d, A.Extends):
             continue
         key = key_of(d.decl) if isinstance(d, A.Replace) else ("option", d.name) if isinstance(d, A.SetOption) else None
-        if key is not None and key[1] is not None:
+        if key is not None and (key[1] is not None or isinstance(d, A.Replace)):  # (also the rounds, the winner...)
             if key in changed:
                 errors.append(Diagnostic(d.span, f"{describe(*key)} is changed twice in this variant: "
                                                  "only the last change would count", notes=(Note(changed[key], "first changed here"),)))

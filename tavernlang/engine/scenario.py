@@ -52,25 +52,32 @@ _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 
 
 def _what_failed(game: CompiledGame, e, st, env) -> str:
-    """What a failed `expect` found: for `A and B ...` the first part that is false, and for a
-    comparison the values of its two sides ("me.coins is 3")."""
+    """What a failed `expect` found: for `A and B ...` the first part that is false, for `A or B`
+    and `not A` what each part found, for a comparison the values of its two sides ("me.coins
+    is 3"), for anything else its value ("big(me) is false")."""
     from ..syntax import ast as A
-    try:
+
+    def value(x):
+        return game.value_text(game._compiler.expr(x)(st, env), st, game.model.types.get(x))
+
+    def found(e) -> list[str]:
         while isinstance(e, A.BinOp) and e.op == "and":
             left = game._compiler.expr(e.left)
             e = e.left if not left(st, env) else e.right
+        if isinstance(e, A.BinOp) and e.op == "or":
+            return found(e.left) + found(e.right)
+        if isinstance(e, A.Not):
+            return found(e.operand)
         if isinstance(e, A.BinOp) and e.op in _COMPARISONS:
-            parts = []
-            t = game.model.types
-            for side in (e.left, e.right):
-                if isinstance(side, A.Lit):
-                    continue
-                v = game._compiler.expr(side)(st, env)
-                parts.append(f"{_source(game, side.span)} is {game.value_text(v, st, t.get(side))}")
-            return ", ".join(parts)
+            return [f"{_source(game, side.span)} is {value(side)}" for side in (e.left, e.right)
+                    if not isinstance(side, A.Lit)]
+        if isinstance(e, A.Lit):
+            return []
+        return [f"{_source(game, e.span)} is {value(e)}"]
+    try:
+        return ", ".join(dict.fromkeys(found(e)))
     except (GameError, *RULE_FAULTS):
         return ""
-    return ""
 
 
 def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:

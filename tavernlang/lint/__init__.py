@@ -200,16 +200,17 @@ def apply_suppressions(model, findings: list[Finding], checked=lambda code: True
     return _dedupe(out)
 
 
-def lint_path(path, select=(), ignore=(), model=None, extra=None):
+def lint_path(path, select=(), ignore=(), model=None, extra=None, overlay=None):
     """Load a rules file and lint it: (findings with suppressions applied, model or None).
     A file that does not load gives its errors as TAV000 findings. `extra(model)`, if
-    given, returns more findings (the simulation's) to suppress along with the static ones."""
+    given, returns more findings (the simulation's) to suppress along with the static ones.
+    `overlay`: texts to read instead of files (the loader's; standard input)."""
     from ..loader import load
 
     select, ignore = parse_codes(select), parse_codes(ignore)
     if model is None:
         try:
-            model = load(path)
+            model = load(path, overlay=overlay)
         except TavError as e:
             return [Finding("TAV000", d.span, f"error: {d.message}", tuple(d.notes), rule="rules-error")
                     for d in e.diagnostics], None

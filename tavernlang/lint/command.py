@@ -19,6 +19,7 @@ import sys
 import click
 
 from ..errors import GameError, TavError
+from ..paths import RulesPath
 
 
 def _guarded(fn):
@@ -54,7 +55,7 @@ def _options(game, pairs):
 
 
 @click.command("lint")
-@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False))
+@click.argument("files", nargs=-1, type=RulesPath(folders=True, stdin=True))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="How to print the findings.")
 @click.option("--select", multiple=True, metavar="CODES",
@@ -146,8 +147,11 @@ def lint(files, fmt, select, ignore, simulate, seed, players, options, vary_opti
             return dyn_findings(ctx, cov)
         return run
 
+    from ..paths import expand, source
+    files = expand(files)  # (a folder: its entry files; -: standard input, as <stdin>)
     for path in files:
-        found, _ = lint_path(path, sel, ign, extra=simulated(path) if simulate is not None else None)
+        name, overlay = source(path)
+        found, _ = lint_path(name, sel, ign, extra=simulated(name) if simulate is not None else None, overlay=overlay)
         all_findings.extend(found)
     if fmt == "json":
         data = {

@@ -18,6 +18,7 @@ import sys
 import click
 
 from ..errors import GameError, TavError, _excerpt
+from ..paths import RulesPath
 
 
 def _guarded(fn):
@@ -103,8 +104,8 @@ def report_text(rep) -> tuple[list[str], list[str]]:
 
 
 @click.command("mutate")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--tests", "tests", multiple=True, type=click.Path(exists=True), metavar="PATH",
+@click.argument("file", type=RulesPath())
+@click.option("--tests", "tests", multiple=True, type=RulesPath(folders=True), metavar="PATH",
               help="Scenario files or folders to run (default: every file under tests/ that includes or "
                    "extends FILE). Repeat for several.")
 @click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
