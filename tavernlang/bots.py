@@ -548,7 +548,9 @@ def drive(game, players: int, seed: int, options: dict | None, bots: list[tuple[
             if s is None:
                 i = bot_pick(seats.random, len(d.options))
             else:
+                t = time.monotonic()
                 i = s.choose(Root(game, players, seed, options, history, d.player, len(d.options), d.labeler))
+                st.deadline += time.monotonic() - t  # (a search's time is its own, not the game's)
             history.append(i)
             if len(history) > max_steps:
                 raise GameError(f"the game did not end after {max_steps} decisions (the last one asked here)", d.span)

@@ -70,6 +70,18 @@ def guarded(fn):
                 _fail_json([GameError("the rules nest too deeply to run").diagnostic()])
             click.echo("error: the rules nest too deeply to run", err=True)
             sys.exit(1)
+        except (MemoryError, Timeout) as e:  # at the rules that were running, when rules were
+            from .engine.budget import out_of_memory
+            from .engine.common import located
+            span = located(e).span
+            err = out_of_memory(span) if isinstance(e, MemoryError) else \
+                GameError(f"tav stopped{' here' if span is not None else ''}: the command's time is up "
+                          f"(tav --timeout {e.args[0]})", span)
+            d = err.diagnostic()
+            if as_json:
+                _fail_json([d])
+            click.echo(d.render(_SOURCES.get("all")) if d.span.file != "<builtin>" else f"error: {err}", err=True)
+            sys.exit(1)
         except BrokenPipeError:
             sys.stderr.close()
             sys.exit(0)
@@ -144,11 +156,46 @@ class _Commands(click.Group):
               help="budget of work of one game, in steps (default 5000000; docs/security.md)")
 @click.option("--max-log", type=click.IntRange(min=1), default=None,
               help="budget of log lines of one game (default 100000)")
-def main(max_steps, max_log) -> None:
+@click.option("--max-seconds", type=click.IntRange(min=1), default=None,
+              help="budget of the engine's time for one game, in seconds (default 600)")
+@click.option("--max-memory", type=click.IntRange(min=0), default=None, metavar="MB",
+              help="memory (address space) a tav process may use, in MB (default 8192; 0: no limit)")
+@click.option("--timeout", type=click.IntRange(min=1), default=None, metavar="SECONDS",
+              help="stop the whole command after this many seconds (default: no limit; a game is "
+                   "bounded by --max-seconds)")
+def main(max_steps, max_log, max_seconds, max_memory, timeout) -> None:
     """tavernlang: check, run, play and simulate board games written as rules text."""
-    if max_steps is not None or max_log is not None:
-        from .engine.budget import set_limits
-        set_limits(max_steps, max_log)
+    from .engine import budget
+    if any(v is not None for v in (max_steps, max_log, max_seconds, max_memory)):
+        budget.set_limits(max_steps, max_log, max_seconds, max_memory)
+    budget.limit_memory()
+    if timeout is not None:
+        _start_timeout(timeout)
+
+
+class Timeout(Exception):
+    """The time of `tav --timeout` is up."""
+
+
+def _start_timeout(seconds: int) -> None:
+    """An alarm that stops the command after `seconds` (where signals exist; cancelled when the
+    command ends, so that a caller in the same process is not hit later)."""
+    import signal
+    if not hasattr(signal, "SIGALRM"):
+        raise click.BadParameter("needs a system with alarms (SIGALRM)", param_hint="--timeout")
+
+    def ring(signum, frame):
+        raise Timeout(seconds)
+    try:
+        old = signal.signal(signal.SIGALRM, ring)
+    except ValueError:  # (not the main thread)
+        return
+    signal.alarm(seconds)
+
+    def cancel():
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    click.get_current_context().call_on_close(cancel)
 
 
 @main.command()
@@ -376,8 +423,9 @@ def _replay(file: str, players: int, seed: int, opts: dict | None, bots: str | N
     import shlex
 
     from .engine import budget
-    pre = "".join(f" --max-{k} {budget.LIMITS[k]}" for k, d in (("steps", budget.DEFAULT_STEPS),
-                                                               ("log", budget.DEFAULT_LOG)) if budget.LIMITS[k] != d)
+    pre = "".join(f" --max-{k} {budget.LIMITS[k]}" for k, d in (
+        ("steps", budget.DEFAULT_STEPS), ("log", budget.DEFAULT_LOG), ("seconds", budget.DEFAULT_SECONDS),
+        ("memory", budget.DEFAULT_MEMORY)) if budget.LIMITS[k] != d)
     args = "".join(f" -o {shlex.quote(f'{k}={_lit(v)}')}" for k, v in (opts or {}).items())
     if bots and bots != "random":
         args += f" --bots {shlex.quote(bots)}"

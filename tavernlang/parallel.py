@@ -41,6 +41,11 @@ def _one(game, players: int, seed: int, options, bots=None, traced: bool = False
         return play(game, players, seed, options, bots)
     except GameError as e:
         return {"error": str(e), "span": e.span, "seed": seed, "players": players}
+    except MemoryError as e:  # (the process's limit, engine/budget.py): this game is reported, the run goes on
+        from .engine.budget import out_of_memory
+        from .engine.common import located
+        err = out_of_memory(located(e).span)
+        return {"error": str(err), "span": err.span, "seed": seed, "players": players}
 
 
 def _play(job: tuple, fn=None) -> dict:

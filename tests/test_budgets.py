@@ -254,3 +254,72 @@ def test_too_many_decisions_is_placed(tmp_path, monkeypatch):
         runner.playout(compile_file(str(f)), 2, 1)
     assert "did not end after 50 decisions" in str(e.value) and e.value.span is not None
     assert (e.value.span.line, e.value.span.col) in ((4, 16), (6, 14)), e.value.span  # a choice, or the turn
+
+
+# ---------------------------------------------------------------- time and memory (issue 15)
+SLOW_LOOP = 'action a "a" { for i in range(1, 100000) { for j in range(1, 100000) { set c of me = 1 } } }\n'
+
+
+def test_a_game_has_a_budget_of_time(tmp_path, monkeypatch):
+    """A game stops, at its place, after --max-seconds of the engine's time (here with a step
+    budget too large to stop it first)."""
+    monkeypatch.setattr(budget, "LIMITS", dict(budget.LIMITS))
+    monkeypatch.setenv("TAV_MAX_STEPS", str(budget.LIMITS["steps"]))
+    monkeypatch.setenv("TAV_MAX_SECONDS", str(budget.LIMITS["seconds"]))
+    text = _text(SLOW_LOOP).replace("rounds 1000", "rounds 1")
+    r = run(tmp_path, text, "--max-steps", "10000000000", "--max-seconds", "1", "run", "FILE", "-p", "2")
+    assert r.exit_code == 1, r.output
+    assert "x.tav:4:44: error: the game ran out of its time here: 1 s of work (a longer time: tav --max-seconds S)" \
+        in r.output, r.output
+
+
+def test_the_time_to_decide_is_not_the_games(monkeypatch, tmp_path):
+    """Only the engine's time counts: a person (or a search bot) may take longer than the game's
+    budget of time to decide."""
+    import time
+
+    from tavernlang.engine.runner import Match
+    monkeypatch.setitem(budget.LIMITS, "seconds", 1)
+    f = tmp_path / "x.tav"
+    f.write_text(HEAD + 'action a "a" { gain 1 c }\naction b "b" { gain 2 c }\n'
+                 'rounds 2 { phase p "P" turns from player(1) once_each { actions a, b } }\n'
+                 'winner: highest c\n')
+    m = Match(compile_file(str(f)), 2, 1)
+    while not m.over:
+        time.sleep(0.6)  # (2 seconds over the game's four decisions: more than its budget of 1)
+        m.apply(0)
+    assert m.result is not None
+
+
+def test_timeout_stops_the_whole_command_at_its_place(tmp_path, monkeypatch):
+    import signal
+    monkeypatch.setattr(budget, "LIMITS", dict(budget.LIMITS))
+    monkeypatch.setenv("TAV_MAX_STEPS", str(budget.LIMITS["steps"]))
+    text = _text(SLOW_LOOP).replace("rounds 1000", "rounds 1")
+    r = run(tmp_path, text, "--max-steps", "10000000000", "--timeout", "1", "run", "FILE", "-p", "2")
+    assert r.exit_code == 1, r.output
+    assert "x.tav:4:" in r.output and "error: tav stopped here: the command's time is up (tav --timeout 1)" \
+        in r.output, r.output  # (in the loop, or at the statement in it)
+    assert signal.alarm(0) == 0  # the alarm went with the command
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="address-space limits: Linux")
+def test_a_memory_limit_stops_the_game_at_its_place(tmp_path):
+    """Ten lists of 900,000 numbers pass every budget but memory: under --max-memory 300 the game
+    stops at the rules that asked for the memory (a MemoryError was an internal error)."""
+    import subprocess
+    import sys
+    stm = "  ".join(f"set x{i} = range(1, 900000)" for i in range(10))
+    f = tmp_path / "x.tav"
+    f.write_text(HEAD + "".join(f"var x{i}: list of int = []\n" for i in range(10)) +
+                 f'action a "a" {{ {stm} }}\n' + TAIL.replace("rounds 1000", "rounds 1"))
+    cmd = [sys.executable, "-m", "tavernlang", "--max-steps", "100000000", "--max-memory", "300"]
+    r = subprocess.run(cmd + ["run", str(f), "-p", "2", "-q"], capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 1, r.stderr
+    assert "x.tav:14:" in r.stderr and "error: the game ran out of memory here (a tav process may use 300 MB" \
+        in r.stderr, r.stderr
+    r = subprocess.run(cmd + ["sim", str(f), "-p", "2", "-g", "2"], capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 1 and "2 of 2 games stopped with an error" in r.stderr, r.stderr
+    assert "replay: tav --max-steps 100000000 --max-memory 300 run" in r.stderr
+    r = subprocess.run(cmd[:-2] + ["run", str(f), "-p", "2", "-q"], capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr  # under the default limit the same game plays

@@ -11,42 +11,89 @@ its values without end, and each of these stops with an error at the rules that 
   run time, a value stored by `set`, `gain`, a def that can call itself); a list at most
   MAX_LIST items (`range`, `L + M`).
 
-`tav --max-steps N` (or TAV_MAX_STEPS) and `tav --max-log N` (or TAV_MAX_LOG) change the
-budgets of a command; docs/security.md says what each bound is.
+- **Time.** A game may run `LIMITS["seconds"]` seconds of the engine's own time (not the
+  time a person or a search bot takes to decide), looked at on the slow path of the steps.
+- **Memory.** The process may use `LIMITS["memory"]` MB of address space (`limit_memory`, on
+  systems with `resource`): a MemoryError is then an error at the rules that asked for it.
+
+`tav --max-steps N` (or TAV_MAX_STEPS), `tav --max-log N` (TAV_MAX_LOG), `tav --max-seconds S`
+(TAV_MAX_SECONDS) and `tav --max-memory MB` (TAV_MAX_MEMORY; 0: no limit) change the budgets of
+a command; docs/security.md says what each bound is.
 """
 from __future__ import annotations
 
 import os
+import time
 
 from ..errors import GameError
 
 DEFAULT_STEPS = 5_000_000  # 25 times the most a seed game spent in 30 seeded games of each size (docs/security.md)
 DEFAULT_LOG = 100_000  # log lines of one game (a seed game writes at most ~4,200)
+DEFAULT_SECONDS = 600  # the engine's time for one game (a seed game takes well under a second)
+DEFAULT_MEMORY = 8192  # MB of address space for a tav process (a run of the seed games uses under 400; numerical
+# libraries reserve address space per thread, hence the margin)
 CHECK_EVERY = 1_000  # steps between two looks at the log's length
 MAX_INT = 2 ** 63 - 1  # whole numbers: -MAX_INT..MAX_INT
 MAX_LIST = 1_000_000  # items of one list made at run time
 
 
-def _env_int(name: str, default: int) -> int:
+def _env_int(name: str, default: int, zero: bool = False) -> int:
     try:
         v = int(os.environ.get(name, default))
     except ValueError:
         return default
-    return v if v > 0 else default
+    return v if v > 0 or (zero and v == 0) else default
 
 
-LIMITS = {"steps": _env_int("TAV_MAX_STEPS", DEFAULT_STEPS), "log": _env_int("TAV_MAX_LOG", DEFAULT_LOG)}
+LIMITS = {"steps": _env_int("TAV_MAX_STEPS", DEFAULT_STEPS), "log": _env_int("TAV_MAX_LOG", DEFAULT_LOG),
+          "seconds": _env_int("TAV_MAX_SECONDS", DEFAULT_SECONDS),
+          "memory": _env_int("TAV_MAX_MEMORY", DEFAULT_MEMORY, zero=True)}
+_ENV = {"steps": "TAV_MAX_STEPS", "log": "TAV_MAX_LOG", "seconds": "TAV_MAX_SECONDS", "memory": "TAV_MAX_MEMORY"}
 
 
-def set_limits(steps: int | None = None, log: int | None = None) -> None:
+def set_limits(steps: int | None = None, log: int | None = None, seconds: int | None = None,
+               memory: int | None = None) -> None:
     """Change the budgets for the games started from now on (in this process and in the
     processes it starts: the environment carries them)."""
-    if steps is not None:
-        LIMITS["steps"] = steps
-        os.environ["TAV_MAX_STEPS"] = str(steps)
-    if log is not None:
-        LIMITS["log"] = log
-        os.environ["TAV_MAX_LOG"] = str(log)
+    for k, v in (("steps", steps), ("log", log), ("seconds", seconds), ("memory", memory)):
+        if v is not None:
+            LIMITS[k] = v
+            os.environ[_ENV[k]] = str(v)
+
+
+def deadline() -> float:
+    """When a game started now runs out of its time."""
+    return time.monotonic() + LIMITS["seconds"]
+
+
+def limit_memory() -> int | None:
+    """Hold this process (and those it starts) to LIMITS["memory"] MB of address space: the
+    soft limit only, never raised past one already set. The limit in MB, or None (none set:
+    0, or no `resource` module)."""
+    mb = LIMITS["memory"]
+    if not mb:
+        return None
+    try:
+        import resource
+    except ImportError:  # (not on Windows)
+        return None
+    want = mb * 1024 * 1024
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        want = min(want, hard)
+    if soft == resource.RLIM_INFINITY or soft > want:
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (want, hard))
+        except (ValueError, OSError):
+            return None
+    return mb
+
+
+def out_of_memory(span):
+    """A MemoryError while running rules, at the rules that asked for the memory."""
+    mb = LIMITS["memory"]
+    return GameError("the game ran out of memory here" + (f" (a tav process may use {mb} MB: tav --max-memory MB)"
+                                                          if mb else ""), span)
 
 
 def first_limit() -> int:
@@ -60,6 +107,9 @@ def over(st, span) -> None:
     if st.steps > most:
         raise GameError(f"the game ran out of its budget of {most} steps of work here: a loop or a "
                         f"recursion that does not end? (a larger budget: tav --max-steps N)", span)
+    if time.monotonic() > st.deadline:
+        raise GameError(f"the game ran out of its time here: {LIMITS['seconds']} s of work (a longer time: "
+                        f"tav --max-seconds S)", span)
     log = st.log
     if log is not None and len(log) > LIMITS["log"]:
         raise GameError(f"the game's log grew past {LIMITS['log']} lines here (a larger budget: tav --max-log N)", span)

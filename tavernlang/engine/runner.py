@@ -11,9 +11,11 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import time
 from typing import Any
 
 from ..errors import GameError, Span
+from . import budget
 from .common import RULE_FAULTS, located  # noqa: F401  (located is part of the runner's API)
 from .compile import CompiledGame, Decision
 from .state import State
@@ -56,10 +58,13 @@ class Match:
         self._gen = game.flow(self.st)
         self.pending: Decision | None = None
         self.result: dict | None = None
+        self._left = budget.LIMITS["seconds"]  # the engine's time left (the time to decide is not counted)
         self._step(None)
 
     # ------------------------------------------------------------ driving
     def _step(self, send: int | None) -> None:
+        st = self.st
+        st.deadline = time.monotonic() + self._left
         try:
             self.pending = next(self._gen) if send is None else self._gen.send(send)
         except RULE_FAULTS as e:
@@ -76,6 +81,8 @@ class Match:
                     "; winner" + ("s " if len(r["winners"]) != 1 else " ") +
                     (", ".join(f"P{p + 1}" for p in r["winners"]) or "none"),
                     None, {"type": "end", **r}))
+        finally:
+            self._left = st.deadline - time.monotonic()
 
     @property
     def over(self) -> bool:

@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 from ..errors import GameError
-from .budget import first_limit
+from .budget import deadline, first_limit
 
 
 class GameOver(Exception):
@@ -21,7 +21,7 @@ class State:
     __slots__ = ("n", "players", "counters", "vars", "zones", "loc", "facedown", "seen", "cvars",
                  "opt", "current", "next_player", "round", "rng", "log", "decisions", "attrs",
                  "zbase", "zowner", "zfamily", "zhidden", "zprivate", "cap", "all_cards", "fired", "game", "agent", "turn_used", "offered", "preset",
-                 "zholder", "czone", "holds", "known_opts", "why", "explain", "steps", "step_limit")
+                 "zholder", "czone", "holds", "known_opts", "why", "explain", "steps", "step_limit", "deadline")
 
     def __init__(self, game, n: int, seed: int):
         self.game = game
@@ -34,6 +34,7 @@ class State:
         self.decisions = 0
         self.steps = 0  # work done, against the game's budget (engine/budget.py)
         self.step_limit = first_limit()
+        self.deadline = deadline()  # when the game's time is up (checked with the steps: engine/budget.py)
         self.log: list | None = None
         self.why: dict = {}  # a log line's index -> the span of the rules statement that wrote it (explanations)
         self.explain = None  # an Explainer (engine/explain.py) when each gain's terms are wanted, else None

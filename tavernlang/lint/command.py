@@ -38,6 +38,10 @@ def _guarded(fn):
         except BrokenPipeError:
             sys.stderr.close()
             sys.exit(0)
+        except MemoryError:  # (the process's limit: engine/budget.py)
+            from ..engine.budget import out_of_memory
+            click.echo(f"error: {out_of_memory(None)}", err=True)
+            sys.exit(1)
         except Exception as e:  # a linter bug: say so briefly
             if os.environ.get("TAV_DEBUG"):
                 raise

@@ -43,6 +43,10 @@ def _guarded(fn):
         except BrokenPipeError:
             sys.stderr.close()
             sys.exit(0)
+        except MemoryError:  # (the process's limit: engine/budget.py)
+            from ..engine.budget import out_of_memory
+            click.echo(f"error: {out_of_memory(None)}", err=True)
+            sys.exit(1)
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             sys.exit(130)
