@@ -11,6 +11,7 @@ TAV4xx    definitions never used (:mod:`.unused`)
 TAV5xx    house-rules variants that cut something off (:mod:`.variants`)
 TAV6xx    loops and rounds with no progress toward an end (:mod:`.progress`)
 TAV7xx    dynamic coverage and well-formedness, by simulation (:mod:`.coverage`)
+TAV8xx    costs that can explode: subsets, recursions (:mod:`.costs`)
 TAV0xx    the linter's own: suppressions without a reason, or that match nothing
 ========  ==================================================================
 
@@ -26,13 +27,13 @@ from typing import Iterable
 import attrs
 
 from ..errors import Span, TavError
-from . import components, progress, ranges, reach, unused, variants
+from . import components, costs, progress, ranges, reach, unused, variants
 from .facts import Facts
 from .rule import Finding, Rule, finding, rule
 from .values import Values
 
 RULES: tuple[Rule, ...] = (ranges.RULES + reach.RULES + components.RULES + unused.RULES + variants.RULES
-                           + progress.RULES)
+                           + progress.RULES + costs.RULES)
 
 
 @rule("TAV001", "suppression-without-reason", "a '# tav: ignore[CODE]' comment that does not say why")
@@ -173,7 +174,10 @@ def suppressions(sources, files: Iterable[str]) -> dict[tuple[str, int], Suppres
 def apply_suppressions(model, findings: list[Finding], checked=lambda code: True,
                        select=(), ignore=()) -> list[Finding]:
     """Drop the findings suppressed on their line (with a reason); report suppressions
-    without a reason (TAV001) and those that match nothing that was checked (TAV002)."""
+    without a reason (TAV001) and those that match nothing that was checked (TAV002). A house
+    rule's lint leaves out its base game's findings, so the base's suppressions are not
+    reported as matching nothing there (only those of the variant's own files are)."""
+    own = {c.span.file for c in variants.changes_of(model)} or None
     files = list(getattr(model.sources, "_texts", {}).keys())
     sups = suppressions(model.sources, files)
     used: set = set()
@@ -192,7 +196,7 @@ def apply_suppressions(model, findings: list[Finding], checked=lambda code: True
                                    rule=_no_reason.name))
             continue
         for code in s.codes:
-            if (file, line, code) in used or not checked(code):
+            if (file, line, code) in used or not checked(code) or (own is not None and file not in own):
                 continue
             if enabled("TAV002", select, ignore):
                 out.append(Finding("TAV002", s.span, f"the suppression of {code} matches no finding on this line",
