@@ -41,7 +41,7 @@ TOKENS = ["{", "}", "(", ")", "[", "]", ",", ":", "=", "==", "<", "+", "-", "*",
 
 
 def _budget(monkeypatch):
-    monkeypatch.setattr(budget, "LIMITS", {"steps": 300_000, "log": 20_000})
+    monkeypatch.setattr(budget, "LIMITS", dict(budget.LIMITS, steps=300_000, log=20_000))
     monkeypatch.setenv("TAV_MAX_STEPS", "300000")
     monkeypatch.setenv("TAV_MAX_LOG", "20000")
 

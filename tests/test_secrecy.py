@@ -1,0 +1,192 @@
+"""Secrecy, as a property (issue 15): in random games of every seed game, no seat's view, options
+or log names a card that seat may not see.
+
+Each log line is checked when it is written (the log is a list that looks at what it is given):
+for each seat, the text that seat reads (its hidden version when the line is hidden from it) may
+not name a card that the seat cannot see at that moment and never could see before. The view
+and the options are checked at every decision the same way. A name is "named" when it stands as
+a whole phrase, not inside a longer name the seat may read ("Ale" in "Pale Ale")."""
+from __future__ import annotations
+
+import os
+import random
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tavernlang import compile_file
+from tavernlang.engine.runner import Match
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "games").glob("*.tav")) + ["examples/dice_tavern.tav"]
+_COMPILED: dict = {}
+VIEW_EVERY = int(os.environ.get("TAV_SECRECY_VIEW_EVERY", "5"))  # decisions between two looks at every view
+
+
+def _game(path):
+    if path not in _COMPILED:
+        _COMPILED[path] = compile_file(str(ROOT / path))
+    return _COMPILED[path]
+
+
+class Watch:
+    """What each seat may know of the cards, and the check of a text read by a seat."""
+
+    def __init__(self, game, st):
+        self.g, self.st = game, st
+        self.names = sorted(set(game.card_name), key=len, reverse=True)
+        self.by_name: dict = {}
+        for c, n in enumerate(game.card_name):
+            self.by_name.setdefault(n, []).append(c)
+        self.patterns = {n: re.compile(r"(?<![\w'])" + re.escape(n) + r"(?![\w'])") for n in self.names}
+        self.known = [set() for _ in st.players]  # cards each seat could see at some check
+        self.problems: list = []
+
+    def learn(self):
+        """Every card in play each seat can see now is one it knows (a card out of play, in the
+        box, is no card anyone has seen)."""
+        st = self.st
+        for c in range(len(self.g.card_name)):
+            if st.loc[c] < 0:
+                continue
+            for p in st.players:
+                if c not in self.known[p] and st.visible(c, p):
+                    self.known[p].add(c)
+
+    def secret(self, p, n) -> bool:
+        """No card of this name is one seat p can see now or could see before."""
+        st, known = self.st, self.known[p]
+        hit = False
+        for c in self.by_name[n]:
+            if c in known:
+                return False
+            if st.visible(c, p):
+                if st.loc[c] >= 0:
+                    known.add(c)
+                hit = True
+        return not hit
+
+    def check(self, p, text: str, where: str):
+        if not text:
+            return
+        for n in self.names:  # the longest first: a name inside a longer one read is not named
+            if n not in text:
+                continue
+            if self.patterns[n].search(text) is None:
+                continue
+            if self.secret(p, n):
+                self.problems.append((p, n, where, text))
+                return
+            text = self.patterns[n].sub(" ", text)
+
+
+RULES_TEXT = ("effect", "log")  # log lines that are a title or a text the rules file wrote
+
+
+class CheckedLog(list):
+    def __init__(self, watch):
+        super().__init__()
+        self.w = watch
+
+    def append(self, entry):
+        super().append(entry)
+        text, hidden, data = entry
+        if data.get("type") in RULES_TEXT:
+            return  # the rules' own words (an effect's title may share a card's name), not a card shown
+        w = self.w
+        for p in w.st.players:
+            shown = hidden[1] if hidden is not None and not (hidden[0] >> p & 1) else text
+            w.check(p, shown, f"log line {len(self)}")
+
+
+def play_checked(path: str, players: int, seed: int) -> list:
+    game = _game(path)
+    watch = []
+
+    class Checked(Match):  # the log is checked from the setup's first line on
+        def _step(self, send):
+            if not watch:
+                watch.append(Watch(self.game, self.st))
+                watch[0].learn()
+                self.st.log = CheckedLog(watch[0])
+            super()._step(send)
+    m = Checked(game, players, seed)
+    w = watch[0]
+    rng = random.Random(seed)
+    k = 0
+    while not m.over and not w.problems:
+        d = m.pending
+        w.learn()
+        k += 1
+        for p in range(players) if k % VIEW_EVERY == 1 or VIEW_EVERY == 1 else ():
+            view = m.view(p)
+            for zone, cards in view["zones"].items():
+                w.check(p, zone, "a zone's name in the view")
+                for label in cards:
+                    w.check(p, label, f"zone {zone} in the view")
+            if d.player == p:
+                for label in view.get("options", []):
+                    w.check(p, label, f"an option of '{d.prompt}'")
+        m.apply(rng.randrange(len(d.options)))
+    return w.problems
+
+
+FAST = settings(max_examples=int(os.environ.get("TAV_SECRECY_EXAMPLES", "8")), deadline=None, derandomize=True,
+                database=None, suppress_health_check=list(HealthCheck))
+SLOW = settings(max_examples=int(os.environ.get("TAV_SECRECY_EXAMPLES", "200")), deadline=None, database=None,
+                suppress_health_check=list(HealthCheck))
+
+
+@st.composite
+def games(draw):
+    path = draw(st.sampled_from(GAMES))
+    g = _game(path)
+    return path, draw(st.integers(max(2, g.min_players), g.max_players)), draw(st.integers(0, 10 ** 6))
+
+
+@FAST
+@given(case=games())
+def test_no_seat_reads_a_card_it_may_not_see(case):
+    path, players, seed = case
+    assert play_checked(path, players, seed) == [], case
+
+
+@pytest.mark.slow
+@SLOW
+@given(case=games())
+def test_no_seat_reads_a_card_it_may_not_see_long(case):
+    path, players, seed = case
+    assert play_checked(path, players, seed) == [], case
+
+
+LEAK = ('game "Leak"\nplayers 2\nkind Gem\nkind Marker { var on: card = none }\ncard "Ruby": Gem\n'
+        'card "Opal": Gem\ncard "Marker": Marker\nzone bag: shared hidden\nzone hand: per player private\n'
+        'zone table: shared public\ncounter c per player = 0\n'
+        'setup { move named("Ruby") to hand of player(1)  move named("Opal") to bag\n'
+        '  move named("Marker") to table  for m in table { set m.on = top(hand of player(1)) } }\n'
+        'action a "a" { choose m in table "marker" { gain 1 c } }\n'
+        'rounds 1 { phase p "P" turns from player(2) once_each { actions a } }\nwinner: highest c\n')
+
+
+def test_a_card_named_by_another_cards_attribute_stays_hidden(tmp_path):
+    """The red team's case: a public marker whose `var on: card` points into P1's hand; P2's
+    choice of it is logged and offered without naming the Ruby."""
+    f = tmp_path / "leak.tav"
+    f.write_text(LEAK)
+    _COMPILED[str(f)] = compile_file(str(f))
+    assert play_checked(str(f), 2, 1) == []
+
+
+def test_the_check_finds_a_card_label_that_ignores_its_reader(tmp_path, monkeypatch):
+    """The property can fail: with card labels made for everyone alike (the bug the red team
+    found), the same game names the Ruby to P2."""
+    f = tmp_path / "leak.tav"
+    f.write_text(LEAK)
+    game = _COMPILED[str(f)] = compile_file(str(f))
+    label = type(game).card_label
+    monkeypatch.setattr(type(game), "card_label", lambda self, c, st, p=None: label(self, c, st, None))
+    problems = play_checked(str(f), 2, 1)
+    assert problems and problems[0][0] == 1 and problems[0][1] == "Ruby", problems
