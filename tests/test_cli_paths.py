@@ -23,7 +23,7 @@ COMMANDS = {  # each command with F where its rules file goes
     "sim": ["sim", "F", "-p", "2", "-g", "2"], "test": ["test", "F"], "lint": ["lint", "F"],
     "fmt": ["fmt", "--check", "F"], "mutate": ["mutate", "F"], "play": ["play", "F", "-p", "2"],
     "diff": ["diff", str(GAME), "F"], "compare": ["compare", str(GAME), "F", "-p", "2", "-g", "2"],
-    "report": ["report", "F", "-p", "2", "-g", "2", "--skill-games", "0"],
+    "report": ["report", "F", "-p", "2", "-g", "2", "--skill-games", "0"], "rules": ["rules", "F"],
 }
 FOLDERS = {"check", "test", "lint", "fmt"}
 STDIN = {"check", "test", "lint", "fmt", "run", "info"}

@@ -27,7 +27,11 @@ def test_check_bounds(tmp_path, text, where, message):
 def test_run_bounds_are_located(tmp_path):
     r = run(tmp_path, 'game "R"\nplayers 2\naction a "a" { }\n'
             'rounds 1000000000 { phase p "P" turns from player(1) once_each { actions a } }\n', "run", "FILE", "-p", "2")
-    assert r.exit_code == 1 and "x.tav:4:8: error: the game has 1000000000 rounds: a game may have at most 10000" in r.output
+    # (a number written in the rules: tav check says so, issue 15)
+    assert r.exit_code == 1 and "x.tav:4:8: error: a game has at most 10000 rounds, not 1000000000" in r.output
+    r = run(tmp_path, 'game "R"\nplayers 2\noption n: int = 1000000000 in 1..2000000000\naction a "a" { }\n'
+            'rounds n { phase p "P" turns from player(1) once_each { actions a } }\n', "run", "FILE", "-p", "2")
+    assert r.exit_code == 1 and "x.tav:5:8: error: the game has 1000000000 rounds: a game may have at most 10000" in r.output
     r = run(tmp_path, 'game "N"\nplayers 2\ncounter c per player = 0\n'
             'effect e { choose number n in 1..1000000000 "n" { gain n c } }\n'
             'scenario "s" players 2 { run { do e } expect true }\n', "test", "FILE")
