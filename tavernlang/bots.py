@@ -32,7 +32,7 @@ from typing import Any
 
 from .engine.common import RULE_FAULTS, located
 from .syntax import ast as A
-from .engine.runner import MAX_DECISIONS, Match, _TooLong, bot_pick, bot_rng, playout
+from .engine.runner import MAX_DECISIONS, Match, _TooLong, bot_pick, bot_rng, play_inline, playout
 from .errors import GameError
 
 KINDS = ("random", "greedy", "mcts")
@@ -624,16 +624,9 @@ def watch(game, players: int, seed: int, options: dict | None, bots) -> dict:
         return history[k] if history is not None else int(rnd() * len(opts))
 
     st.agent = agent
+    play_inline(game, st, seed, players)
     try:
-        for _ in game.flow(st):  # pragma: no cover - the agent answers inline
-            raise AssertionError("a decision escaped the agent")
         r = game.result(st)
-    except _TooLong as e:  # placed at the rules that asked the last decision
-        raise GameError(f"the game did not end after {MAX_DECISIONS} decisions (the last one asked here) "
-                        f"(seed {seed}, {players} players)", located(e).span) from None
-    except RULE_FAULTS as e:
-        err = located(e)
-        raise GameError(f"{err} (seed {seed}, {players} players)", err.span) from None
     except GameError as e:
         raise GameError(f"{e} (seed {seed}, {players} players)", e.span) from None
     r.update(decisions=len(branching), rounds=st.round, seed=seed, branching=branching,

@@ -225,6 +225,22 @@ def check_save(game: CompiledGame, data) -> tuple[int, int, list[int], dict]:
     return players, seed, choices, options
 
 
+def play_inline(game: CompiledGame, st: State, seed: int, players: int) -> None:
+    """Play a game whose agent makes every decision inline (st.agent) to its end; whatever stops
+    it is a GameError at its place, naming the seed (an agent raises _TooLong past MAX_DECISIONS)."""
+    try:
+        for _ in game.flow(st):  # pragma: no cover - nothing is yielded with an agent
+            raise AssertionError("a decision escaped the agent")
+    except _TooLong as e:  # placed at the rules that asked the last decision
+        raise GameError(f"the game did not end after {MAX_DECISIONS} decisions (the last one asked here) "
+                        f"(seed {seed}, {players} players)", located(e).span) from None
+    except RULE_FAULTS as e:
+        err = located(e)
+        raise GameError(f"{err} (seed {seed}, {players} players)", err.span) from None
+    except GameError as e:
+        raise GameError(f"{e} (seed {seed}, {players} players)", e.span) from None
+
+
 def playout(game: CompiledGame, players: int, seed: int, options: dict[str, Any] | None = None,
             fired: dict | None = None) -> dict:
     """One whole game by uniformly random bots, without a log: the fast path."""
@@ -242,17 +258,7 @@ def playout(game: CompiledGame, players: int, seed: int, options: dict[str, Any]
         return int(rnd() * len(opts))
 
     st.agent = agent  # bots decide inline: the game never suspends
-    try:
-        for _ in game.flow(st):  # pragma: no cover - nothing is yielded with an agent
-            raise AssertionError("a decision escaped the agent")
-    except _TooLong as e:  # placed at the rules that asked the last decision
-        raise GameError(f"the game did not end after {MAX_DECISIONS} decisions (the last one asked here) "
-                        f"(seed {seed}, {players} players)", located(e).span) from None
-    except RULE_FAULTS as e:
-        err = located(e)
-        raise GameError(f"{err} (seed {seed}, {players} players)", err.span) from None
-    except GameError as e:
-        raise GameError(f"{e} (seed {seed}, {players} players)", e.span) from None
+    play_inline(game, st, seed, players)
     decisions = count[0]
     r = game.result(st)
     r["decisions"] = decisions
