@@ -229,3 +229,15 @@ def test_simulation_varies_options_unless_fixed():
     assert "TAV701" in codes
     r = _run(path, "--format", "json", "--simulate", "8", "--players", "2", "--no-vary-options")
     assert "TAV701" in {f["code"] for f in json.loads(r.stdout)["findings"]}
+
+
+def test_a_simulation_suppression_never_reports_matching_nothing(tmp_path):
+    """`tav lint games/cavern_tavern.tav --simulate 300` failed the shipped game with TAV002 (issue 15):
+    a suppression of a dynamic finding that N games happen not to show is not stale."""
+    f = tmp_path / "g.tav"
+    f.write_text('game "G"\nplayers 2\ncounter vp per player = 0\n'
+                 'action work "work" { gain 1 vp }  # tav: ignore[TAV701] taken in every game, for this test\n'
+                 'rounds 1 { phase p "P" turns from player(1) once_each { actions work } }\nwinner: highest vp\n')
+    for args in ([], ["--simulate", "5"]):
+        r = _run(f, *args)
+        assert r.exit_code == 0 and "TAV002" not in r.output, (args, r.output)

@@ -226,8 +226,8 @@ def lint_path(path, select=(), ignore=(), model=None, extra=None, overlay=None):
         found += [f for f in more if enabled(f.code, select, ignore)]
 
     def checked(code):
-        if more is not None and code.startswith("TAV7"):
-            return enabled(code, select, ignore)
+        if code.startswith("TAV7"):  # whether a simulated game shows it depends on N, the seeds and the
+            return False  # options: an unmatched suppression of it says nothing (issue 15: CI runs broke)
         return code in static and enabled(code, select, ignore) and not (game_only and code.startswith(_GAME_ONLY))
     return apply_suppressions(model, found, checked, select, ignore), model
 
