@@ -97,3 +97,40 @@ def test_a_fault_in_generated_code_is_reported_at_the_rules_statement(tmp_path):
     with pytest.raises(GameError) as e:
         playout(game, 2, 0)
     assert e.value.span is not None and e.value.span.line == 9, e.value
+
+
+RULES_Q8 = '''game "Q8"
+players 2
+kind Coin { points: int }
+kind Gem { shine: int }
+card "Penny": Coin { points: 1 }
+card "Ruby": Gem { shine: 2 }
+counter score per player = 0
+zone pile: shared public
+setup { move cards to pile }
+def worth(c: Coin): int = c.points
+action grab "grab" {
+  require REQ
+  choose c in pile where COND "coin" { gain 1 score }
+}
+rounds 1 {
+  phase p "P" turns from player(1) once_each { actions grab }
+}
+winner: highest score
+'''
+
+
+@pytest.mark.parametrize("req,cond,line", [
+    ("true", "worth(c) > 0", 13),              # the choice's condition, costly: worked out by the legality test
+    ("true", "c.points > 0", 13),              # cheap: listed by the choice's options
+    ("worth(top(pile)) > 0", "true", 12),      # a requirement
+])
+def test_a_fault_while_a_turn_lists_its_actions_is_reported_at_the_rules_that_failed(tmp_path, req, cond, line):
+    """Not at the phase (QA): where the same fault is reported when the action runs."""
+    p = tmp_path / "q8.tav"
+    p.write_text(RULES_Q8.replace("REQ", req).replace("COND", cond))
+    game = compile_file(p)
+    for play in (lambda: playout(game, 2, 1), lambda: play_bots(Match(game, 2, 1))):
+        with pytest.raises(GameError) as e:
+            play()
+        assert e.value.span is not None and e.value.span.line == line, e.value

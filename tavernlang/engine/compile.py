@@ -722,7 +722,8 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                 return [], f"({rv} and ({opts}(st, env) or False))"
             t = self.tmp()
             return rl + [f"{t} = {rv}", f"if {t}:", f"    {t} = {opts}(st, env) or False"], t
-        return self._root("st, env", build, (cond or first).span)
+        # a fault working the requires out is reported at them (one in the options, at the choice)
+        return self._root("st, env", build, (cond or first).span, cond.span if cond is not None else None)
 
     def _any_option(self, first: A.Choose, cond):
         """The legality of an action whose first choice's options are costly to list: its requires,
@@ -735,11 +736,12 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         out = self.tmp()
         body = ls + pre + [f"{out} = False", f"for {v} in {src}:", *["    " + x for x in fl],
                            f"    if {fv}:", f"        {out} = True", "        break"]
-        if cond is None:
-            return body, out
+        if cond is None:  # (a fault is reported at the choice, or at the requires: where it arose)
+            return body, out, [first.span] * (len(body) + 1)
         rl, rv = self.x(cond)
         t = self.tmp()
-        return rl + [f"{t} = {rv}", f"if {t}:", *["    " + x for x in body], f"    {t} = {out}"], t
+        lines = rl + [f"{t} = {rv}", f"if {t}:"] + ["    " + x for x in body] + [f"    {t} = {out}"]
+        return lines, t, [cond.span] * (len(rl) + 2) + [first.span] * (len(body) + 1) + [cond.span]
 
     def _costly(self, e, seen=frozenset()) -> bool:
         """Does working out e loop (a quantifier, an aggregate, a subset), here or in a def it calls?"""

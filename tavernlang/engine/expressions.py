@@ -319,16 +319,18 @@ class ExpressionCompiler:
         self.g.gen_source.append(src)
         return ns[name]
 
-    def _root(self, params: str, build, where=None):
-        """Generate one function around build() -> (lines, value), with fresh temporaries;
-        where: the span of the rules text it is for (see compile_fn)."""
+    def _root(self, params: str, build, where=None, at=None):
+        """Generate one function around build() -> (lines, value[, spans]), with fresh
+        temporaries; where: the span of the rules text it is for (see compile_fn); at: where a
+        fault on any of its lines is reported (or build's spans, one per line and the return)."""
         saved = self._fn
         self._fn = _Fn()
         try:
-            lines, val = build()
+            lines, val, *spans = build()
         finally:
             self._fn = saved
-        return self.compile_fn(params, lines, val, where=where)
+        spans = spans[0] if spans else [at] * (len(lines) + 1) if at is not None else None
+        return self.compile_fn(params, lines, val, spans, where=where)
 
     def tmp(self, prefix: str = "_t") -> str:
         return self._fn.tmp(prefix)
@@ -355,14 +357,15 @@ class ExpressionCompiler:
         return self._root("st, env, src", lambda: self.filter_lines(cond, k, "src", over),
                           cond.span if cond is not None else None)
 
-    def options_of(self, cond: A.Expr | None, k: int, coll: A.Expr):
-        """A function (st, env) -> the items of coll meeting cond (bound at slot k), as a list."""
+    def options_of(self, cond: A.Expr | None, k: int, coll: A.Expr, at=None):
+        """A function (st, env) -> the items of coll meeting cond (bound at slot k), as a list;
+        at: the choice they are the options of (where a fault working them out is reported)."""
         def build():
             ls, c = self.xiter(coll) if cond is not None else self.xcoll(coll)
             ls, c = self.spill(ls, c)
             fl, fv = self.filter_lines(cond, k, c, coll)
             return ls + fl, fv
-        return self._root("st, env", build, (cond or coll).span)
+        return self._root("st, env", build, (cond or coll).span, at)
 
     def filter_lines(self, cond, k, src: str, over=None):
         if cond is None:

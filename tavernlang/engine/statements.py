@@ -959,7 +959,7 @@ class StatementCompiler:
         f = self.option_fns.get(s)
         if f is None:
             if isinstance(s, A.Choose):
-                f = self.option_fns[s] = self.options_of(s.cond, self.m.slots[s], s.coll)
+                f = self.option_fns[s] = self.options_of(s.cond, self.m.slots[s], s.coll, s.span)
             else:
                 self.stmt(s)  # registers its option function
                 f = self.option_fns[s]
