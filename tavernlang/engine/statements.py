@@ -894,7 +894,9 @@ class StatementCompiler:
         g, body = self.stmts_lines(s.body.stmts)
         few = isinstance(s.coll, A.EveryZone) or isinstance(s.coll, A.Name) and \
             self.m.refs.get(s.coll) in (("builtin", "players"), ("builtin", "others"))  # (at most 100 rounds)
-        if g and _holds_cards(self.m, s.coll):  # a search bot re-deals the cards left to go (bots.remap_held)
+        # the cards left to go, where a search bot can re-deal them (bots.remap_held) when the body
+        # may decide (in the playout flavour nothing is a generator: every loop of cards)
+        if (g or self.playout) and _holds_cards(self.m, s.coll):
             held = self.tmp("_hc")
             cl, src = cl + [f"{held} = {src}"], held
         out = self._at(cl + [f"for env[{k}] in {src}:"] + ([] if few else self._in_step(s.span)), s.span)
