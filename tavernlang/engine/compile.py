@@ -19,7 +19,7 @@ from .budget import counted, self_calling, spend
 from .common import RULE_FAULTS, Decision, Fn, _const, located, only_option  # noqa: F401  (Decision is part of the engine's API)
 from .expressions import ExpressionCompiler, _Fn
 from .state import GameOver, State
-from .statements import StatementCompiler, unit_words
+from .statements import StatementCompiler, run_headed, unit_words
 
 
 class CompiledGame:
@@ -459,14 +459,9 @@ class CompiledGame:
                     raise GameError(f"the game did not end after {MAX_ROUNDS} rounds (the most a game may have)",
                                     self.model.rounds.span if self.model.rounds is not None else None)
                 for ph in self.phases:
-                    if st.log is not None:
-                        st.log.append((f"-- round {st.round}: {ph.title} --", None, {"type": "phase", "round": st.round, "phase": ph.name}))
-                        mark = len(st.log)
-                    _r = ph.run(st)
-                    if _r is not None:
-                        yield from _r
-                    if st.log is not None and len(st.log) == mark:  # a phase that did nothing: no heading
-                        st.log.pop()
+                    logged = st.log is not None  # (no heading is written where nothing is logged)
+                    yield from run_headed(st, ph, logged and f"-- round {st.round}: {ph.title} --",
+                                          logged and {"type": "phase", "round": st.round, "phase": ph.name})
                 # `end when` is checked at the end of each round (`end game` ends at once)
                 if self.ended(st):
                     raise GameOver

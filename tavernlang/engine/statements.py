@@ -716,14 +716,7 @@ class StatementCompiler:
                     if _r is not None:
                         yield from _r
                     return
-                if st.log is not None:
-                    st.log.append((f"-- phase: {ph.title} --", None, {"type": "phase", "phase": pname}))
-                    mark = len(st.log)
-                _r = ph.run(st)
-                if _r is not None:
-                    yield from _r
-                if st.log is not None and len(st.log) == mark:  # a phase that did nothing: no heading
-                    st.log.pop()
+                yield from run_headed(st, ph, f"-- phase: {ph.title} --", {"type": "phase", "phase": pname})
             return True, run_phase
         if ref is not None and ref[0] == "action":
             name = ref[1]
@@ -1179,6 +1172,18 @@ def _log_gain(st, op, name, per, p, a, new, span=None, env=None, node=None):
     else:
         text = f"P{p + 1} loses {_amount(st, name, a)}" if per else f"{name} -{a}"
     st.log.append((text + f" (now {new})", None, {"type": op, "counter": name, "amount": a, "player": p, "now": new}))
+
+
+def run_headed(st, ph, heading: str, data: dict):
+    """Run a phase under its heading in the log; a phase that did nothing leaves no heading."""
+    if st.log is not None:
+        st.log.append((heading, None, data))
+        mark = len(st.log)
+    r = ph.run(st)
+    if r is not None:
+        yield from r
+    if st.log is not None and len(st.log) == mark:
+        st.log.pop()
 
 
 def _log_reveal(st, g, c):
