@@ -68,7 +68,7 @@ class Paint:
         return line
 
     def option(self, line: str) -> str:
-        """`  3. Elf (P2's Table) — its text`: the number marked, the text dimmed."""
+        """`  3. Knight (P2's hand) — its text`: the number marked, the text dimmed."""
         if not self.on:
             return line
         head, sep, text = line.partition(" — ")

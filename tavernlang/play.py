@@ -191,9 +191,9 @@ def _defs_used(match: Match, span) -> list[str]:
 
 
 def _log_lines(match: Match, seat: int) -> list[str]:
-    """The log as the seat may read it, for people (zones by their titles: "Elf: the center ->
+    """The log as the seat may read it, for people (zones by their titles: "Knight: the deck ->
     P2's Table"); a revealed card's text follows the line that reveals it, and a gain of several
-    terms its terms ("= tip(Elf) 2 ×2 (little_tavern.tav:31), ...": `why N` gives the rest)."""
+    terms its terms ("= bonus(Knight) 2 ×2 (my_game.tav:31), ...": `why N` gives the rest)."""
     from .engine.explain import summary
     g, st = match.game, match.st
     by_name = {}
@@ -281,7 +281,7 @@ def _fn(g, e):
 
 def _counter_line(match: Match, seat: int, name: str, owner=None) -> str:
     """A counter as people read it: its title, its range, each player's value (yours first), or
-    with `owner`, that player's alone ("Nasty track: 3 (0..12)")."""
+    with `owner`, that player's alone ("Score track: 3 (0..12)")."""
     st, g = match.st, match.game
     d = g.model.counters[name].decl
     row = st.counters[g.counter_slots[name]]

@@ -8,7 +8,7 @@ what it does, the triggers, the end and the winner, the options. A house rule's 
 what it changes against its base (as `tav diff` says it).
 
 The words are the language's, turned into sentences: `me` is "you", `table of p` is "p's
-Table" (a zone's or counter's title when it has one), `x.clan == Elf` is "x's clan is Elf",
+Table" (a zone's or counter's title when it has one), `x.colour == Red` is "x's colour is Red",
 `count(x in Z where C)` is "the number of x in Z where C". The page is for a player holding it
 against the printed rulebook; `tav rules` never changes the rules file.
 """

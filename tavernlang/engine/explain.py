@@ -271,7 +271,7 @@ def _key(p) -> str:
 
 
 def _grouped(parts: list) -> list:
-    """Identical terms once, with how many times: tip(Elf) 2 ×2."""
+    """Identical terms once, with how many times: bonus(Knight) 2 ×2."""
     out: dict = {}
     for p in parts:
         k = _key(p)
@@ -307,7 +307,7 @@ def public(d):
 
 
 def _short(at: str | None) -> str:
-    """games/little_tavern.tav:31:1 -> little_tavern.tav:31"""
+    """games/my_game.tav:31:1 -> my_game.tav:31"""
     if not at:
         return ""
     parts = at.rsplit(":", 2)
@@ -333,7 +333,7 @@ def _val_text(p) -> str:
 
 
 def summary(d, viewer=None) -> str | None:
-    """One line: the terms of a gain's amount ("tip(Elf) 2 ×2 (little_tavern.tav:31), ...");
+    """One line: the terms of a gain's amount ("bonus(Knight) 2 ×2 (my_game.tav:31), ...");
     None when there is nothing to break down. `viewer`: the seat reading (None: everything)."""
     if d is None or "keys" in d:
         return None

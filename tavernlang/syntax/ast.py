@@ -472,7 +472,7 @@ class CardDecl(Decl):
 
 @frozen
 class ComponentEntry(Node):
-    """`48 Order`, `6 "Ambrosia"`, `10 Character { clan: Elf } "Elves"`: a line of the box's
+    """`48 Card`, `6 "Gold coin"`, `10 Piece { colour: Red } "Red pieces"`: a line of the box's
     component list: how many cards of a kind (or of one name), those with the given attribute
     values, and the rulebook's words for them."""
 

@@ -124,7 +124,7 @@ def parse(text: str | bytes, file: str, keep: bool = True) -> A.File:
 
 class _TreeCache:
     """One file's syntax tree kept between runs (parsing is most of the time a command takes to
-    start: Cavern Tavern's 15 files take ~0.3 s to parse, ~0.05 s to read back). The entry is
+    start: a game of 15 files (~200 KB) takes ~0.3 s to parse, ~0.05 s to read back). The entry is
     named for the file's text and name (the tree holds its places), and for the grammar and the
     code that builds trees, so any change to them parses afresh. A damaged or unreadable entry
     is parsed afresh and rewritten; entries are written whole (a temporary file renamed)."""
