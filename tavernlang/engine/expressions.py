@@ -218,6 +218,25 @@ def _subset_sum(items, a, b, want, col, test, span):
         return any(want in sums[c] for c in range(a, b + 1))
     # bits past the total are never needed (no value is negative): cut off when they could grow large
     mask = (2 << want) - 1 if len(items) * want > 1 << 20 else -1
+    if a <= 1 and b >= len(items) and mask < 0:
+        # any size from 1 up: the totals of all subsets at once (one set of bits, not one per
+        # size); a total above 0 is never that of the empty subset, a total of 0 needs a 0 item
+        # (or no item at all when size 0 is allowed)
+        if want == 0:
+            vals = [col[x] if x is not None else None for x in items]
+            if any(v is not None and v < 0 for v in vals):
+                return _any_subset(items, a, b, test, span)
+            return a == 0 or any(v is None or v == 0 for v in vals)
+        reach = 1
+        for x in items:
+            w = col[x] if x is not None else None
+            if w is None:
+                continue  # none adds nothing to a sum
+            if w < 0:
+                return _any_subset(items, a, b, test, span)
+            if w <= want:
+                reach |= reach << w
+        return bool((reach >> want) & 1)
     reach = [1] + [0] * b  # reach[c]: bit s is set when some c items sum to s
     for x in items:
         w = col[x] if x is not None else None
