@@ -940,14 +940,30 @@ class StatementCompiler:
         span = self.k(s.span)
         if self.playout and not self.g.has_card_zones:  # (no log to write, no card to land on itself)
             dl, d = self.spill(dl, d)
-            move = [f"    if {d} is None:", f"        raise _GameError({self.k('move to nowhere (the destination is none)')}, {span})",
-                    f"    st.move({c}, {d}, {s.position != 'bottom'}, {self.k(s.face)}, env[0])"]
+            move = [f"    if {d} is None:", f"        raise _GameError({self.k('move to nowhere (the destination is none)')}, {span})"]
+            move += ["    " + ln for ln in self._move_lines(c, d, s.position != "bottom", s.face)]
         else:
             move = [f"    _move_card(st, _g, {c}, {d}, {s.position != 'bottom'}, {self.k(s.face)}, env[0], {span})"]
         out = cl + [f"if {c} is not None:", *["    " + ln for ln in dl], *move]
         if not may_be_nothing:
             out += ["else:", f"    raise _GameError({self.k('move of nothing: the card is none')}, {span})"]
         return False, self._at(out, s.span)
+
+    def _move_lines(self, c: str, d: str, top: bool, face: str | None) -> list[str]:
+        """State.move(c, d, top, face, env[0]) written out, for a game without zones on cards
+        (no card holds others): the same store, the same faces and knowledge."""
+        o = self.tmp()
+        out = [f"{o} = st.loc[{c}]", f"if {o} >= 0:", f"    st.zones[{o}].remove({c})",
+               f"st.zones[{d}].append({c})" if top else f"st.zones[{d}].insert(0, {c})", f"st.loc[{c}] = {d}"]
+        if face is None:
+            out += [f"if st.zhidden[{d}]:", f"    st.facedown[{c}] = True", f"    st.seen[{c}] = 0",
+                    f"elif {o} < 0 or st.zhidden[{o}]:", f"    st.facedown[{c}] = False",
+                    f"elif st.zprivate[{d}]:", f"    st.seen[{c}] |= 1 << st.zowner[{d}]"]
+        elif face == "facedown":
+            out += [f"st.facedown[{c}] = True", f"st.seen[{c}] = (1 << env[0]) if env[0] is not None else 0"]
+        else:
+            out += [f"st.facedown[{c}] = False"]
+        return out
 
     def choose_options(self, s):
         """The function listing a choice's options (what its legality check and the choice read)."""
@@ -1083,9 +1099,39 @@ class StatementCompiler:
                 f"{self.k(s.span)}, env, {self.k(s)})"]
         return False, self._at(out, s.span)
 
+    def l_Do_value(self, s):
+        """`do X` of an effect held in a value (a card's attribute): the effect looked up in a
+        table of the game's effects, written out; a value naming an action or a phase (or no
+        effect at all) goes to s_Do's closure, which knows those."""
+        fallback = self.k(self.stmt(s)[1])
+        vl, v = self.x(s.effect)
+        me_l, me = self.x(s.as_player) if s.as_player is not None else ([], "env[0]")
+        others = set(self.m.actions) | {p.name for p in self.m.phases}
+        table = {n: (cell, self.g.effect_titles[n] if self.m.effects[n].decl.title is not None else None)
+                 for n, cell in self.g.effect_cells.items() if n not in others}
+        n, hit, c, env2, r, p = (self.tmp() for _ in range(6))
+        out = vl + [f"{n} = {v}", f"{hit} = {self.k(table)}.get({n}) if {n} is not None else None",
+                    f"if {hit} is not None:"]
+        out += ["    " + ln for ln in me_l]
+        out += [f"    {p} = {me}", f"    {c} = {hit}[0][0]", f"    {env2} = [{p}] + [None] * {c}[2]",
+                f"    if {c}[0] is None or {c}[0](st, {env2}):",
+                f"        if st.log is not None and {hit}[1] is not None:",
+                f'            st.log.append(("effect: " + {hit}[1], None, {{"type": "effect", "effect": {n}}}))',
+                "        if st.fired is not None:", f"            st.fired[{n}] = st.fired.get({n}, 0) + 1",
+                *("    " + ln for ln in self._in_step(s.span)),
+                f"        {r} = {c}[1](st, {env2})", f"        if {r} is not None:",
+                f"            for _y in {r}:" if self.playout else f"            yield from {r}"]
+        out += (["                pass"] if self.playout else [])
+        out += [f"elif {n} is not None:", f"    for _y in {fallback}(st, env):" if self.playout else
+                f"    yield from {fallback}(st, env)"] + (["        pass"] if self.playout else [])
+        return not self.playout, self._at(out, s.span)
+
     def l_Do(self, s):
         e = s.effect
         ref = self.m.refs.get(e)
+        kind = ref[0] if ref is not None else None
+        if kind not in ("phase", "action") and not (kind == "effect" and isinstance(e, (A.Name, A.Call))):
+            return self.l_Do_value(s)  # an effect held in a value
         if not (ref is not None and ref[0] == "effect" and isinstance(e, (A.Name, A.Call))):
             return None  # an action, a phase, or an effect held in a value: s_Do
         name = ref[1]
