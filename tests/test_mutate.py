@@ -438,3 +438,39 @@ def test_stand_in_markers_that_mark_nothing_are_reported(gems):
     data = json.loads(_run("games/gems.tav", "--json").stdout)
     assert [m["line"] for m in data["unused_markers"]] == [bag]
     assert [m["line"] for m in data["markers_without_reason"]] == [ruby, late]
+
+
+# ------------------------------------------------------------------ --only
+def test_only_makes_the_mutants_of_a_file_or_its_lines(gems):
+    every = mutate("games/gems.tav")
+    places = lambda rep: sorted((r.mutant.span.file, r.mutant.span.line, r.mutant.change)  # noqa: E731
+                                for r in rep.results)
+    # a path from here, and as the game includes it: the same file
+    box = os.path.join("games", "gems", "box.tav")
+    for p in (box, "gems/box.tav"):
+        rep = mutate("games/gems.tav", only=[(p, None, None)])
+        assert places(rep) == [x for x in places(every) if x[0] == box] != []
+    # a line range of the entry file: the mutants starting on those lines, and their results
+    rep = mutate("games/gems.tav", only=[("games/gems.tav", 18, 20)])
+    got = places(rep)
+    assert got == [x for x in places(every) if x[0] == os.path.join("games", "gems.tav") and 18 <= x[1] <= 20]
+    assert {x[1] for x in got} == {19, 20}  # the action's requirement and its gain
+    status = {(r.mutant.span.line, r.mutant.change): r.status for r in rep.results}
+    assert status[(20, "2 changed to 3")] == "killed" and status[(19, "removed `require me.vp < 3`")] == "survived"
+    # markers outside the selection are not reported as marking nothing
+    assert not rep.unused_markers
+    # two places
+    two = mutate("games/gems.tav", only=[("games/gems.tav", 19, 19), ("gems/box.tav", 4, 4)])
+    assert {(os.path.basename(f), line) for f, line, _ in places(two)} == {("gems.tav", 19), ("box.tav", 4)}
+
+
+def test_only_on_the_command_line(gems):
+    r = _run("games/gems.tav", "--only", "games/gems.tav:20", "--json")
+    data = json.loads(r.stdout)
+    assert data["mutants"] == data["killed"] == 4  # 2 to 3, 1, 0; the gain removed
+    for bad in ("nowhere.tav", "tests/gems.tav", "games/gems.tav:9-3", "games/gems.tav:0"):
+        r = _run("games/gems.tav", "--only", bad)
+        assert r.exit_code == 2, (bad, r.output)
+        assert len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("tav mutate: error: --only "), r.stderr
+        assert "Traceback" not in r.output
+    assert "no file of the game" in _run("games/gems.tav", "--only", "tests/gems.tav").stderr

@@ -1,6 +1,6 @@
 """The `tav mutate` command (a click command object, added to the `tav` group by the CLI).
 
-    tav mutate FILE [--tests PATH...] [--jobs N] [--json] [--stand-ins]
+    tav mutate FILE [--tests PATH...] [--jobs N] [--json] [--stand-ins] [--only PATH[:LINE[-LINE]]...]
 
 Each surviving mutant prints as ``FILE:LINE:COL: survived: <what was changed>`` with
 its source line and a caret, then the counts and the mutation score (mutants of data
@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import sys
 
 import click
@@ -123,6 +124,30 @@ def report_text(rep, stand_ins: bool = False) -> tuple[list[str], list[str]]:
     return out, err
 
 
+_RANGE = re.compile(r"^(.*?):(\d+)(?:-(\d+))?$")
+
+
+def parse_only(text: str) -> tuple[str, int | None, int | None]:
+    """`PATH`, `PATH:LINE` or `PATH:FIRST-LAST` -> (PATH, first, last); ValueError if the lines
+    are no range."""
+    mt = _RANGE.match(text)
+    if mt is None or not mt.group(1):
+        if not text:
+            raise ValueError("--only: give a file of the game, PATH[:LINE[-LINE]]")
+        return text, None, None
+    lo = int(mt.group(2))
+    hi = int(mt.group(3)) if mt.group(3) is not None else lo
+    if lo < 1 or hi < lo:
+        raise ValueError(f"--only {text}: the lines must be LINE or FIRST-LAST with 1 <= FIRST <= LAST")
+    return mt.group(1), lo, hi
+
+
+def _usage(message: str):
+    """A wrong command line: one line on the error output, exit 2."""
+    click.echo(f"tav mutate: error: {message}", err=True)
+    sys.exit(2)
+
+
 @click.command("mutate")
 @click.argument("file", type=RulesPath())
 @click.option("--tests", "tests", multiple=True, type=RulesPath(folders=True), metavar="PATH",
@@ -136,12 +161,23 @@ def report_text(rep, stand_ins: bool = False) -> tuple[list[str], list[str]]:
                    "[default: 20 x the unmutated run + 10 s].")
 @click.option("--progress/--no-progress", default=None,
               help="Show how far the run is on the error output [default: when it is a terminal].")
+@click.option("--only", "only", multiple=True, metavar="PATH[:LINE[-LINE]]",
+              help="Make only the mutants that start in this file of the game (a path from here, or as "
+                   "the game includes it), or in these lines of it. Repeat for several.")
 @click.option("--stand-ins", "stand_ins", is_flag=True,
               help="List the survivors of stand-in data too (marked '# tav: stand-in'; never scored).")
 @_guarded
-def mutate(file, tests, jobs, as_json, time_limit, progress, stand_ins):
+def mutate(file, tests, jobs, as_json, time_limit, progress, only, stand_ins):
     """Change the rules of FILE one small step at a time and report the changes no scenario notices."""
+    from .run import OnlyError
     from .run import mutate as run
+
+    places = []
+    for o in only:
+        try:
+            places.append(parse_only(o))
+        except ValueError as e:
+            _usage(str(e))
 
     show = sys.stderr.isatty() if progress is None else progress
 
@@ -149,7 +185,10 @@ def mutate(file, tests, jobs, as_json, time_limit, progress, stand_ins):
         if show and (done % 10 == 0 or done == total):
             click.echo(f"\r{done}/{total} mutants", err=True, nl=done == total)
 
-    rep = run(file, list(tests) or None, jobs, tick, time_limit)
+    try:
+        rep = run(file, list(tests) or None, jobs, tick, time_limit, places or None)
+    except OnlyError as e:
+        _usage(str(e))
     if as_json:
         click.echo(json.dumps(report_json(rep), indent=2))
     else:

@@ -498,17 +498,62 @@ def run_mutant(i: int) -> tuple[int, str, str | None]:
             signal.signal(signal.SIGALRM, old)
 
 
+class OnlyError(ValueError):
+    """An `--only` place that is no file of the game (a usage error)."""
+
+
+def resolve_only(only, files: set[str]) -> list[tuple[str, int | None, int | None]]:
+    """`only`'s (PATH, first line, last line) with PATH as the game's file it names: a path
+    relative to the current folder, or as the game includes it (relative to the folder of one
+    of the game's files). OnlyError when it names none."""
+    by_real = {}
+    for f in files:
+        try:
+            by_real[Path(f).resolve()] = f
+        except (OSError, ValueError):
+            continue
+    bases = [Path.cwd()] + sorted({Path(f).resolve().parent for f in files})
+    out = []
+    for p, lo, hi in only:
+        hit = None
+        for b in bases:
+            try:
+                hit = by_real.get((b / p).resolve())
+            except (OSError, ValueError):
+                hit = None
+            if hit is not None:
+                break
+        if hit is None:
+            names = ", ".join(sorted(files))
+            raise OnlyError(f"--only {p}: no file of the game (its files: {names})")
+        out.append((hit, lo, hi))
+    return out
+
+
+def _selected(sp: Span, only) -> bool:
+    """Whether a place lies in the `--only` selection (everything without one)."""
+    if only is None:
+        return True
+    return any(sp.file == f and (lo is None or lo <= sp.line <= hi) for f, lo, hi in only)
+
+
 def mutate(path: str, tests: list[str] | None = None, jobs: int = 1, progress=None,
-           time_limit: float | None = None) -> Report:
+           time_limit: float | None = None, only=None) -> Report:
     """Make the mutants of the game at `path` and run them; raise TavError when the game
-    does not load or no scenario reaches it."""
+    does not load or no scenario reaches it. `only`: (PATH, first line, last line) places
+    (lines None: the whole file); only the mutants starting there are made (OnlyError when a
+    PATH is no file of the game)."""
     from ..engine.compile import CompiledGame
     from ..engine.scenario import run_scenario
 
     t0 = time.perf_counter()
     model = load(path)
     files = game_files(model)
-    ms = mutants(model, files)
+    if only:
+        only = resolve_only(only, files)
+    else:
+        only = None
+    ms = [m for m in mutants(model, files) if _selected(m.span, only)]
     found = find_scenario_files(path, tests)
     own = _target(path)
     targets, left_out = [], []
@@ -591,11 +636,12 @@ def mutate(path: str, tests: list[str] | None = None, jobs: int = 1, progress=No
             used.add(r.mutant.line)
     unused = []
     for key, (sp, reason) in sorted(marks.items()):
-        if reason and key not in used:
+        if reason and key not in used and _selected(sp, only):
             unused.append(sp)
             problems[sp] = "marked equivalent, but no mutant of this line survives"
     for m in stands:
-        if not m.problem and id(m) not in covering:
+        at = Span(*m.region[:3]) if m.region else m.span
+        if not m.problem and id(m) not in covering and (_selected(m.span, only) or _selected(at, only)):
             unused.append(m.span)
             problems[m.span] = {"line": "marked stand-in, but no mutant starts on this line",
                                 "declaration": "marked stand-in, but no mutant lies in the declaration on the next line",
