@@ -270,3 +270,207 @@ def test_a_file_that_does_not_load_is_a_place(mini):
     assert r.exit_code == 1
     assert r.stderr.startswith("bad.tav:3:")
     assert "^" in r.stderr and "Traceback" not in r.output
+
+
+# ------------------------------------------------------------------ stand-in data
+STAND_IN_GAME = """\
+game "Gems"
+players 2..3
+enum Colour { Red, Blue, Green }
+kind Gem { colour: Colour, worth: int = 0 }
+include "gems/box.tav"
+card "Ruby": Gem { colour: Red }
+# tav: stand-in the rulebook gives no Sapphire's worth
+# (a comment between the marker and the card)
+card "Sapphire" x2: Gem {
+  colour: Blue,
+  worth: 4
+}
+card "Emerald": Gem { colour: Green, worth: 7 }  # tav: stand-in an invented worth
+counter vp per player = 0
+zone bag: shared hidden
+zone hand: per player private
+setup { move cards to bag }
+action work "work" {
+  require me.vp < 3
+  gain 2 vp
+}
+action pick "pick a red gem" {
+  choose g in bag where g.colour == Red "gem" { move g to hand of me }
+}
+rounds 2 { phase p "P" turns from player(1) once_each { actions work, pick } }
+winner: highest vp
+"""
+
+STAND_IN_BOX = """\
+# The box's odd gems.
+# tav: stand-in file the rulebook prints none of these gems
+card "Opal" x2: Gem { colour: Blue, worth: 5 }
+card "Jade": Gem { colour: Green }
+"""
+
+STAND_IN_SCENARIOS = """\
+include "../games/gems.tav"
+scenario "work gives 2 points" players 2 seed 1 {
+  run { do work }
+  expect player(1).vp == 2 "work gives 2"
+}
+scenario "the red gem is picked" players 2 seed 1 {
+  run { do pick }
+  expect size(hand of player(1)) == 1
+}
+"""
+
+
+@pytest.fixture
+def gems(tmp_path, monkeypatch):
+    (tmp_path / ".tavroot").write_text("")
+    (tmp_path / "games" / "gems").mkdir(parents=True)
+    (tmp_path / "games" / "gems.tav").write_text(STAND_IN_GAME)
+    (tmp_path / "games" / "gems" / "box.tav").write_text(STAND_IN_BOX)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "gems.tav").write_text(STAND_IN_SCENARIOS)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _by_place(rep):
+    return {(os.path.basename(r.mutant.span.file), r.mutant.span.line, r.mutant.change): r for r in rep.results
+            if r.status != "invalid"}
+
+
+def test_stand_in_mutants_are_run_but_not_scored(gems):
+    rep = mutate("games/gems.tav")
+    assert not rep.unused_markers and not rep.bad_markers, rep.problems
+    got = _by_place(rep)
+    stand = {k for k, r in got.items() if r.stand_in}
+    # the declaration below a marker on a line of its own, to its end (lines 9-12)
+    assert {("gems.tav", 9, "card 'Sapphire' x2 changed to x3"), ("gems.tav", 9, "card 'Sapphire' x2 changed to x1"),
+            ("gems.tav", 10, "Blue changed to Green"), ("gems.tav", 11, "4 changed to 5"),
+            ("gems.tav", 11, "4 changed to 3"), ("gems.tav", 11, "4 changed to 0")} <= stand
+    # a marker at the end of a line: that line
+    assert {("gems.tav", 13, "7 changed to 8"), ("gems.tav", 13, "Green changed to Red")} <= stand
+    # a file's marker: the whole file
+    assert {("box.tav", 3, "5 changed to 6"), ("box.tav", 4, "Green changed to Red")} <= stand
+    # nothing else: the Ruby, the kind's default and the rules are scored
+    assert {f for f, line, _ in stand} == {"gems.tav", "box.tav"}
+    assert all(f == "box.tav" or 9 <= line <= 13 for f, line, _ in stand)
+    assert not any(r.stand_in for k, r in got.items() if k[0] == "gems.tav" and (k[1] < 9 or k[1] > 13))
+    assert got[("gems.tav", 6, "Red changed to Blue")].stand_in is None
+    # a stand-in mutant is still run: the Emerald made red is noticed (two red gems to pick from)
+    assert got[("gems.tav", 13, "Green changed to Red")].status == "killed"
+    assert got[("gems.tav", 11, "4 changed to 5")].status == "survived"
+    # the counts and the score's arithmetic
+    n_stand = len(stand)
+    assert rep.stand_in == n_stand
+    assert rep.scored == rep.mutants - n_stand
+    killed_scored = sum(1 for r in got.values() if r.status in ("killed", "timeout") and not r.stand_in)
+    assert rep.scored_killed == killed_scored
+    assert rep.score == killed_scored / (rep.mutants - n_stand)
+    assert rep.mutants == rep.killed + rep.equivalent + len(rep.survivors) + len(rep.stand_in_survivors)
+    assert all(not r.stand_in for r in rep.survivors)
+    # without the markers, the same mutants are all scored
+    for f, text in (("games/gems.tav", STAND_IN_GAME), ("games/gems/box.tav", STAND_IN_BOX)):
+        Path(f).write_text("\n".join(x.split("# tav:")[0].rstrip() for x in text.split("\n")))
+    plain = mutate("games/gems.tav")
+    assert plain.mutants == rep.mutants and plain.killed == rep.killed and plain.stand_in == 0
+    assert plain.score == plain.killed / plain.mutants < rep.score
+
+
+def test_stand_in_text_and_json_reports(gems):
+    r = _run("games/gems.tav")
+    assert r.exit_code == 1  # the rules' own survivors (the requirement) remain
+    rep = mutate("games/gems.tav")
+    summary = r.stderr.strip().splitlines()[-1]
+    assert f"score {rep.score:.1%} ({rep.scored_killed} of {rep.scored}); " \
+           f"{rep.stand_in} mutants of stand-in data not scored, {len(rep.stand_in_survivors)} of them survived" \
+        in summary
+    assert "stand-in, not scored" not in r.stdout
+    r2 = _run("games/gems.tav", "--stand-ins")
+    assert "games/gems.tav:11:10: survived (stand-in, not scored): 4 changed to 5".replace("/", os.sep) in r2.stdout
+    data = json.loads(_run("games/gems.tav", "--json").stdout)
+    assert data["stand_in"] == rep.stand_in > 0
+    assert len(data["stand_in_survived"]) == len(rep.stand_in_survivors) > 0
+    s = next(x for x in data["stand_in_survived"] if x["change"] == "4 changed to 5")
+    assert (s["line"], s["reason"]) == (11, "the rulebook gives no Sapphire's worth")
+    assert data["mutants"] == data["killed"] + data["equivalent"] + len(data["survived"]) \
+        + len(data["stand_in_survived"])
+    assert data["score"] == round(data["scored_killed"] / data["scored"], 4)
+    assert data["scored"] == data["mutants"] - data["stand_in"]
+
+
+def test_a_game_whose_survivors_are_all_stand_ins_passes(tmp_path, monkeypatch):
+    (tmp_path / ".tavroot").write_text("")
+    (tmp_path / "tiny.tav").write_text(
+        'game "Tiny"\nplayers 2..2\ncounter vp per player = 0\n'
+        'effect score "score" { gain 2 vp }\n'
+        'effect bonus "bonus" { gain 3 vp }  # tav: stand-in the rulebook gives no bonus\n'
+        'scenario "score" players 2 { run { do score }  expect me.vp == 2 }\n')
+    monkeypatch.chdir(tmp_path)
+    r = _run("tiny.tav", "--json")
+    data = json.loads(r.stdout)
+    assert r.exit_code == 0, r.stdout
+    assert data["survived"] == [] and data["score"] == 1.0
+    assert data["stand_in"] == len(data["stand_in_survived"]) == 4  # 3 to 4, 2, 0, removed
+
+
+def test_stand_in_markers_that_mark_nothing_are_reported(gems):
+    text = STAND_IN_GAME.replace('zone bag: shared hidden',
+                                 '# tav: stand-in the bag is invented\nzone bag: shared hidden')
+    text = text.replace('card "Ruby": Gem { colour: Red }', 'card "Ruby": Gem { colour: Red }  # tav: stand-in')
+    text = text.replace('counter vp per player = 0', '# tav: stand-in file too late for a file\ncounter vp per player = 0')
+    Path("games/gems.tav").write_text(text)
+    lines = text.split("\n")
+    bag = lines.index("# tav: stand-in the bag is invented") + 1
+    ruby = next(i for i, x in enumerate(lines, 1) if x.startswith('card "Ruby"'))
+    late = lines.index("# tav: stand-in file too late for a file") + 1
+    rep = mutate("games/gems.tav")
+    assert [(sp.line, sp.col) for sp in rep.unused_markers] == [(bag, 1)]
+    assert [(sp.line, sp.col) for sp in rep.bad_markers] == [(ruby, 35), (late, 1)]
+    # the reasonless marker marks nothing: the Ruby's mutants are scored
+    assert not any(r.stand_in for r in rep.results if r.mutant.span.line == ruby)
+    r = _run("games/gems.tav")
+    assert r.exit_code == 1
+    out = r.stdout.replace(os.sep, "/")
+    assert f"games/gems.tav:{bag}:1: error: marked stand-in, but no mutant lies in the declaration on the next line" in out
+    assert f"games/gems.tav:{ruby}:35: error: a stand-in mark must say what is invented" in out
+    assert f"games/gems.tav:{late}:1: error: a file's stand-in mark stands on a line of its own before" in out
+    data = json.loads(_run("games/gems.tav", "--json").stdout)
+    assert [m["line"] for m in data["unused_markers"]] == [bag]
+    assert [m["line"] for m in data["markers_without_reason"]] == [ruby, late]
+
+
+# ------------------------------------------------------------------ --only
+def test_only_makes_the_mutants_of_a_file_or_its_lines(gems):
+    every = mutate("games/gems.tav")
+    places = lambda rep: sorted((r.mutant.span.file, r.mutant.span.line, r.mutant.change)  # noqa: E731
+                                for r in rep.results)
+    # a path from here, and as the game includes it: the same file
+    box = os.path.join("games", "gems", "box.tav")
+    for p in (box, "gems/box.tav"):
+        rep = mutate("games/gems.tav", only=[(p, None, None)])
+        assert places(rep) == [x for x in places(every) if x[0] == box] != []
+    # a line range of the entry file: the mutants starting on those lines, and their results
+    rep = mutate("games/gems.tav", only=[("games/gems.tav", 18, 20)])
+    got = places(rep)
+    assert got == [x for x in places(every) if x[0] == os.path.join("games", "gems.tav") and 18 <= x[1] <= 20]
+    assert {x[1] for x in got} == {19, 20}  # the action's requirement and its gain
+    status = {(r.mutant.span.line, r.mutant.change): r.status for r in rep.results}
+    assert status[(20, "2 changed to 3")] == "killed" and status[(19, "removed `require me.vp < 3`")] == "survived"
+    # markers outside the selection are not reported as marking nothing
+    assert not rep.unused_markers
+    # two places
+    two = mutate("games/gems.tav", only=[("games/gems.tav", 19, 19), ("gems/box.tav", 4, 4)])
+    assert {(os.path.basename(f), line) for f, line, _ in places(two)} == {("gems.tav", 19), ("box.tav", 4)}
+
+
+def test_only_on_the_command_line(gems):
+    r = _run("games/gems.tav", "--only", "games/gems.tav:20", "--json")
+    data = json.loads(r.stdout)
+    assert data["mutants"] == data["killed"] == 4  # 2 to 3, 1, 0; the gain removed
+    for bad in ("nowhere.tav", "tests/gems.tav", "games/gems.tav:9-3", "games/gems.tav:0"):
+        r = _run("games/gems.tav", "--only", bad)
+        assert r.exit_code == 2, (bad, r.output)
+        assert len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("tav mutate: error: --only "), r.stderr
+        assert "Traceback" not in r.output
+    assert "no file of the game" in _run("games/gems.tav", "--only", "tests/gems.tav").stderr

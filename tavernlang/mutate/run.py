@@ -8,7 +8,9 @@ own parse (a mutant that no longer checks is *invalid* and not counted) and, in 
 to each scenario file's parse, which is checked, compiled and run in-process; the
 first failing scenario kills the mutant (an error or a crash of the rules counts as a
 failure, and so does a mutant that runs past its time limit). A mutant no scenario
-kills survives, unless its line is marked `# tav: equivalent REASON`.
+kills survives, unless its line is marked `# tav: equivalent REASON`. A mutant of data the
+rulebook does not give (marked `# tav: stand-in REASON`: a line, the declaration below a
+marker on a line of its own, or a whole file) is run too but not scored.
 """
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ from ..syntax import ast as A
 from .operators import Index, Mutant, mutants
 
 EQUIVALENT = re.compile(r"#\s*tav:\s*equivalent\b[ \t]*(.*?)\s*$")
+STAND_IN = re.compile(r"#\s*tav:\s*stand-in\b[ \t]*(.*?)\s*$")
 
 
 class Timeout(BaseException):
@@ -56,6 +59,27 @@ class Result:
     status: str  # killed, survived, invalid, timeout (killed)
     by: str | None = None  # the scenario that killed it ("FILE:LINE:COL: title")
     equivalent: str | None = None  # the reason of its line's marker, for a survivor
+    stand_in: str | None = None  # the reason of the stand-in marker covering it (not scored)
+
+
+@attrs.define
+class Marker:
+    """A `# tav: equivalent REASON` or `# tav: stand-in REASON` comment. A stand-in marker
+    covers a region: its own line (at the end of a line), the declaration that starts on the
+    next non-comment line (on a line of its own), or its whole file (`stand-in file`)."""
+
+    span: Span  # the comment
+    kind: str  # "equivalent" or "stand-in"
+    reason: str
+    scope: str = "line"  # line, declaration, file
+    region: tuple | None = None  # (file, line, col, end line, end col) covered; None: nothing
+    problem: str | None = None  # why it marks nothing (no reason, misplaced)
+
+    def covers(self, sp: Span) -> bool:
+        if self.region is None or self.problem:
+            return False
+        f, l0, c0, l1, c1 = self.region
+        return sp.file == f and (l0, c0) <= (sp.line, sp.col) <= (l1, c1)
 
 
 @attrs.define
@@ -64,15 +88,35 @@ class Report:
     results: list
     targets: list
     left_out: list  # (span, title, why): scenarios failing without a mutant
-    markers: dict  # (file, line) -> (Span, reason)
-    unused_markers: list  # Spans of markers on lines with no surviving mutant
-    bad_markers: list  # Spans of markers without a reason
+    markers: dict  # (file, line) -> (Span, reason): the equivalent markers
+    unused_markers: list  # Spans of markers that mark nothing (an equivalent: no survivor on its line)
+    bad_markers: list  # Spans of markers without a reason (or misplaced)
     seconds: float
     sources: SourceCache
     groups: list = attrs.field(factory=list)  # what ran: the targets merged where they could be
+    stand_in_markers: list = attrs.field(factory=list)  # Markers of kind stand-in
+    problems: dict = attrs.field(factory=dict)  # Span of an unused or bad marker -> what to say
 
     def _count(self, *st):
         return sum(1 for r in self.results if r.status in st)
+
+    @property
+    def stand_in(self) -> int:
+        """The (valid) mutants of stand-in data: run, not scored."""
+        return sum(1 for r in self.results if r.stand_in and r.status in ("killed", "timeout", "survived"))
+
+    @property
+    def stand_in_survivors(self) -> list:
+        return [r for r in self.results if r.status == "survived" and r.stand_in]
+
+    @property
+    def scored(self) -> int:
+        """The mutants that count for the score: the valid ones but those of stand-in data."""
+        return self.mutants - self.stand_in
+
+    @property
+    def scored_killed(self) -> int:
+        return sum(1 for r in self.results if r.status in ("killed", "timeout") and not r.stand_in)
 
     @property
     def mutants(self) -> int:
@@ -92,16 +136,16 @@ class Report:
 
     @property
     def equivalent(self) -> int:
-        return sum(1 for r in self.results if r.status == "survived" and r.equivalent)
+        return sum(1 for r in self.results if r.status == "survived" and r.equivalent and not r.stand_in)
 
     @property
     def survivors(self) -> list:
-        return [r for r in self.results if r.status == "survived" and not r.equivalent]
+        return [r for r in self.results if r.status == "survived" and not r.equivalent and not r.stand_in]
 
     @property
     def score(self) -> float:
-        """Killed mutants over all (valid) mutants, equivalent ones included."""
-        return self.killed / self.mutants if self.mutants else 1.0
+        """Killed mutants over the (valid) mutants not of stand-in data, equivalent ones included."""
+        return self.scored_killed / self.scored if self.scored else 1.0
 
     @property
     def ok(self) -> bool:
@@ -308,6 +352,7 @@ def _merged_sources(a: SourceCache, b: SourceCache) -> SourceCache:
 
 # ------------------------------------------------------------------ markers
 def markers(sources: SourceCache, files) -> dict:
+    """The equivalent markers of `files`: (file, line) -> (Span, reason)."""
     out = {}
     texts = getattr(sources, "_texts", {})
     for f in files:
@@ -322,6 +367,70 @@ def markers(sources: SourceCache, files) -> dict:
                 continue
             reason = mt.group(1).split("#", 1)[0].strip()
             out[(f, i)] = (Span(f, i, mt.start() + 1, i, len(line.rstrip()) + 1), reason)
+    return out
+
+
+def _is_comment(line: str) -> bool:
+    return line.lstrip().startswith("#")
+
+
+def stand_in_markers(sources: SourceCache, files, decls) -> list[Marker]:
+    """The stand-in markers of `files`, each with the region it covers: at the end of a line,
+    that line; on a line of its own, the declaration (or statement, or attribute: the largest
+    thing) that starts on the next line that is not a comment, to its end; `stand-in file` on a
+    line of its own before the file's first declaration, the whole file."""
+    texts = getattr(sources, "_texts", {})
+    out: list[Marker] = []
+    by_file: dict = {}
+    for d in decls:
+        by_file.setdefault(d.span.file, []).append(d)
+    for f in sorted(files):
+        text = texts.get(f)
+        if text is None:
+            continue
+        lines = text.split("\n")
+        tops = by_file.get(f, [])
+        first = min((d.span.line for d in tops), default=len(lines) + 1)
+        starts: dict | None = None  # line -> (first col, farthest end) of the nodes starting there
+        for i, line in enumerate(lines, 1):
+            if "tav:" not in line:
+                continue
+            mt = STAND_IN.search(line)
+            if mt is None:
+                continue
+            sp = Span(f, i, mt.start() + 1, i, len(line.rstrip()) + 1)
+            words = mt.group(1).split("#", 1)[0].strip()
+            alone = not line[: mt.start()].strip()
+            m = Marker(sp, "stand-in", words)
+            if re.match(r"file\b", words):
+                m.scope, m.reason = "file", words[4:].strip()
+                if not alone or i > first:
+                    m.problem = "a file's stand-in mark stands on a line of its own before the file's first declaration"
+                else:
+                    m.region = (f, 1, 1, len(lines) + 1, 1)
+            elif not alone:
+                m.region = (f, i, 1, i, len(line) + 1)
+            else:
+                m.scope = "declaration"
+                j = i + 1
+                while j <= len(lines) and _is_comment(lines[j - 1]):
+                    j += 1
+                if starts is None:
+                    starts = {}
+                    for d in tops:
+                        for n in A.walk(d):
+                            s0 = n.span
+                            if s0.file != f:
+                                continue
+                            end = (s0.end_line, s0.end_col) if s0.end_line else (s0.line, s0.col)
+                            c0, e0 = starts.get(s0.line, (s0.col, end))
+                            starts[s0.line] = (min(c0, s0.col), max(e0, end))
+                if j in starts:
+                    c0, (l1, c1) = starts[j]
+                    m.region = (f, j, c0, l1, c1)
+            if not m.reason and not m.problem:
+                m.problem = "a stand-in mark must say what is invented: write '# tav: stand-in the reason'"
+            out.append(m)
     return out
 
 
@@ -389,17 +498,62 @@ def run_mutant(i: int) -> tuple[int, str, str | None]:
             signal.signal(signal.SIGALRM, old)
 
 
+class OnlyError(ValueError):
+    """An `--only` place that is no file of the game (a usage error)."""
+
+
+def resolve_only(only, files: set[str]) -> list[tuple[str, int | None, int | None]]:
+    """`only`'s (PATH, first line, last line) with PATH as the game's file it names: a path
+    relative to the current folder, or as the game includes it (relative to the folder of one
+    of the game's files). OnlyError when it names none."""
+    by_real = {}
+    for f in files:
+        try:
+            by_real[Path(f).resolve()] = f
+        except (OSError, ValueError):
+            continue
+    bases = [Path.cwd()] + sorted({Path(f).resolve().parent for f in files})
+    out = []
+    for p, lo, hi in only:
+        hit = None
+        for b in bases:
+            try:
+                hit = by_real.get((b / p).resolve())
+            except (OSError, ValueError):
+                hit = None
+            if hit is not None:
+                break
+        if hit is None:
+            names = ", ".join(sorted(files))
+            raise OnlyError(f"--only {p}: no file of the game (its files: {names})")
+        out.append((hit, lo, hi))
+    return out
+
+
+def _selected(sp: Span, only) -> bool:
+    """Whether a place lies in the `--only` selection (everything without one)."""
+    if only is None:
+        return True
+    return any(sp.file == f and (lo is None or lo <= sp.line <= hi) for f, lo, hi in only)
+
+
 def mutate(path: str, tests: list[str] | None = None, jobs: int = 1, progress=None,
-           time_limit: float | None = None) -> Report:
+           time_limit: float | None = None, only=None) -> Report:
     """Make the mutants of the game at `path` and run them; raise TavError when the game
-    does not load or no scenario reaches it."""
+    does not load or no scenario reaches it. `only`: (PATH, first line, last line) places
+    (lines None: the whole file); only the mutants starting there are made (OnlyError when a
+    PATH is no file of the game)."""
     from ..engine.compile import CompiledGame
     from ..engine.scenario import run_scenario
 
     t0 = time.perf_counter()
     model = load(path)
     files = game_files(model)
-    ms = mutants(model, files)
+    if only:
+        only = resolve_only(only, files)
+    else:
+        only = None
+    ms = [m for m in mutants(model, files) if _selected(m.span, only)]
     found = find_scenario_files(path, tests)
     own = _target(path)
     targets, left_out = [], []
@@ -453,18 +607,49 @@ def mutate(path: str, tests: list[str] | None = None, jobs: int = 1, progress=No
             pool.terminate()
             pool.join()
     marks = markers(model.sources, files)
+    stands = stand_in_markers(model.sources, files, model.decls)
     used = set()
-    bad = [sp for sp, reason in marks.values() if not reason]
+    problems: dict = {}
+    bad = []
+    for sp, reason in marks.values():
+        if not reason:
+            bad.append(sp)
+            problems[sp] = "an equivalent mark must say why: write '# tav: equivalent the reason'"
+    for m in stands:
+        if m.problem:
+            bad.append(m.span)
+            problems[m.span] = m.problem
+    covering: set = set()
     for r in results:
-        if r.status != "survived":
+        if r.status == "invalid":
+            continue
+        for m in stands:
+            if m.covers(r.mutant.span):
+                r.stand_in = m.reason
+                covering.add(id(m))
+                break
+        if r.status != "survived" or r.stand_in:
             continue
         mk = marks.get(r.mutant.line)
         if mk is not None and mk[1]:
             r.equivalent = mk[1]
             used.add(r.mutant.line)
-    unused = [sp for key, (sp, reason) in sorted(marks.items()) if reason and key not in used]
+    unused = []
+    for key, (sp, reason) in sorted(marks.items()):
+        if reason and key not in used and _selected(sp, only):
+            unused.append(sp)
+            problems[sp] = "marked equivalent, but no mutant of this line survives"
+    for m in stands:
+        at = Span(*m.region[:3]) if m.region else m.span
+        if not m.problem and id(m) not in covering and (_selected(m.span, only) or _selected(at, only)):
+            unused.append(m.span)
+            problems[m.span] = {"line": "marked stand-in, but no mutant starts on this line",
+                                "declaration": "marked stand-in, but no mutant lies in the declaration on the next line",
+                                "file": "marked stand-in, but no mutant lies in this file"}[m.scope]
+    unused.sort(key=lambda sp: (sp.file, sp.line, sp.col))
+    bad.sort(key=lambda sp: (sp.file, sp.line, sp.col))
     return Report(model.path, results, targets, left_out, marks, unused, bad, time.perf_counter() - t0,
-                  model.sources, groups)
+                  model.sources, groups, stands, problems)
 
 
 def default_jobs() -> int:
