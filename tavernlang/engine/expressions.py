@@ -411,11 +411,36 @@ class ExpressionCompiler:
         return lines + [f"st.steps += len({src})", "if st.steps > st.step_limit:", f"    _over(st, {span})"], src
 
     def def_body(self, d, count: bool = False) -> Fn:
-        """A def's body; a zone where the def gives a list of cards gives its cards."""
+        """A def's body; a zone where the def gives a list of cards gives its cards. A def
+        whose calls are not steps of the budget is also generated as a function of its
+        parameters (`_dpN(st, me, a1, a2...)`), which the generated calls use (no list of
+        values made for each call); the (st, env) function returned reads them from env."""
         b = d.decl.body
+        cards = (d.type or "").startswith("list:") and self.m.types.get(b) == ZONE
+        pos = self._positional(d.decl.name)
+        if pos is not None and not count:
+            params = [f"_a{i}" for i in range(len(d.params) + 1)]
+            frame = max(d.frame, len(params))
+
+            def pbuild():
+                saved = self._locals
+                self._locals = {i: a for i, a in enumerate(params)}
+                try:
+                    ls, v = self.xcards(b) if cards else self.x(b)
+                finally:
+                    self._locals = saved
+                if any(re.search(r"\benv\b", ln) for ln in ls + [v]):  # (a part that reads its values from env)
+                    ls = [f"env = [{', '.join(params + ['None'] * (frame - len(params)))}]"] + ls
+                return ls, v
+            f = self._root("st, " + ", ".join(params), pbuild, b.span)
+            self._ns()[pos] = f
+            n = len(params)
+
+            def by_env(st, env, f=f, n=n):
+                return f(st, *env[:n])
+            return functools.update_wrapper(by_env, f)  # (named as the generated function it calls)
         if isinstance(b, A.Lit):
             return self.expr(b)
-        cards = (d.type or "").startswith("list:") and self.m.types.get(b) == ZONE
 
         def build():  # count: each call is a step of the budget (a def that calls itself, engine/budget.py)
             ls, v = self.xcards(b) if cards else self.x(b)
@@ -423,6 +448,20 @@ class ExpressionCompiler:
                 return ls, v
             return ["st.steps += 1", "if st.steps > st.step_limit:", f"    _over(st, {self.k(d.decl.span)})"] + ls, v
         return self._root("st, env", build, b.span)
+
+    def _positional(self, name: str) -> str | None:
+        """The name of a def's function of its parameters (None: its calls pass an env list)."""
+        if ("def", name) in self.counted_calls or name not in self.m.defs:
+            return None
+        order = getattr(self, "_def_order", None)
+        if order is None:
+            order = self._def_order = {n: i for i, n in enumerate(self.m.defs)}
+        return f"_dp{order[name]}"
+
+    def _me(self) -> str:
+        """Who `me` is where the code is generated: env[0], or a def's own parameter."""
+        loc = self._locals
+        return loc[0] if loc is not None and 0 in loc else "env[0]"
 
     # ================================================================ helpers
     def _bound(self, k: int, prefix: str = "_v", over: A.Expr | None = None):
@@ -501,6 +540,10 @@ class ExpressionCompiler:
         if isinstance(e, A.Name):
             ref = self.m.refs.get(e)
             if ref == ("builtin", "me"):
+                loc = self._locals
+                if loc is not None and 0 in loc:
+                    m = re.match(r"^env\[(\d+)\]$", loc[0])
+                    return int(m.group(1)) if m else None
                 return 0
             if ref is not None and ref[0] == "local":
                 loc = self._locals
@@ -571,7 +614,7 @@ class ExpressionCompiler:
             ok = self.g.inline_ok[name] = len(nodes) <= INLINE_NODES and not any(isinstance(n, _BINDERS) for n in nodes)
         if not ok:
             return None
-        mapping = {}
+        mapping = {0: self._me()}  # (me in the def is the caller's me)
         for i, a in enumerate(e.args):
             k = self.local_slot(a)
             wants = self._wants_list(d, i, a)
@@ -648,10 +691,13 @@ class ExpressionCompiler:
         return lines, "[" + ", ".join(vals) + "]"
 
     def _def_call(self, name: str, args: list[str]) -> str:
+        pos = self._positional(name)
+        if pos is not None and len(args) == len(self.m.defs[name].params):
+            return f"{pos}(st, {', '.join([self._me()] + args)})"
         cell = self.k(self.g.def_cells[name])
         frame = self.m.defs[name].frame
         pad = ["None"] * max(0, frame - 1 - len(args))
-        return f"{cell}[0](st, [env[0], {', '.join(args + pad)}])"
+        return f"{cell}[0](st, [{self._me()}, {', '.join(args + pad)}])"
 
     def x_Name(self, e):
         ref = self.m.refs[e]
@@ -665,11 +711,11 @@ class ExpressionCompiler:
         if kind == "builtin":
             n = ref[1]
             if n == "me":
-                return [], "env[0]"
+                return [], self._me()
             if n == "players":
                 return [], "st.players"
             if n == "others":
-                return [], "[_p for _p in st.players if _p != env[0]]"
+                return [], f"[_p for _p in st.players if _p != {self._me()}]"
             if n == "cards":
                 return [], "st.all_cards"
             if n == "current":
@@ -689,7 +735,7 @@ class ExpressionCompiler:
         if kind == "counter":
             return [], f"st.counters[{ref[1]}][0]"
         if kind == "mecounter":
-            return [], f"st.counters[{ref[1]}][env[0]]"
+            return [], f"st.counters[{ref[1]}][{self._me()}]"
         if kind == "var":
             return [], f"st.vars[{ref[1]}][0]"
         if kind == "zone":
@@ -716,7 +762,7 @@ class ExpressionCompiler:
             _, c = self.x_slot(this)
             cell = self.k(self.g.kdef_cells[name])
             pad = ", None" * self.m.kind_defs[name].frame
-            return [], f"{cell}[0](st, [env[0], {c}{pad}])"
+            return [], f"{cell}[0](st, [{self._me()}, {c}{pad}])"
         raise AssertionError(ref)  # pragma: no cover
 
     def x_slot(self, k: int):
@@ -739,7 +785,7 @@ class ExpressionCompiler:
             has = self.k([k in kinds for k in g.card_kind])  # only the kind's own cards have the value
             cell = self.k(g.kdef_cells[slot])
             pad = self.k((None,) * self.m.kind_defs[slot].frame)
-            return ls, f"_kdef(st, env[0], {o}, {has}, {cell}, {pad})"
+            return ls, f"_kdef(st, {self._me()}, {o}, {has}, {cell}, {pad})"
         if kind == "pcounter":
             return ls, f"st.counters[{slot}][{o}]"
         if kind == "pvar":
@@ -1054,7 +1100,7 @@ class ExpressionCompiler:
             lines, a = self.spill(lines, args[0])
             return lines, f"[_c for _c in st.all_cards if {self.k(self.g.card_name)}[_c] == {a}]"
         if n == "allowed":
-            who = args[1] if len(args) == 2 else "env[0]"
+            who = args[1] if len(args) == 2 else self._me()
             return lines, f"_allowed(st, _g, {args[0]}, {who})"
         if n == "offered":  # scenarios: the options offered under a prompt, the last (or N-th) time
             return lines, f"_offered(st, {args[0]}, {args[1] if len(args) == 2 else 'None'})"
