@@ -460,44 +460,13 @@ class StatementCompiler:
 
     def s_ChooseSubset(self, s: A.ChooseSubset):
         span = s.span
-        coll = self.cards_of(s.coll) if self.m.types.get(s.coll) in (ZONE,) else self.expr(s.coll)
         t = elem(self.m.types.get(s.coll) or "any")
-        lo = self.expr(s.low) if s.low is not None else _const(0)
-        hi = self.expr(s.high) if s.high is not None else None
-        ck = self.m.slots.get(s.cond) if s.cond is not None else None
         k = self.m.slots[s]
-        test = self.expr(s.test) if s.test is not None else None
         is_random, by = self.chooser(s.chooser)
         body = self.gen_block(s.body)
         prompt = s.prompt or f"choose {s.var}"
         g = self.g
-
-        filt = self.filter(s.cond, ck)
-
-        def options(st, env, span=span):
-            items = list(filt(st, env, coll(st, env)))
-            a = max(0, lo(st, env))
-            b = min(len(items), hi(st, env)) if hi is not None else len(items)
-            opts = []
-            n = len(items)
-            tried = 0
-            for size in range(a, b + 1):  # (worked out before any is tried; comb(n, k) grows with k up to n/2)
-                tried += math.comb(n, size) if min(size, n - size) < 64 else MAX_TRIES + 1
-                if tried > MAX_TRIES:
-                    break
-            if tried > MAX_TRIES:  # failing tries count too: C(60, 30) subsets are never all tried
-                raise GameError(f"more than {MAX_TRIES} subsets to try for this choice", span)
-            for size in range(a, b + 1):
-                for combo in itertools.combinations(items, size):
-                    if test is not None:
-                        env[k] = list(combo)
-                        if not test(st, env):
-                            continue
-                    opts.append(list(combo))
-                    if len(opts) > MAX_SUBSETS:
-                        raise GameError(f"more than {MAX_SUBSETS} subsets to choose from", span)
-            spend(st, tried, span)
-            return opts
+        options = self._subset_options(s)
         self.option_fns[s] = options
 
         def gen(st, env, span=span):
@@ -531,6 +500,46 @@ class StatementCompiler:
             if _r is not None:
                 yield from _r
         return True, gen
+
+    def _subset_options(self, s: A.ChooseSubset) -> Fn:
+        """The options of `choose subset x of L [where C] [size A..B] [if T]`, generated: every
+        subset of the items meeting C with a size in A..B that passes T, smallest first, in the
+        order of the items (as itertools.combinations gives them); the subsets there are to try
+        are counted before any is tried, and are steps of the budget."""
+        ck = self.m.slots.get(s.cond) if s.cond is not None else None
+        k = self.m.slots[s]
+
+        def build():
+            ls, c = self.xiter(s.coll) if s.cond is not None else self.xcoll(s.coll)
+            ls, c = self.spill(ls, c)
+            fl, fv = self.filter_lines(s.cond, ck, c, s.coll)
+            items, a, b, tried, opts, size, combo = (self.tmp() for _ in range(7))
+            out = ls + fl + [f"{items} = list({fv})"]
+            if s.low is not None:
+                lo_l, lo_v = self.x(s.low)
+                out += lo_l + [f"{a} = max(0, {lo_v})"]
+            else:
+                out += [f"{a} = 0"]
+            if s.high is not None:
+                hi_l, hi_v = self.x(s.high)
+                out += hi_l + [f"{b} = min(len({items}), {hi_v})"]
+            else:
+                out += [f"{b} = len({items})"]
+            span = self.k(s.span)
+            out += [f"{tried} = _subset_tries(len({items}), {a}, {b}, {span})", f"{opts} = []",
+                    f"for {size} in range({a}, {b} + 1):", f"    for {combo} in _combinations({items}, {size}):"]
+            if s.test is not None:
+                with self._bound(k, "_s") as v:
+                    tl, tv = self.x(s.test)
+                out += [f"        {v} = list({combo})", *("        " + ln for ln in tl), f"        if not {tv}:", "            continue",
+                        f"        {opts}.append({v})"]
+            else:
+                out += [f"        {opts}.append(list({combo}))"]
+            out += [f"        if len({opts}) > {MAX_SUBSETS}:",
+                    f"            raise _GameError({self.k(f'more than {MAX_SUBSETS} subsets to choose from')}, {span})",
+                    f"st.steps += {tried}", "if st.steps > st.step_limit:", f"    _over(st, {span})"]
+            return out, opts
+        return self._root("st, env", build, s.span, s.span)
 
     def s_ChooseN(self, s: A.ChooseN):
         """N single choices one after another from what is left (no list of subsets is made)."""
@@ -929,9 +938,30 @@ class StatementCompiler:
     def _in_step(self, span) -> list[str]:
         return ["    " + ln for ln in self._step(span)]
 
+    def l_Move_many(self, s):
+        """`move CARDS to Z` in the playout flavour (no log to write): each card in turn, as
+        s_Move moves them."""
+        if self.m.refs.get(s.what) == ("builtin", "cards"):
+            return None  # everything at once: s_Move
+        dl, d = self.spill(*self.x(s.dest))
+        cl, cs = self.xcards(s.what)
+        span = self.k(s.span)
+        z, c = self.tmp(), self.tmp()
+        out = dl + [f"{z} = {d}", f"if {z} is None:",
+                    f"    raise _GameError({self.k('move to nowhere (the destination is none)')}, {span})"]
+        out += cl + [f"for {c} in {cs}:", f"    if {c} is None:", "        continue"]
+        top = s.position != "bottom"
+        if self.g.has_card_zones:
+            out += [f"    if st.zholder[{z}] >= 0 and st.lands_on_itself({c}, {z}):",
+                    f"        raise _GameError(_g.card_name[{c}] + {self.k(' cannot be put on itself (or on a card it holds)')}, {span})",
+                    f"    st.move({c}, {z}, {top}, {self.k(s.face)}, env[0])"]
+        else:
+            out += ["    " + ln for ln in self._move_lines(c, z, top, s.face)]
+        return False, self._at(out, s.span)
+
     def l_Move(self, s):
         if self.m.types.get(s.what) != CARD:
-            return None  # several cards: s_Move
+            return self.l_Move_many(s) if self.playout else None  # several cards: s_Move
         # `top(Z)` of an empty zone moves nothing (drawing from an empty pile draws nothing);
         # any other card that is none here is a mistake in the rules
         may_be_nothing = isinstance(s.what, A.Call) and self.m.refs.get(s.what) == ("builtin", "top")
@@ -1249,5 +1279,16 @@ def _move_card(st, g, c, z, top, face, me, span):
         StatementCompiler._log_move(st, g, c, old, z, face, me, knew)
 
 
-STATEMENT_HELPERS = {"_log_gain": _log_gain, "_log_reveal": _log_reveal, "_log_random": _log_random, "_log_choice": _log_choice, "_move_card": _move_card,
+def _subset_tries(n, a, b, span):
+    """How many subsets `choose subset` tries (sizes a..b of n items): an error past MAX_TRIES
+    (failing tries count too: C(60, 30) subsets are never all tried)."""
+    tried = 0
+    for size in range(a, b + 1):  # (worked out before any is tried; comb(n, k) grows with k up to n/2)
+        tried += math.comb(n, size) if min(size, n - size) < 64 else MAX_TRIES + 1
+        if tried > MAX_TRIES:
+            raise GameError(f"more than {MAX_TRIES} subsets to try for this choice", span)
+    return tried
+
+
+STATEMENT_HELPERS = {"_subset_tries": _subset_tries, "_combinations": itertools.combinations, "_log_gain": _log_gain, "_log_reveal": _log_reveal, "_log_random": _log_random, "_log_choice": _log_choice, "_move_card": _move_card,
                      "_Decision": Decision, "_only_option": only_option, "_GameError": GameError, "_GameOver": GameOver}
