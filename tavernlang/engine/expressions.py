@@ -27,7 +27,7 @@ _BINDERS = (A.Quant, A.Aggregate, A.AnySubset)
 _PURE = (A.Name, A.Lit, A.Attr, A.Of)  # arguments an inlined def may read more than once (or not at all)
 INLINE_DEPTH = 6  # defs inlined into inlined defs, at most
 INLINE_NODES = 60  # a def whose body is larger stays a call
-_SIMPLE = re.compile(r"^(env\[\d+\]|_[vtx]\d*|-?\d+|None|True|False|st\.current|_k\d+)$")
+_SIMPLE = re.compile(r"^(env\[\d+\]|_[vtxas]\d*|-?\d+|None|True|False|st\.current|_k\d+|\((env\[\d+\]|_[vtxas]\d*)\))$")
 _COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-", "*": "*"}
 
 
@@ -957,11 +957,17 @@ class ExpressionCompiler:
 
     def x_BinOp(self, e):
         op = e.op
-        if self.m.refs.get(e) == ("join",):  # L + M joins two lists (or zones' cards)
-            lines, (a, b) = self.seq([self.xcoll(e.left), self.xcoll(e.right)])
+        if self.m.refs.get(e) == ("join",):  # L + M joins two lists (or zones' cards); L + M + N at once
+            parts = [e.right]
+            left = e.left
+            while isinstance(left, A.BinOp) and self.m.refs.get(left) == ("join",):
+                parts.append(left.right)
+                left = left.left
+            parts.append(left)
+            lines, vals = self.seq([self.xcoll(x) for x in reversed(parts)])
             t = self.tmp()  # (its items are steps of the budget, and a list holds at most MAX_LIST)
-            return lines + [f"{t} = [*{a}, *{b}]", f"st.steps += len({t})", "if st.steps > st.step_limit:",
-                            f"    _over_list(st, {t}, {self.k(e.span)})"], t
+            return lines + [f"{t} = [{', '.join('*' + v for v in vals)}]", f"st.steps += len({t})",
+                            "if st.steps > st.step_limit:", f"    _over_list(st, {t}, {self.k(e.span)})"], t
         is_const, cval = self.const_value(e.right)
         if is_const and op in ("==", "!=") and isinstance(e.left, (A.Attr, A.Of)) and isinstance(e.left.obj, A.Name):
             ref = self.m.refs.get(e.left)

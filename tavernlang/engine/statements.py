@@ -1102,8 +1102,10 @@ class StatementCompiler:
 
     def l_Gain(self, s):
         """`gain N C [to p]`, `lose N C [from p]` on a counter no `when ... reaches` watches."""
-        if s.op not in ("gain", "lose") or self.reach.get(self.m.counters[s.counter].slot):
-            return None  # give/take, and counters with triggers: s_Gain
+        if self.reach.get(self.m.counters[s.counter].slot):
+            return None  # counters with triggers: s_Gain
+        if s.op not in ("gain", "lose"):
+            return self.l_Give(s) if self.playout else None  # (give/take with a log: s_Gain)
         ci = self.m.counters[s.counter]
         slot, per, d = ci.slot, ci.decl.per_player, ci.decl
         p, a = self.tmp(), self.tmp()
@@ -1127,6 +1129,23 @@ class StatementCompiler:
         out += ["if st.log is not None:",
                 f"    _log_gain(st, {self.k(s.op)}, {self.k(s.counter)}, {per}, {p}, {a}, st.counters[{slot}][{p}], "
                 f"{self.k(s.span)}, env, {self.k(s)})"]
+        return False, self._at(out, s.span)
+
+    def l_Give(self, s):
+        """`give N C to p` / `take N C from p` in the playout flavour (no log): as much as the
+        giver has, as s_Gain moves it, for a per-player counter without bounds."""
+        ci = self.m.counters[s.counter]
+        slot, d = ci.slot, ci.decl
+        if not d.per_player or d.low is not None or d.high is not None or s.other is None:
+            return None
+        a, q, have = self.tmp(), self.tmp(), self.tmp()
+        al, av = self.x(s.amount)
+        ol, ov = self.x(s.other)
+        out = al + [f"{a} = {av}"] + ol + [f"{q} = {ov}"]
+        giver, getter = ("env[0]", q) if s.op == "give" else (q, "env[0]")
+        row = f"st.counters[{slot}]"
+        out += [f"{have} = {row}[{giver}]", f"{a} = max(0, min({a}, {have}))", f"{row}[{getter}] += {a}",
+                f"{row}[{giver}] -= {a}", f"_num({row}[{getter}], {self.k(s.span)})"]
         return False, self._at(out, s.span)
 
     def l_Do_value(self, s):
