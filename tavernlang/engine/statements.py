@@ -865,13 +865,16 @@ class StatementCompiler:
         vtype = self.m.types.get(s.target)
         ref = self.m.refs[s.target]
         kind, slot = ref[0], ref[1]
-        if kind not in ("var", "counter", "pvar", "pcounter"):
-            return None  # a card's var: with its log line (s_Set)
+        if kind not in ("var", "counter", "pvar", "pcounter") and not (kind == "cvar" and self.playout):
+            return None  # a card's var: with its log line (s_Set); in the playout flavour, no log: below
         # a zone set where a list of cards is kept: its cards as they are now
         ls, v = self.xcards(s.value) if (vtype or "").startswith("list:") and self.m.types.get(s.value) == ZONE \
             else self.x(s.value)
         if vtype == "int" and self._may_grow(s.value):  # a whole number stored: in range
             v = f"_num({v}, {self.k(s.span)})"
+        if kind == "cvar":  # the card first, then the value (as s_Set works them out)
+            ol, o = self.spill(*self.x(s.target.obj))
+            return False, self._at(ol + ls + [f"st.cvars[{slot}][{o}] = {v}"], s.span)
         table = "vars" if kind in ("var", "pvar") else "counters"
         if kind in ("var", "counter"):
             return False, self._at(ls + [f"st.{table}[{slot}][0] = {v}"], s.span)
@@ -968,10 +971,15 @@ class StatementCompiler:
         cl, c = self.spill(*self.x(s.what))
         dl, d = self.x(s.dest)
         span = self.k(s.span)
-        if self.playout and not self.g.has_card_zones:  # (no log to write, no card to land on itself)
+        if self.playout:  # (no log to write)
             dl, d = self.spill(dl, d)
             move = [f"    if {d} is None:", f"        raise _GameError({self.k('move to nowhere (the destination is none)')}, {span})"]
-            move += ["    " + ln for ln in self._move_lines(c, d, s.position != "bottom", s.face)]
+            if self.g.has_card_zones:  # (a card put on itself, or on a card it holds: as _move_card)
+                move += [f"    if st.zholder[{d}] >= 0 and st.lands_on_itself({c}, {d}):",
+                         f"        raise _GameError(_g.card_name[{c}] + {self.k(' cannot be put on itself (or on a card it holds)')}, {span})",
+                         f"    st.move({c}, {d}, {s.position != 'bottom'}, {self.k(s.face)}, env[0])"]
+            else:
+                move += ["    " + ln for ln in self._move_lines(c, d, s.position != "bottom", s.face)]
         else:
             move = [f"    _move_card(st, _g, {c}, {d}, {s.position != 'bottom'}, {self.k(s.face)}, env[0], {span})"]
         out = cl + [f"if {c} is not None:", *["    " + ln for ln in dl], *move]
