@@ -778,14 +778,19 @@ class ExpressionCompiler:
         ls, o = self.x(obj_e)
         simple = _simple(o)
         card = o in self._cards  # never none: no test
-        if kind == "czone":  # `dice of s`: the zone on card s
-            return ls, f"_czone(st.czone[{slot}], {o})"
+        if kind == "czone":  # `dice of s`: the zone on card s (none: a card without one, or none)
+            ls, o = self.spill(ls, o)
+            row = f"st.czone[{slot}]"
+            if card:
+                return ls, f"(None if {row}[{o}] < 0 else {row}[{o}])"
+            return ls, f"(None if {o} is None or {row}[{o}] < 0 else {row}[{o}])"
         if kind == "kdef":  # a kind's derived attribute, worked out for the card
             kinds = set(self.m.kind_defs[slot].kinds)
             has = self.k([k in kinds for k in g.card_kind])  # only the kind's own cards have the value
             cell = self.k(g.kdef_cells[slot])
             pad = self.k((None,) * self.m.kind_defs[slot].frame)
-            return ls, f"_kdef(st, {self._me()}, {o}, {has}, {cell}, {pad})"
+            ls, o = self.spill(ls, o)
+            return ls, f"(None if {o} is None or not {has}[{o}] else {cell}[0](st, [{self._me()}, {o}, *{pad}]))"
         if kind == "pcounter":
             return ls, f"st.counters[{slot}][{o}]"
         if kind == "pvar":
@@ -796,9 +801,8 @@ class ExpressionCompiler:
             table = self.attrs_of(slot) if kind == "cattr" else f"st.cvars[{slot}]"
             if card:
                 return ls, f"{table}[{o}]"
-            if simple:
-                return ls, f"(None if {o} is None else {table}[{o}])"
-            return ls, f"_nn({table}, {o})"
+            ls, o = self.spill(ls, o)
+            return ls, f"(None if {o} is None else {table}[{o}])"
         if kind == "prop":
             t, name = ref[1], ref[2]
             if t == CARD and name == "holder":
@@ -1081,15 +1085,14 @@ class ExpressionCompiler:
         lines, args = self.seq([self.x(a) for a in e.args])
         if n in ("full", "empty", "free", "top"):
             z = args[0]
-            if n == "full":
-                if _simple(z):
-                    return lines, f"(st.cap[{z}] is not None and len(st.zones[{z}]) >= st.cap[{z}])"
-                return lines, f"_full(st, {z})"
             if n == "empty":
                 return lines, f"(not st.zones[{z}])"
+            lines, z = self.spill(lines, z)  # (read more than once)
+            if n == "full":
+                return lines, f"(st.cap[{z}] is not None and len(st.zones[{z}]) >= st.cap[{z}])"
             if n == "free":
                 return lines, f"_free(st, {z})"
-            return lines, f"_top(st, {z})"
+            return lines, f"(st.zones[{z}][-1] if st.zones[{z}] else None)"
         if n == "player":
             return lines, f"_player(st, {args[0]}, {span})"
         if n == "neighbour":
