@@ -1,7 +1,8 @@
 """The seed games' mutation scores do not fall (`pytest -m slow`; Cavern Tavern alone takes
 about 20 minutes on two cores). Each floor is the score last recorded (docs/mutate.md, "The seed
 games"), rounded down: a scenario removed or weakened, or a rule added that no scenario pins,
-lowers the score below it. Raise a floor when a game's score rises."""
+lowers the score below it. Raise a floor when a game's score rises. The score leaves out the
+mutants of data marked `# tav: stand-in` (docs/mutate.md, "Stand-in data")."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -14,8 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # game -> (lowest score, whether every survivor must be marked equivalent)
 FLOORS = {
-    "little_tavern": (0.962, True),
-    "tavern_masters": (0.844, False),
+    "little_tavern": (0.989, True),
+    "tavern_masters": (0.993, True),
     "taverns_of_tiefenthal": (0.685, False),
     "cavern_tavern": (0.406, False),
 }

@@ -51,7 +51,7 @@
     (,(regexp-opt '("abs" "allowed" "bool" "cards" "current" "empty" "first" "free"
       "full" "game_ends" "greater" "has_word" "int" "lesser" "me" "named"
       "neighbour" "next_player" "offered" "order_from" "others" "player_count" "range" "round"
-      "str" "taken" "text" "winners")
+      "saw" "str" "taken" "text" "winners")
                   'symbols)
      . font-lock-builtin-face)
     ("\\_<x?[0-9]+\\_>" . font-lock-constant-face))

@@ -32,7 +32,9 @@ BUILTIN_FUNCS = {
     "lesser": ((INT, INT), INT), "greater": ((INT, INT), INT), "abs": ((INT,), INT),
     "random": ((INT, INT), INT), "named": ((STR,), list_of(CARD)), "first": ((INT, "coll"), "same"),
     "top": ((ZONE,), CARD), "order_from": ((PLAYER,), list_of(PLAYER)),
-    "allowed": ((EFFECT,), BOOL), "taken": ((EFFECT,), BOOL), "offered": ((STR,), list_of(STR)), "range": ((INT, INT), list_of(INT)),
+    "allowed": ((EFFECT,), BOOL), "taken": ((EFFECT,), BOOL), "offered": ((STR,), list_of(STR)),
+    "saw": ((PLAYER, CARD, STR), BOOL),  # scenarios: could PLAYER see which card CARD is when PROMPT was asked?
+    "range": ((INT, INT), list_of(INT)),
     "has_word": ((STR, STR), BOOL),  # WORD is a whole word (or words) of TEXT, in any case
     "text": ((ANY,), STR),  # a value as text: an enum value's name, a number, a card's name, "P2"
 }
@@ -1260,6 +1262,11 @@ class Checker:
                 self.err(e.span, "offered(...) is for a scenario's 'expect' lines: it reads the decisions the scenario answered")
             if n == "offered" and len(e.args) == 2:  # offered(PROMPT, N): the N-th time it was asked
                 ps = (STR, INT)
+            if n == "saw" and not self.in_expect:
+                self.err(e.span, "saw(...) is for a scenario's 'expect' lines: it reads what a player could see "
+                                 "at the decisions the scenario answered")
+            if n == "saw" and len(e.args) == 4:  # saw(PLAYER, CARD, PROMPT, N): the N-th time it was asked
+                ps = (PLAYER, CARD, STR, INT)
             if n == "allowed" and len(e.args) == 2:  # allowed(ACTION, PLAYER): may that player take it?
                 ps = (EFFECT, PLAYER)
             if len(e.args) != len(ps):

@@ -55,10 +55,12 @@ def _const(v):
 
 def only_option(st, player, options, prompt, labeler, span=None) -> bool:
     """A decision with one option is not asked: the engine takes it. A scenario still records
-    it as offered (so `offered(...)` sees it) and its transcript says so. Always True."""
+    it as offered (so `offered(...)` and `saw(...)` see it) and its transcript says so. Always True."""
     if st.offered is not None:
         labels = Decision(player, options, prompt, labeler, span, st).labels()
         st.offered.setdefault(prompt, []).append(list(labels))
+        if st.views is not None:
+            st.views.setdefault(prompt, []).append(st.view())
         if st.log is not None:
             st.log.append((f"P{player + 1} has one option '{prompt}': {labels[0]}", None,
                            {"type": "forced", "player": player, "prompt": prompt, "options": labels}))

@@ -151,6 +151,20 @@ def _offered(st, prompt, nth):
     return list(asked[i - 1]) if 1 <= i <= len(asked) else []
 
 
+def _saw(st, p, c, prompt, nth, span):
+    """saw(PLAYER, CARD, PROMPT[, N]): could the player see which card it is when the decision
+    was asked (the last time, or the N-th)? An error if it was not asked (so that `not saw(...)`
+    cannot hold for a decision that never came)."""
+    views = (st.views or {}).get(prompt, [])
+    i = nth if nth is not None else len(views)
+    if not 1 <= i <= len(views):
+        why = f"was asked {len(views)} time(s), so there is no time {nth}" if views else "was not asked at all"
+        raise GameError(f"saw(...): the decision '{prompt}' {why}", span)
+    if p is None or c is None:
+        raise GameError("saw(...) of " + ("no player (none)" if p is None else "no card (none)"), span)
+    return st.visible(c, p, views[i - 1])
+
+
 def _has_word_lit(cache, want, t):
     if t is None:
         return False
@@ -1113,6 +1127,8 @@ class ExpressionCompiler:
             return lines, f"_allowed(st, _g, {args[0]}, {who})"
         if n == "offered":  # scenarios: the options offered under a prompt, the last (or N-th) time
             return lines, f"_offered(st, {args[0]}, {args[1] if len(args) == 2 else 'None'})"
+        if n == "saw":  # scenarios: could the player see the card when the decision was asked?
+            return lines, f"_saw(st, {args[0]}, {args[1]}, {args[2]}, {args[3] if len(args) == 4 else 'None'}, {span})"
         if n == "taken":  # did the player whose turn it is take that action this turn?
             return lines, f"({args[0]} in st.turn_used)"
         if n == "range":

@@ -94,6 +94,7 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
         return res
     st.log = []
     st.offered = {}
+    st.views = {}
     env = [0] + [None] * max(sc["frame"], game.model.max_frame)
     answers = list(d.answers)
 
@@ -103,11 +104,11 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
                 if d.random_setup:  # `setup at random`: the setup's decisions fall at random from the seed
                     rnd = bot_rng(d.seed).random
                     st.agent = lambda p, opts: int(rnd() * len(opts))
-                    st.offered = None  # none of them is asked: offered() starts after the setup
+                    st.offered = st.views = None  # none of them is asked: offered() starts after the setup
                 yield from game.setup(st, [None] * (game.setup_frame + 1))
                 if d.random_setup:
                     st.agent = None
-                    st.offered = {}
+                    st.offered, st.views = {}, {}
             st.log.append(("-- given --", None, {"type": "given"}))
             if sc["given"] is not None:
                 yield from sc["given"](st, env)
@@ -132,6 +133,7 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
             st.log.append((f"P{dec.player + 1} is asked '{dec.prompt}': " + " | ".join(labels), None,
                            {"type": "asked", "player": dec.player, "prompt": dec.prompt, "options": labels}))
             st.offered.setdefault(dec.prompt, []).append(list(labels))
+            st.views.setdefault(dec.prompt, []).append(st.view())  # for saw(...): who could see which card
             want = answers.pop(0)
             if want not in labels:
                 # a card's bare name answers for it when every option of that name reads the same

@@ -20,7 +20,7 @@ class GameOver(Exception):
 class State:
     __slots__ = ("n", "players", "counters", "vars", "zones", "loc", "facedown", "seen", "cvars",
                  "opt", "current", "next_player", "round", "rng", "log", "decisions", "attrs",
-                 "zbase", "zowner", "zfamily", "zhidden", "zprivate", "cap", "all_cards", "fired", "game", "agent", "turn_used", "offered", "preset",
+                 "zbase", "zowner", "zfamily", "zhidden", "zprivate", "cap", "all_cards", "fired", "game", "agent", "turn_used", "offered", "views", "preset",
                  "zholder", "czone", "holds", "known_opts", "why", "explain", "steps", "step_limit", "deadline")
 
     def __init__(self, game, n: int, seed: int):
@@ -44,6 +44,7 @@ class State:
         self.agent = None
         self.turn_used: set = set()  # the actions taken in the turn being played (`taken(A)`)
         self.offered: dict | None = None  # scenarios: prompt -> the labels offered, each time it was asked
+        self.views: dict | None = None  # scenarios: prompt -> what each player could see, each time it was asked
         self.preset: dict | None = None  # a simultaneous phase's picks: choose statement -> the option chosen ahead
         self.known_opts = None  # (choose statement, its options) just worked out by the turn's legality check
         # filled by the compiled game's init
@@ -178,15 +179,21 @@ class State:
         la[ia], lb[ib] = b, a
         self.loc[a], self.loc[b] = zb, za
 
-    def visible(self, c: int, p: int | None) -> bool:
-        """May player p see which card c is? (p None: the omniscient view.)"""
+    def view(self) -> tuple:
+        """What decides who sees which card, as it is now (for `visible(..., view)` later)."""
+        return list(self.seen), list(self.facedown), list(self.loc)
+
+    def visible(self, c: int, p: int | None, view: tuple | None = None) -> bool:
+        """May player p see which card c is? (p None: the omniscient view.) `view`: as it was
+        when `view()` was taken."""
         if p is None:
             return True
-        if self.seen[c] >> p & 1:
+        seen, facedown, loc = (self.seen, self.facedown, self.loc) if view is None else view
+        if seen[c] >> p & 1:
             return True
-        if self.facedown[c]:
+        if facedown[c]:
             return False
-        z = self.loc[c]
+        z = loc[c]
         if z < 0:
             return True
         v = self.game.zone_vis[self.zfamily[z]]

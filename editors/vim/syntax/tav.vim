@@ -20,7 +20,7 @@ syn keyword tavOperatorWord and in is not of or where
 syn keyword tavConstant false none true
 syn keyword tavBuiltin abs allowed bool cards current empty first free full game_ends
 syn keyword tavBuiltin greater has_word int lesser me named neighbour next_player offered order_from
-syn keyword tavBuiltin others player_count range round str taken text winners
+syn keyword tavBuiltin others player_count range round saw str taken text winners
 
 " a name after a dot is an attribute, even one spelt like a keyword (c.kind)
 syn match tavAttribute "\.\h\w*"
