@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tavernlang import GameError, compile_file, playout
+from tavernlang import GameError, Match, compile_file, playout
+from tavernlang.engine.runner import play_bots
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -56,3 +57,39 @@ def test_a_give_to_oneself_past_the_largest_number_stops_in_both_flavours(tmp_pa
     game = compile_file(write(tmp_path, "give_self.tav", GIVE_SELF))
     got = same_in_both(game)
     assert got[0] == "error" and "out of range" in got[1] and got[2] == 8, got
+
+
+# A card's `var` list of cards that holds the card itself: the interactive flavour's log line
+# for the set (and every label of the card) named the card with its vars, the list's cards
+# each with their vars, the card again... without end: `tav run`/`tav play` stopped with a
+# "calls nested about 2 deep" error at the set, while the playout flavour (no log) played on.
+SELF_LIST = '''game "A card that lists itself"
+players 2
+counter points per player = 0
+kind Mug { var value: int = 1, var with: list of Mug = [] }
+card "Mug" x2: Mug
+zone table: shared public
+setup { move cards to table }
+action note "note" {
+  choose m in table "mug" {
+    set m.with = table
+    set m.value = m.value + size(m.with)
+    gain m.value points
+  }
+}
+rounds 2 { phase work "Work" turns from player(1) once_each { actions note } }
+winner: highest points
+'''
+
+
+def test_a_card_whose_list_holds_itself_is_logged(tmp_path):
+    game = compile_file(write(tmp_path, "self_list.tav", SELF_LIST))
+    got = same_in_both(game)
+    assert got[0] == "result", got
+    m = Match(game, 2, 0)
+    play_bots(m)
+    assert m.result["scores"] == playout(game, 2, 0)["scores"]
+    lines = [text for text, *_ in m.st.log]
+    # (inside a card's label, the cards of its list read by their names, as a card attribute's do)
+    assert "Mug: with = {Mug (value 1, with {Mug, Mug}), Mug (value 1, with {})}" in lines, lines
+    assert "P1 chooses Mug (value 3, with {Mug, Mug}) (mug)" in lines, lines
