@@ -147,8 +147,15 @@ class CompiledGame:
         slots = self.card_vars[c]
         if not slots:
             return self.card_name[c]
-        return f"{self.card_name[c]} (" + ", ".join(f"{n} {self.value_text(st.cvars[i][c], st, t, viewer)}"
+        return f"{self.card_name[c]} (" + ", ".join(f"{n} {self._var_text(st.cvars[i][c], st, t, viewer)}"
                                                   for n, i, t in slots) + ")"
+
+    def _var_text(self, v, st: State, t: str | None, viewer: int | None) -> str:
+        """A var attribute's value in a card's label: the cards of a list of cards by their names,
+        as a card is (a list may hold the card itself, or a card whose list holds it)."""
+        if t == "list:card" and isinstance(v, (list, tuple)):
+            return "{" + ", ".join(self.value_text(x, st, "card", viewer) for x in v) + "}"
+        return self.value_text(v, st, t, viewer)
 
     def _template(self, cd: A.CardDecl, kind: str):
         """A card's text template (its own, else its kind's) with each hole resolved to where its

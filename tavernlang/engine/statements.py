@@ -1152,8 +1152,9 @@ class StatementCompiler:
         out = al + [f"{a} = {av}"] + ol + [f"{q} = {ov}"]
         giver, getter = ("env[0]", q) if s.op == "give" else (q, "env[0]")
         row = f"st.counters[{slot}]"
+        new = self.tmp()  # (the receiver's count before the giver's goes down: what s_Gain checks)
         out += [f"{have} = {row}[{giver}]", f"{a} = max(0, min({a}, {have}))", f"{row}[{getter}] += {a}",
-                f"{row}[{giver}] -= {a}", f"_num({row}[{getter}], {self.k(s.span)})"]
+                f"{new} = {row}[{getter}]", f"{row}[{giver}] -= {a}", f"_num({new}, {self.k(s.span)})"]
         return False, self._at(out, s.span)
 
     def l_Do_value(self, s):
