@@ -164,7 +164,7 @@ def numbers(st, a, b, span) -> list:
 def over_list(st, items, span) -> None:
     """The slow path of a list made by L + M: at most MAX_LIST items, then the step budget."""
     if len(items) > MAX_LIST:
-        raise GameError(f"joining two lists into one of {len(items)} items: a list holds at most {MAX_LIST}", span)
+        raise GameError(f"joining lists into one of {len(items)} items: a list holds at most {MAX_LIST}", span)
     over(st, span)
 
 
