@@ -737,7 +737,9 @@ class StatementCompiler:
         phases: dict = {}  # name -> phase (filled at the first call: the phases are compiled after the effects)
 
         def dyn(st, env, span=span):
-            name = val(st, env)
+            return run_named(st, env, val(st, env))
+
+        def run_named(st, env, name, span=span):  # (the value worked out: see l_Do_value)
             if name is None:
                 return
             me = as_p(st, env) if as_p is not None else env[0]
@@ -769,6 +771,7 @@ class StatementCompiler:
             r = body(st, env2)  # (an effect that asks nothing is a plain function)
             if r is not None:
                 yield from r
+        dyn.named = run_named
         return True, dyn
 
     def s_Emit(self, s: A.Emit):
@@ -1161,7 +1164,7 @@ class StatementCompiler:
         """`do X` of an effect held in a value (a card's attribute): the effect looked up in a
         table of the game's effects, written out; a value naming an action or a phase (or no
         effect at all) goes to s_Do's closure, which knows those."""
-        fallback = self.k(self.stmt(s)[1])
+        fallback = self.k(self.stmt(s)[1].named)  # (given the value, not working it out again)
         vl, v = self.x(s.effect)
         me_l, me = self.x(s.as_player) if s.as_player is not None else ([], "env[0]")
         others = set(self.m.actions) | {p.name for p in self.m.phases}
@@ -1180,8 +1183,8 @@ class StatementCompiler:
                 f"        {r} = {c}[1](st, {env2})", f"        if {r} is not None:",
                 f"            for _y in {r}:" if self.playout else f"            yield from {r}"]
         out += (["                pass"] if self.playout else [])
-        out += [f"elif {n} is not None:", f"    for _y in {fallback}(st, env):" if self.playout else
-                f"    yield from {fallback}(st, env)"] + (["        pass"] if self.playout else [])
+        out += [f"elif {n} is not None:", f"    for _y in {fallback}(st, env, {n}):" if self.playout else
+                f"    yield from {fallback}(st, env, {n})"] + (["        pass"] if self.playout else [])
         return not self.playout, self._at(out, s.span)
 
     def l_Do(self, s):
