@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FLOORS = {
     "little_tavern": (0.989, True),
     "tavern_masters": (0.993, True),
-    "taverns_of_tiefenthal": (0.685, False),
+    "taverns_of_tiefenthal": (0.992, True),
     "cavern_tavern": (0.406, False),
 }
 
