@@ -108,7 +108,7 @@ def test_the_winner_decision_key_by_key():
     m = _played(g, 3, 1)
     t = tree(m.st.explain.found[len(m.st.log) - 1])
     keys = m.result["keys"]
-    assert "winner: highest points then highest 0 - nasty_points(me.nasty)" in t[0]
+    assert "winner: highest points then highest -nasty_points(me.nasty)" in t[0]
     assert t[1].endswith(", ".join(f"P{p + 1} {k[0]}" for p, k in enumerate(keys)))
     assert t[2].endswith(", ".join(f"P{p + 1} {k[1]}" for p, k in enumerate(keys)))
     assert t[-1].strip() == "winner" + ("s" if len(m.result["winners"]) > 1 else "") + ": " + \
