@@ -18,7 +18,7 @@ FLOORS = {
     "little_tavern": (0.989, True),
     "tavern_masters": (0.993, True),
     "taverns_of_tiefenthal": (0.992, True),
-    "cavern_tavern": (0.982, True),
+    "cavern_tavern": (0.980, True),
 }
 
 
