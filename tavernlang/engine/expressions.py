@@ -43,21 +43,6 @@ def _index(items, i):
     return items[i - 1] if items is not None and 1 <= i <= len(items) else None
 
 
-def _nn(col, c):
-    return None if c is None else col[c]
-
-
-def _czone(row, c):
-    if c is None:
-        return None
-    z = row[c]
-    return None if z < 0 else z
-
-
-def _kdef(st, me, c, has, cell, pad):
-    return None if c is None or not has[c] else cell[0](st, [me, c, *pad])
-
-
 def _holder(st, c):
     if c is None or st.zholder is None or st.loc[c] < 0:
         return None
@@ -113,19 +98,9 @@ def _mod(x, y, span):
     return x % y
 
 
-def _full(st, z):
-    cap = st.cap[z]
-    return cap is not None and len(st.zones[z]) >= cap
-
-
 def _free(st, z):
     cap = st.cap[z]
     return 1_000_000 if cap is None else max(0, cap - len(st.zones[z]))
-
-
-def _top(st, z):
-    cs = st.zones[z]
-    return cs[-1] if cs else None
 
 
 def _player(st, v, span):
