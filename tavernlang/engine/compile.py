@@ -1115,8 +1115,3 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         if always_gen and not is_gen and not self.playout:
             lines = lines + [("if False:", None), ("    yield", None)]  # a generator that asks nothing
         return is_gen, self.compile_fn("st, env", [ln for ln, _ in lines], "None", [sp for _, sp in lines])
-
-    # ================================================================ statements
-    def stmt(self, s: A.Stmt):
-        meth = getattr(self, "s_" + type(s).__name__)
-        return meth(s)

@@ -1,7 +1,7 @@
 """Why a number is what it is: a gain's, a loss's or a winner decision's derivation, term by term.
 
 Off unless a Match is made with ``explain=True``: then the engine hands each gain or loss it
-logs to :meth:`Explainer.gain` (statements._log_gain and s_Gain, inside their ``st.log`` branch,
+logs to :meth:`Explainer.gain` (statements._log_gain, inside the ``st.log`` branch of a gain,
 so a simulation without a log pays nothing), with the statement's env, and the match hands the
 result to :meth:`Explainer.winner`. Every term's value comes from the same generated evaluator
 the game runs: the compiler's ``expr()`` of that sub-expression, compiled once and cached. This

@@ -63,443 +63,15 @@ class StatementCompiler:
         st.log.append((f"{g.card_name[c]}: {src} -> {to}", (mask, f"a card: {alt_src} -> {alt_to}"),
                        {"type": "move", "card": g.card_name[c], "from": src, "to": to}))
 
-    def s_Move(self, s: A.Move):
-        span = s.span
-        dest = self.expr(s.dest)
-        top = s.position != "bottom"
-        face = s.face
-        g = self.g
-        log_move = self._log_move
-        if self.m.types.get(s.what) == CARD:  # one card: the common case
-            single = self.expr(s.what)
-            # `top(Z)` of an empty zone moves nothing (drawing from an empty pile draws nothing);
-            # any other card that is none here is a mistake in the rules
-            may_be_nothing = isinstance(s.what, A.Call) and self.m.refs.get(s.what) == ("builtin", "top")
-
-            def move1(st, env, span=span):
-                c = single(st, env)
-                if c is None:
-                    if may_be_nothing:
-                        return
-                    raise GameError("move of nothing: the card is none", span)
-                z = dest(st, env)
-                if z is None:
-                    raise GameError("move to nowhere (the destination is none)", span)
-                if st.zholder is not None and st.lands_on_itself(c, z):
-                    raise GameError(f"{g.card_name[c]} cannot be put on itself (or on a card it holds)", span)
-                old = st.loc[c]
-                knew = st.vis_mask(c) if st.log is not None else 0  # who saw it before it moved still knows it
-                st.move(c, z, top, face, env[0])
-                if st.log is not None:
-                    log_move(st, g, c, old, z, face, env[0], knew)
-            return False, move1
-        what = self.cards_of(s.what)
-        everything = self.m.refs.get(s.what) == ("builtin", "cards")
-
-        def move(st, env, span=span):
-            z = dest(st, env)
-            if z is None:
-                raise GameError("move to nowhere (the destination is none)", span)
-            log = st.log
-            cards = what(st, env)
-            if everything and top:
-                st.move_everything(z, face, env[0])
-            else:
-                many = len(cards) > 3
-                for c in cards:
-                    if c is None:
-                        continue
-                    if st.zholder is not None and st.lands_on_itself(c, z):
-                        raise GameError(f"{g.card_name[c]} cannot be put on itself (or on a card it holds)", span)
-                    old = st.loc[c]
-                    knew = st.vis_mask(c) if log is not None and not many else 0
-                    st.move(c, z, top, face, env[0])
-                    if log is not None and not many:
-                        log_move(st, g, c, old, z, face, env[0], knew)
-                if log is None or not many:
-                    return
-            if log is not None:
-                to = g._zone_label(z, st.n)
-                log.append((f"{len(cards)} cards -> {to}", None, {"type": "move_all", "count": len(cards), "to": to}))
-        return False, move
-
-    def s_Shuffle(self, s: A.Shuffle):
-        span = s.span
-        z = self.expr(s.zone)
-
-        def shuffle(st, env, span=span):
-            cards = st.zones[z(st, env)]
-            rnd = st.rng.random
-            for i in range(len(cards) - 1, 0, -1):  # Fisher-Yates
-                j = int(rnd() * (i + 1))
-                cards[i], cards[j] = cards[j], cards[i]
-            for c in cards:
-                if st.facedown[c]:
-                    st.seen[c] = 0
-            if st.log is not None:
-                st.log.append((f"shuffle {self.g._zone_label(z(st, env), st.n)}", None, {"type": "shuffle"}))
-        return False, shuffle
-
-    def s_Reveal(self, s: A.Reveal):
-        span = s.span
-        g = self.g
-        k = self.local_slot(s.what)
-        if k is not None and self.m.types.get(s.what) == CARD:
-            def reveal1(st, env, span=span):
-                c = env[k]
-                if c is None:
-                    return
-                st.seen[c] = (1 << st.n) - 1
-                z = st.loc[c]
-                if z < 0 or not st.zhidden[z]:
-                    was = st.facedown[c]
-                    st.facedown[c] = False
-                    if st.log is not None and was:
-                        st.log.append((f"reveal {g.card_name[c]}", None, {"type": "reveal", "card": g.card_name[c]}))
-                elif st.log is not None:
-                    st.log.append((f"reveal {g.card_name[c]}", None, {"type": "reveal", "card": g.card_name[c]}))
-            return False, reveal1
-        what = self.cards_of(s.what)
-
-        def reveal(st, env, span=span):
-            allp = (1 << st.n) - 1
-            for c in what(st, env):
-                if c is None:
-                    continue
-                st.seen[c] = allp
-                z = st.loc[c]
-                if z < 0 or g.zone_vis[st.zfamily[z]] != "hidden":
-                    was = st.facedown[c]
-                    st.facedown[c] = False
-                    if st.log is not None and was:
-                        st.log.append((f"reveal {g.card_name[c]}", None, {"type": "reveal", "card": g.card_name[c]}))
-                elif st.log is not None:
-                    st.log.append((f"reveal {g.card_name[c]}", None, {"type": "reveal", "card": g.card_name[c]}))
-        return False, reveal
-
-    def s_Look(self, s: A.Look):
-        span = s.span
-        what = self.cards_of(s.what)
-        g = self.g
-
-        def look(st, env, span=span):
-            me = env[0]
-            for c in what(st, env):
-                if c is None or me is None:
-                    continue
-                st.seen[c] |= 1 << me
-                if st.log is not None:
-                    st.log.append((f"P{me + 1} looks at {g.card_name[c]}", (1 << me, f"P{me + 1} looks at a card"),
-                                   {"type": "look", "player": me, "card": g.card_name[c]}))
-        return False, look
-
-    def counter_change(self, slot: int):
-        """A function applying a counter delta with bounds, plus its trigger generator (or None)."""
-        ci = self.g.counter_info[slot]
-        d = ci.decl
-        lo = self.expr(d.low) if d.low is not None else None
-        hi = self.expr(d.high) if d.high is not None else None
-        wrap = d.wrap
-        name = ci.name
-        pad = [None] * (self.m.max_frame + 1)  # room for what the bounds bind (a count, a sum)
-
-        def apply(st, p, delta):
-            row = st.counters[slot]
-            old = row[p]
-            v = old + delta
-            if lo is not None or hi is not None:
-                env = [p, *pad]
-                low = lo(st, env) if lo else None
-                high = hi(st, env) if hi else None
-                if wrap and low is not None and high is not None:
-                    v = low + (v - low) % (high - low + 1)
-                else:
-                    if low is not None and v < low:
-                        v = low
-                    if high is not None and v > high:
-                        v = high
-            row[p] = v
-            return old, v
-
-        trig = self.reach.get(slot)
-        if not trig:
-            return apply, None
-
-        def fire(st, p, old, new, delta, span=None):
-            """Run the triggers of the spaces passed, in the order the marker passes them
-            (on a wrap-around track, a space is passed once per lap: a gain of many laps fires
-            it as often, each firing a step of the game's budget, counted before the first)."""
-            if delta <= 0:
-                return
-            hits = []
-            laps = []  # (first step, lap length, last step, t, body, env, decl) of a wrap-around track
-            for value, body, frame, pslot, decl in trig:
-                env = [p] + [None] * frame
-                env[pslot] = p
-                t = value(st, env)
-                if wrap:
-                    low, high = lo(st, env), hi(st, env)
-                    if not low <= t <= high:
-                        continue  # a space off the track is never reached
-                    size = high - low + 1
-                    first = (t - old) % size or size  # the first step that lands on t
-                    if first <= delta:
-                        laps.append((first, size, delta, t, body, env, decl))
-                elif old < t <= new:
-                    hits.append((t - old, t, body, env, decl))
-            if laps:  # (a wrap-around track: every trigger is here, none in hits)
-                n = sum((last - first) // size + 1 for first, size, last, *_ in laps)
-                if n > 1:
-                    most = budget.LIMITS["steps"]
-                    if st.steps + n > most:
-                        raise GameError(f"this gain moves {name} {delta} spaces round its track, passing the spaces "
-                                        f"of its 'when ... reaches' {n} times: more firings than the game's budget "
-                                        f"of {most} steps has left (a larger budget: tav --max-steps N)", span)
-                    spend(st, n, span)
-                # in the order the marker passes them, one lap after another (never all in a list)
-                hits = heapq.merge(*(_laps(*x) for x in laps), key=_first)
-            else:
-                hits.sort(key=_first)
-            for _, t, body, env, decl in hits:
-                if st.fired is not None:
-                    st.fired[("when", decl)] = st.fired.get(("when", decl), 0) + 1
-                if st.log is not None:
-                    st.log.append((f"P{p + 1}'s {name} reaches {t}", None, {"type": "reach", "player": p, "counter": name, "space": t}))
-                _r = body(st, env)
-                if _r is not None:
-                    yield from _r
-        return apply, fire
-
-    def s_Gain(self, s: A.Gain):
-        span = s.span
-        ci = self.m.counters.get(s.counter)
-        slot = ci.slot
-        per = ci.decl.per_player
-        amount = self.expr(s.amount)
-        other = self.expr(s.other) if s.other is not None else None
-        apply, fire = self.counter_change(slot)
-        op = s.op
-        name = s.counter
-
-        def who(st, env, span=span):
-            if not per:
-                return 0
-            return other(st, env) if other is not None and op in ("gain", "lose") else env[0]
-
-        def do(st, env, span=span):
-            p = who(st, env)
-            a = amount(st, env)
-            if op == "gain":
-                old, new = apply(st, p, a)
-                changes = [(p, old, new, a)]
-                text = f"P{p + 1} gains {_amount(st, name, a)}" if per else f"{name} +{a}"
-            elif op == "lose":
-                old, new = apply(st, p, -a)
-                changes = []
-                text = f"P{p + 1} loses {_amount(st, name, a)}" if per else f"{name} -{a}"
-            else:
-                q = other(st, env)
-                giver, getter = (p, q) if op == "give" else (q, p)
-                have = st.counters[slot][giver]
-                a = max(0, min(a, have))
-                old, new = apply(st, getter, a)
-                a = new - old  # only what the receiver can hold moves
-                apply(st, giver, -a)
-                changes = [(getter, old, new, a)]
-                text = f"P{giver + 1} gives {_amount(st, name, a)} to P{getter + 1}"
-            num(new, span)
-            if st.log is not None and a:  # (nothing gained, lost or given: no line)
-                st.why[len(st.log)] = span
-                if st.explain is not None:  # (its terms, for `why N` / --explain)
-                    st.explain.gain(st, env, s, p, a, new)
-                st.log.append((text + f" (now {new})", None, {"type": op, "counter": name, "amount": a, "player": p, "now": new}))
-            return changes
-
-        if fire is None:
-            return False, do
-
-        def gen(st, env, span=span):
-            for p, old, new, a in do(st, env):
-                yield from fire(st, p, old, new, a, span)
-        return True, gen
-
-    def s_Set(self, s: A.Set):
-        vtype = self.m.types.get(s.target)
-        span = s.span
-        ref = self.m.refs[s.target]
-        # a zone set where a list of cards is kept: its cards as they are now
-        val = self.cards_of(s.value) if (vtype or "").startswith("list:") and self.m.types.get(s.value) == ZONE \
-            else self.expr(s.value)
-        if vtype == "int" and self._may_grow(s.value):  # a whole number stored: in range
-            val0 = val
-
-            def val(st, env, val0=val0, span=span):
-                return num(val0(st, env), span)
-        kind = ref[0]
-        slot = ref[1]
-        if kind == "var":
-            def setv(st, env, span=span):
-                st.vars[slot][0] = val(st, env)
-        elif kind == "counter":
-            def setv(st, env, span=span):
-                st.counters[slot][0] = val(st, env)
-        elif kind in ("pvar", "pcounter", "cvar"):
-            obj = self.expr(s.target.obj)
-            if kind == "pvar":
-                def setv(st, env, span=span):
-                    st.vars[slot][obj(st, env)] = val(st, env)
-            elif kind == "pcounter":
-                def setv(st, env, span=span):
-                    st.counters[slot][obj(st, env)] = val(st, env)
-            else:
-                g = self.g
-                aname = s.target.name
-
-                # an attribute every kind that has it marks `unlabelled` is bookkeeping: no line
-                quiet = all(ad.unlabelled for k in self.m.kinds.values() for ad in k.decl.attrs if ad.name == aname)
-
-                def setv(st, env, span=span):
-                    c = obj(st, env)
-                    v = val(st, env)
-                    st.cvars[slot][c] = v
-                    if st.log is not None and not quiet:
-                        st.log.append((f"{g.card_name[c]}: {aname} = {g.value_text(v, st, vtype)}",
-                                       (st.vis_mask(c) & g.value_mask(v, st, vtype), f"a card: {aname} changed"),
-                                       {"type": "set", "card": g.card_name[c], "attr": aname, "value": v}))
-        else:  # pragma: no cover - the checker refuses the rest
-            raise GameError("cannot set this", s.span)
-        return False, setv
-
-    def s_Swap(self, s: A.Swap):
-        span = s.span
-        a, b = self.expr(s.a), self.expr(s.b)
-        g = self.g
-
-        def swap(st, env, span=span):
-            x, y = a(st, env), b(st, env)
-            if x is None or y is None:
-                return
-            if st.zholder is not None and (st.lands_on_itself(x, st.loc[y]) or st.lands_on_itself(y, st.loc[x])):
-                raise GameError("a card cannot be swapped onto itself (or onto a card it holds)", span)
-            st.swap(x, y)
-            if st.log is not None:
-                st.log.append((f"swap {g.card_name[x]} and {g.card_name[y]}", (st.vis_mask(x) & st.vis_mask(y), "swap two cards"),
-                               {"type": "swap", "a": g.card_name[x], "b": g.card_name[y]}))
-        return False, swap
-
-    def chooser(self, ch: A.Chooser | None):
-        if ch is None:
-            return False, None
-        if ch.random:
-            return True, None
-        return False, self.expr(ch.player)
-
-    def s_ChooseOne(self, s: A.ChooseOne):
-        span = s.span
-        is_random, by = self.chooser(s.chooser)
-        opts_c = [(o.label, self.expr(o.cond) if o.cond is not None else None, self.gen_block(o.body)) for o in s.options]
-        prompt = s.prompt or "choose one"
-
-        def options(st, env, span=span):
-            return [o for o in opts_c if o[1] is None or o[1](st, env)]
-        self.option_fns[s] = options
-
-        def gen(st, env, span=span):
-            opts = [o for o in opts_c if o[1] is None or o[1](st, env)]
-            if not opts:
-                return
-            if is_random:
-                o = opts[int(st.rng.random() * len(opts))]
-            else:
-                p = by(st, env) if by is not None else env[0]
-                pre = st.preset
-                if pre is not None and s in pre:  # chosen ahead, in a simultaneous phase's pick
-                    o = pre.pop(s)
-                else:
-                    i = 0 if len(opts) == 1 and only_option(st, p, opts, prompt, _first, span) else \
-                        st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, _first, span))
-                    o = opts[i]
-                if st.log is not None:
-                    st.log.append((f"P{p + 1} chooses '{o[0]}' ({prompt})", None,
-                                   {"type": "choice", "player": p, "prompt": prompt, "choice": o[0]}))
-            if st.fired is not None:
-                st.fired[("option", s, o[0])] = st.fired.get(("option", s, o[0]), 0) + 1
-            _r = o[2](st, env)
-            if _r is not None:
-                yield from _r
-        return True, gen
-
-    def s_ChooseNumber(self, s: A.ChooseNumber):
-        span = s.span
-        lo, hi = self.expr(s.low), self.expr(s.high)
-        k = self.m.slots[s]
-        is_random, by = self.chooser(s.chooser)
-        body = self.gen_block(s.body)
-        prompt = s.prompt or f"choose {s.var}"
-
-        def gen(st, env, span=span):
-            a, b = lo(st, env), hi(st, env)
-            if b - a + 1 > MAX_NUMBERS:
-                raise GameError(f"'choose number' from {a} to {b}: more than {MAX_NUMBERS} numbers to choose from", span)
-            opts = list(range(a, b + 1))
-            if not opts:
-                return
-            if is_random:
-                x = opts[int(st.rng.random() * len(opts))]
-            else:
-                p = by(st, env) if by is not None else env[0]
-                x = opts[0 if len(opts) == 1 and only_option(st, p, opts, prompt, str, span) else
-                         st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, str, span))]
-                if st.log is not None:
-                    st.log.append((f"P{p + 1} chooses {x} ({prompt})", None, {"type": "choice", "player": p, "prompt": prompt, "choice": x}))
-            env[k] = x
-            _r = body(st, env)
-            if _r is not None:
-                yield from _r
-        return True, gen
-
-    def s_ChooseSubset(self, s: A.ChooseSubset):
-        span = s.span
-        t = elem(self.m.types.get(s.coll) or "any")
-        k = self.m.slots[s]
-        is_random, by = self.chooser(s.chooser)
-        body = self.gen_block(s.body)
-        prompt = s.prompt or f"choose {s.var}"
-        g = self.g
-        options = self._subset_options(s)
-        self.option_fns[s] = options
-
-        def gen(st, env, span=span):
-            ko = st.known_opts
-            if ko is not None and ko[0] is s:  # the options the turn just worked out for this action
-                opts = ko[1]
-                st.known_opts = None
-            else:
-                opts = options(st, env)
-            if not opts:
-                return
-            if is_random:
-                x = opts[int(st.rng.random() * len(opts))]
-            else:
-                p = by(st, env) if by is not None else env[0]
-                x = opts[0 if len(opts) == 1 and only_option(st, p, opts, prompt, "list:" + (t or "any"), span) else
-                         st.agent(p, opts) if st.agent is not None else
-                         (yield Decision(p, opts, prompt, "list:" + (t or "any"), span, st))]
-                if st.log is not None:
-                    hidden = None
-                    if t == "card":
-                        mask = (1 << st.n) - 1
-                        for c in x:
-                            mask &= st.vis_mask(c)
-                        if mask != (1 << st.n) - 1:
-                            hidden = (mask, f"P{p + 1} chooses {len(x)} card(s) ({prompt})")
-                    st.log.append((f"P{p + 1} chooses {g.label(x, st, 'list:' + (t or 'any'))} ({prompt})", hidden,
-                                   {"type": "choice", "player": p, "prompt": prompt}))
-            env[k] = x
-            _r = body(st, env)
-            if _r is not None:
-                yield from _r
-        return True, gen
+    def bounds(self, slot: int) -> tuple:
+        """A counter's bounds as (low, high): functions of (st, env) with me the counter's
+        player, or None; compiled once per counter."""
+        cache = self.__dict__.setdefault("_bounds_fns", {})
+        if slot not in cache:
+            d = self.g.counter_info[slot].decl
+            cache[slot] = (self.expr(d.low) if d.low is not None else None,
+                           self.expr(d.high) if d.high is not None else None)
+        return cache[slot]
 
     def _subset_options(self, s: A.ChooseSubset) -> Fn:
         """The options of `choose subset x of L [where C] [size A..B] [if T]`, generated: every
@@ -541,267 +113,11 @@ class StatementCompiler:
             return out, opts
         return self._root("st, env", build, s.span, s.span)
 
-    def s_ChooseN(self, s: A.ChooseN):
-        """N single choices one after another from what is left (no list of subsets is made)."""
-        span = s.span
-        ctype = self.m.types.get(s.coll)
-        coll = self.cards_of(s.coll) if ctype == ZONE else self.expr(s.coll)
-        t = elem(ctype or "any")
-        count = self.expr(s.count)
-        ck = self.m.slots.get(s.cond) if s.cond is not None else None
-        k = self.m.slots[s]
-        is_random, by = self.chooser(s.chooser)
-        body = self.gen_block(s.body)
-        prompt = s.prompt or f"choose {s.var}"
-        up_to = s.up_to
-        g = self.g
-        DONE = ("done",)
-        cards = t == CARD or t in self.m.kinds
-
-        def label(x, st, p):
-            if x is DONE:
-                return "done"
-            if t == "card":
-                return g.card_label(x, st, p) if st.visible(x, p) else "face-down card"
-            return g.label(x, st, t, p)
-
-        filt = self.filter(s.cond, ck)
-
-        def gen(st, env, span=span):
-            left = list(filt(st, env, coll(st, env)))  # a copy: picks are taken out of it
-            n = count(st, env)
-            picked = []
-            p = None if is_random else (by(st, env) if by is not None else env[0])
-            while len(picked) < n and left:
-                if is_random:
-                    x = left[int(st.rng.random() * len(left))]
-                else:
-                    if len(left) <= n - len(picked) and not up_to:  # no choice left: all of them
-                        x = left[0]
-                    else:
-                        opts = left + [DONE] if up_to else left
-                        if cards:  # what a search bot re-deals (bots.remap_held)
-                            _held_cards = (left, picked, opts)  # noqa: F841
-                        lab = (lambda v, st=st: label(v, st, p))
-                        if len(opts) == 1 and only_option(st, p, opts, prompt, lab, span):
-                            i = 0
-                        elif st.agent is not None:
-                            i = st.agent(p, opts)
-                        else:
-                            if t == "card":
-                                lab.cards = True  # (its options are cards: a player may read their text)
-                            i = yield Decision(p, opts, prompt, lab, span, st)
-                        x = opts[i]
-                        if x is DONE:
-                            if st.log is not None:
-                                st.log.append((f"P{p + 1} is done ({prompt})", None,
-                                               {"type": "choice", "player": p, "prompt": prompt, "choice": "done"}))
-                            break
-                if st.log is not None:
-                    who = "at random" if is_random else f"P{p + 1} chooses"
-                    text = f"{who}{':' if is_random else ''} {label(x, st, None)} ({prompt})"
-                    hidden = g.card_hiding(x, st, text, f"{who} a face-down card ({prompt})") if t == "card" else None
-                    st.log.append((text, hidden,
-                                   {"type": "random" if is_random else "choice", "player": p, "prompt": prompt,
-                                    "choice": label(x, st, None)}))
-                picked.append(x)
-                left.remove(x)
-            env[k] = picked
-            _r = body(st, env)
-            if _r is not None:
-                yield from _r
-        self.option_fns[s] = lambda st, env: [True]  # offered even if nothing is left: it may pick none
-        return True, gen
-
-    def s_Show(self, s: A.Show):
-        span = s.span
-        what = self.cards_of(s.what)
-        to = self.expr(s.to)
-        g = self.g
-
-        def show(st, env, span=span):
-            me, q = env[0], to(st, env)
-            if q is None:
-                raise GameError("show to nobody (the player is none)", span)
-            cards = [c for c in what(st, env) if c is not None]
-            for c in cards:
-                st.seen[c] |= 1 << q
-            if st.log is not None and cards:
-                owner = st.zowner[st.loc[cards[0]]] if st.loc[cards[0]] >= 0 else None
-                if owner is None or any(st.loc[c] < 0 or st.zowner[st.loc[c]] != owner for c in cards):
-                    owner = me  # cards of one player's zones are shown by that player
-                who = f"P{owner + 1}" if owner is not None else "the game"
-                names = ", ".join(g.card_name[c] for c in cards)
-                mask = (1 << q) | ((1 << owner) if owner is not None else 0)
-                common = (1 << st.n) - 1
-                for c in cards:
-                    common &= st.vis_mask(c)
-                mask |= common  # and whoever could see them all anyway
-                st.log.append((f"{who} shows {names} to P{q + 1}", (mask, f"{who} shows {len(cards)} card(s) to P{q + 1}"),
-                               {"type": "show", "player": owner, "to": q, "cards": [g.card_name[c] for c in cards]}))
-        return False, show
-
-    def s_Simultaneous(self, s: A.Simultaneous):
-        span = s.span
-        players = self.expr(s.players)
-        coll = self.expr(s.coll)
-        ctype = self.m.types.get(s.coll)
-        is_zone = ctype == ZONE
-        t = elem(ctype) if ctype else None
-        ps, cs = self.m.slots[s]
-        cond = self.expr(s.cond) if s.cond is not None else None
-        body = self.gen_block(s.body)
-        prompt = s.prompt or f"choose {s.var}"
-        g = self.g
-
-        cards = t == CARD or t in self.m.kinds
-
-        def gen(st, env, span=span):
-            chosen, picks, offered = [], [], []  # who chose, what, and among what
-            # (for a search bot's world, bots.remap_held: the cards held follow their places, and
-            # the picks made so far, which the player deciding has not seen, are drawn again)
-            if cards:
-                _held_cards = (picks, offered)  # noqa: F841
-
-            def redraw(rng):
-                for j, opts in enumerate(offered):
-                    picks[j] = opts[int(rng.random() * len(opts))]
-            _secret_picks = redraw  # noqa: F841
-            for p in list(players(st, env)):
-                env[ps] = p
-                src = coll(st, env)
-                if is_zone:
-                    src = st.zones[src]
-                opts = []
-                for x in src:
-                    env[cs] = x
-                    if cond is None or cond(st, env):
-                        opts.append(x)
-                if not opts:
-                    continue
-                i = 0 if len(opts) == 1 and only_option(st, p, opts, prompt, t, span) else \
-                    st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, t, span, st))
-                chosen.append(p)
-                picks.append(opts[i])
-                offered.append(opts)
-            _secret_picks = None  # noqa: F841  (shown from here on)
-            if st.log is not None and chosen:
-                st.log.append((f"all choose at once ({prompt}):", None, {"type": "simultaneous", "prompt": prompt}))
-                for p, x in zip(chosen, picks):
-                    text = f"  P{p + 1} chose {g.label(x, st, t)}"
-                    hidden = g.card_hiding(x, st, text, f"  P{p + 1} chose a card they may not show") \
-                        if t == "card" else None
-                    st.log.append((text, hidden,
-                                   {"type": "choice", "player": p, "prompt": prompt, "choice": g.label(x, st, t)}))
-            me = env[0]
-            for j, p in enumerate(chosen):
-                env[ps] = p
-                env[cs] = picks[j]
-                env[0] = p  # each player acts for themself
-                _r = body(st, env)
-                if _r is not None:
-                    yield from _r
-            env[0] = me
-        return True, gen
-
-    def s_Do(self, s: A.Do):
-        span = s.span
-        e = s.effect
-        ref = self.m.refs.get(e)
-        as_p = self.expr(s.as_player) if s.as_player is not None else None
-        g = self.g
-        if ref is not None and ref[0] == "phase":
-            pname = ref[1]
-
-            def run_phase(st, env, span=span):
-                ph = next(x for x in g.phases if x.name == pname)
-                if as_p is not None:  # `do PHASE as p`: a phase for each player, run for p only
-                    p = as_p(st, env)
-                    if p is None:
-                        raise GameError("the phase is run for nobody (the player after 'as' is none)", span)
-                    if st.log is not None:
-                        st.log.append((f"-- phase: {ph.title}, for P{p + 1} --", None, {"type": "phase", "phase": pname}))
-                    _r = ph.run_for(st, p)
-                    if _r is not None:
-                        yield from _r
-                    return
-                yield from run_headed(st, ph, f"-- phase: {ph.title} --", {"type": "phase", "phase": pname})
-            return True, run_phase
-        if ref is not None and ref[0] == "action":
-            name = ref[1]
-
-            def run_action(st, env, span=span):
-                yield from _do_action(st, g, name, as_p(st, env) if as_p is not None else env[0])
-            return True, run_action
-        val = self.expr(e)
-        phases: dict = {}  # name -> phase (filled at the first call: the phases are compiled after the effects)
-
-        def dyn(st, env, span=span):
-            return run_named(st, env, val(st, env))
-
-        def run_named(st, env, name, span=span):  # (the value worked out: see l_Do_value)
-            if name is None:
-                return
-            me = as_p(st, env) if as_p is not None else env[0]
-            if name in g.actions:  # an action held in an attribute: run it as `do ACTION` does
-                yield from _do_action(st, g, name, me)
-                return
-            if not phases:
-                for x in g.phases:
-                    phases.setdefault(x.name, x)
-            ph = phases.get(name)
-            if ph is not None:  # a phase held in an attribute
-                if st.log is not None:
-                    st.log.append((f"-- phase: {ph.title} --", None, {"type": "phase", "phase": name}))
-                _r = ph.run(st)
-                if _r is not None:
-                    yield from _r
-                return
-            if name not in g.effect_cells:
-                raise GameError(f"'{name}' is not an effect", span)
-            req, body, frame, _ = g.effect_cells[name][0]
-            env2 = [me] + [None] * frame
-            if req is not None and not req(st, env2):
-                return
-            if st.log is not None and self.m.effects[name].decl.title is not None:
-                st.log.append((f"effect: {g.effect_titles[name]}", None, {"type": "effect", "effect": name}))
-            if st.fired is not None:
-                st.fired[name] = st.fired.get(name, 0) + 1
-            spend(st, 1, span)  # (an effect held in a value: each call a step of the budget)
-            r = body(st, env2)  # (an effect that asks nothing is a plain function)
-            if r is not None:
-                yield from r
-        dyn.named = run_named
-        return True, dyn
-
-    def s_Emit(self, s: A.Emit):
-        span = s.span
-        decls = [d for d, _ in self.m.handlers.get(s.event, [])]
-        wants = [any(i < len(d.params) and self.m.types.get(a) == ZONE and d.params[i].type.list for d in decls)
-                 for i, a in enumerate(s.args)]
-        args = [self.cards_of(a) if w else self.expr(a) for a, w in zip(s.args, wants)]
-        hs = self.handlers.get(s.event, [])
-        name = s.event
-
-        def gen(st, env, span=span):
-            vals = [a(st, env) for a in args]
-            if st.log is not None:
-                st.log.append((f"event: {name}", None, {"type": "emit", "event": name}))
-            if st.fired is not None:
-                st.fired[("on", name)] = st.fired.get(("on", name), 0) + 1
-            for body, frame, np in hs:
-                env2 = [env[0]] + vals[:np]
-                env2 += [None] * (frame - len(env2))
-                _r = body(st, env2)
-                if _r is not None:
-                    yield from _r
-        return True, gen
-
-
     # ================================================================ generated statements
     # Each l_NODE gives (is_gen, lines): lines of Python, each with the span of the statement it
-    # was written for (a fault on that line is reported there). A statement without an l_
-    # method is compiled to a closure (s_NODE) that the generated code calls.
+    # was written for (a fault on that line is reported there). Every statement has one: what
+    # the generated code calls besides are the module-level helpers below (logs, shuffles, swaps,
+    # the triggers of a counter), given constants and values, never closures made per statement.
     def stmts_lines(self, stmts) -> tuple[bool, list]:
         out: list = []
         is_gen = False
@@ -812,16 +128,7 @@ class StatementCompiler:
         return is_gen, out or [("pass", None)]
 
     def stmt_lines(self, s) -> tuple[bool, list]:
-        meth = getattr(self, "l_" + type(s).__name__, None)
-        if meth is not None:
-            r = meth(s)
-            if r is not None:
-                return r
-        is_gen, fn = self.stmt(s)
-        name = self.k(fn)
-        if is_gen and self.playout:  # (nothing is yielded: every decision is the agent's)
-            return False, self._at([f"for _y in {name}(st, env):", "    pass"], s.span)
-        return is_gen, [(f"yield from {name}(st, env)" if is_gen else f"{name}(st, env)", s.span)]
+        return getattr(self, "l_" + type(s).__name__)(s)
 
     @staticmethod
     def _at(lines, span) -> list:
@@ -832,16 +139,57 @@ class StatementCompiler:
         return [("    " + ln, sp) for ln, sp in lines]
 
     def l_Reveal(self, s):
-        """`reveal X` of a card held in a local (a card just drawn): written out; other reveals: s_Reveal."""
+        """`reveal X`: every player now knows the card(s); a card not in a hidden zone turns face up
+        (a line in the log for each card that turned, or that is shown from a hidden pile)."""
+        know = not self.playout
         k = self.local_slot(s.what)
-        if k is None or self.m.types.get(s.what) != CARD:
-            return None
         c, z = self.tmp(), self.tmp()
-        return False, self._at([f"{c} = env[{k}]", f"if {c} is not None:", f"    st.seen[{c}] = (1 << st.n) - 1",
-                                f"    {z} = st.loc[{c}]", f"    if {z} < 0 or not st.zhidden[{z}]:",
-                                f"        if st.facedown[{c}]:", f"            st.facedown[{c}] = False",
-                                "            if st.log is not None:", f"                _log_reveal(st, _g, {c})",
-                                "    elif st.log is not None:", f"        _log_reveal(st, _g, {c})"], s.span)
+        if k is not None and self.m.types.get(s.what) == CARD:  # (a card just drawn, in a local)
+            out = [f"{c} = env[{k}]", f"if {c} is not None:"]
+        else:
+            cl, cs = self.xcards(s.what)
+            out = cl + [f"for {c} in {cs}:", f"    if {c} is None:", "        continue"]
+        out += [f"    st.seen[{c}] = (1 << st.n) - 1"] if know else []
+        out += [f"    {z} = st.loc[{c}]", f"    if {z} < 0 or not st.zhidden[{z}]:",
+                f"        if st.facedown[{c}]:", f"            st.facedown[{c}] = False"]
+        if know:
+            out += ["            if st.log is not None:", f"                _log_reveal(st, _g, {c})",
+                    "    elif st.log is not None:", f"        _log_reveal(st, _g, {c})"]
+        return False, self._at(out, s.span)
+
+    def l_Look(self, s):
+        """`look at X`: the player acting now knows the card(s) (a line only they can read)."""
+        cl, cs = self.spill(*self.xcards(s.what))
+        if self.playout:  # (what a player knows is read by logs and views only)
+            return False, self._at(cl, s.span)
+        c = self.tmp()
+        return False, self._at(cl + [f"for {c} in {cs}:", f"    if {c} is not None and env[0] is not None:",
+                                     f"        st.seen[{c}] |= 1 << env[0]", "        if st.log is not None:",
+                                     f"            _log_look(st, _g, env[0], {c})"], s.span)
+
+    def l_Shuffle(self, s):
+        """`shuffle Z`: Fisher-Yates with the game's RNG; nobody knows where a face-down card went."""
+        zl, z = self.spill(*self.x(s.zone))
+        out = zl + [f"_shuffle(st.zones[{z}], st.rng.random)"]
+        if not self.playout:
+            c = self.tmp()
+            out += [f"for {c} in st.zones[{z}]:", f"    if st.facedown[{c}]:", f"        st.seen[{c}] = 0",
+                    "if st.log is not None:", f"    _log_shuffle(st, _g, {z})"]
+        return False, self._at(out, s.span)
+
+    def l_Swap(self, s):
+        """`swap A with B`: each card takes the other's place."""
+        al, a = self.spill(*self.x(s.a))
+        bl, b = self.spill(*self.x(s.b))
+        return False, self._at(al + bl + [f"_swap(st, _g, {a}, {b}, {self.k(s.span)})"], s.span)
+
+    def l_Show(self, s):
+        """`show X to p`: p now knows the card(s)."""
+        tl, t = self.spill(*self.x(s.to))  # (to whom first: nobody is an error before the cards are worked out)
+        span = self.k(s.span)
+        cl, cs = self.spill(*self.xcards(s.what))
+        return False, self._at(tl + [f"if {t} is None:", f"    raise _GameError({self.k('show to nobody (the player is none)')}, {span})"]
+                               + cl + [f"_show(st, _g, {cs}, {t}, env[0])"], s.span)
 
     def l_Require(self, s):
         return False, []  # a leading require is compiled as the precondition; nothing to run
@@ -868,16 +216,21 @@ class StatementCompiler:
         vtype = self.m.types.get(s.target)
         ref = self.m.refs[s.target]
         kind, slot = ref[0], ref[1]
-        if kind not in ("var", "counter", "pvar", "pcounter") and not (kind == "cvar" and self.playout):
-            return None  # a card's var: with its log line (s_Set); in the playout flavour, no log: below
         # a zone set where a list of cards is kept: its cards as they are now
         ls, v = self.xcards(s.value) if (vtype or "").startswith("list:") and self.m.types.get(s.value) == ZONE \
             else self.x(s.value)
         if vtype == "int" and self._may_grow(s.value):  # a whole number stored: in range
             v = f"_num({v}, {self.k(s.span)})"
-        if kind == "cvar":  # the card first, then the value (as s_Set works them out)
+        if kind == "cvar":  # the card first, then the value
             ol, o = self.spill(*self.x(s.target.obj))
-            return False, self._at(ol + ls + [f"st.cvars[{slot}][{o}] = {v}"], s.span)
+            ls, v = self.spill(ls, v)
+            out = ol + ls + [f"st.cvars[{slot}][{o}] = {v}"]
+            aname = s.target.name
+            # an attribute every kind that has it marks `unlabelled` is bookkeeping: no line
+            quiet = all(ad.unlabelled for k in self.m.kinds.values() for ad in k.decl.attrs if ad.name == aname)
+            if not quiet and not self.playout:
+                out += ["if st.log is not None:", f"    _log_set(st, _g, {o}, {self.k(aname)}, {v}, {self.k(vtype)})"]
+            return False, self._at(out, s.span)
         table = "vars" if kind in ("var", "pvar") else "counters"
         if kind in ("var", "counter"):
             return False, self._at(ls + [f"st.{table}[{slot}][0] = {v}"], s.span)
@@ -944,77 +297,100 @@ class StatementCompiler:
     def _in_step(self, span) -> list[str]:
         return ["    " + ln for ln in self._step(span)]
 
+    def _moved(self, c: str, d: str, top: bool, face: str | None, span: str, log_if: str | None,
+               check_dest: bool = True) -> list[str]:
+        """Card c (never none) into zone d, checked, with its line in the log when `log_if` holds
+        (None: never, as in the playout flavour): the one implementation of a move."""
+        out = [f"if {d} is None:", f"    raise _GameError({self.k('move to nowhere (the destination is none)')}, {span})"] \
+            if check_dest else []
+        if self.g.has_card_zones:  # (a card put on itself, or on a card it holds)
+            out += [f"if st.zholder[{d}] >= 0 and st.lands_on_itself({c}, {d}):",
+                    f"    raise _GameError(_g.card_name[{c}] + {self.k(' cannot be put on itself (or on a card it holds)')}, {span})"]
+        kn = self.tmp()
+        if log_if is not None:  # who saw it before it moved still knows it
+            out += [f"{kn} = st.vis_mask({c}) if {log_if} else 0"]
+        o, lines = self._move_lines(c, d, top, face)
+        out += lines
+        if log_if is not None:
+            out += [f"if {log_if}:", f"    _log_move(st, _g, {c}, {o}, {d}, {self.k(face)}, env[0], {kn})"]
+        return out
+
     def l_Move_many(self, s):
-        """`move CARDS to Z` in the playout flavour (no log to write): each card in turn, as
-        s_Move moves them."""
-        if self.m.refs.get(s.what) == ("builtin", "cards"):
-            return None  # everything at once: s_Move
+        """`move CARDS to Z`: each card in turn (in the log a line each when there are at most
+        three, else one line for all); `move cards to Z`: everything at once."""
         dl, d = self.spill(*self.x(s.dest))
-        cl, cs = self.xcards(s.what)
         span = self.k(s.span)
-        z, c = self.tmp(), self.tmp()
+        z, c, many = self.tmp(), self.tmp(), self.tmp()
         out = dl + [f"{z} = {d}", f"if {z} is None:",
                     f"    raise _GameError({self.k('move to nowhere (the destination is none)')}, {span})"]
-        out += cl + [f"for {c} in {cs}:", f"    if {c} is None:", "        continue"]
+        cl, cs = self.spill(*self.xcards(s.what))
+        out += cl
         top = s.position != "bottom"
-        if self.g.has_card_zones:
-            out += [f"    if st.zholder[{z}] >= 0 and st.lands_on_itself({c}, {z}):",
-                    f"        raise _GameError(_g.card_name[{c}] + {self.k(' cannot be put on itself (or on a card it holds)')}, {span})",
-                    f"    st.move({c}, {z}, {top}, {self.k(s.face)}, env[0])"]
-        else:
-            out += ["    " + ln for ln in self._move_lines(c, z, top, s.face)]
+        logged = not self.playout
+        if self.m.refs.get(s.what) == ("builtin", "cards") and top:  # everything at once
+            out += [f"st.move_everything({z}, {self.k(s.face)}, env[0])"]
+            if logged:
+                out += ["if st.log is not None:", f"    _log_many(st, _g, len({cs}), {z})"]
+            return False, self._at(out, s.span)
+        if logged:
+            out += [f"{many} = st.log is None or len({cs}) > 3"]
+        out += [f"for {c} in {cs}:", f"    if {c} is None:", "        continue"]
+        out += ["    " + ln for ln in self._moved(c, z, top, s.face, span, f"not {many}" if logged else None, False)]
+        if logged:
+            out += [f"if st.log is not None and {many}:", f"    _log_many(st, _g, len({cs}), {z})"]
         return False, self._at(out, s.span)
 
     def l_Move(self, s):
         if self.m.types.get(s.what) != CARD:
-            return self.l_Move_many(s) if self.playout else None  # several cards: s_Move
+            return self.l_Move_many(s)
         # `top(Z)` of an empty zone moves nothing (drawing from an empty pile draws nothing);
         # any other card that is none here is a mistake in the rules
         may_be_nothing = isinstance(s.what, A.Call) and self.m.refs.get(s.what) == ("builtin", "top")
         cl, c = self.spill(*self.x(s.what))
-        dl, d = self.x(s.dest)
+        dl, d = self.spill(*self.x(s.dest))
         span = self.k(s.span)
-        if self.playout:  # (no log to write)
-            dl, d = self.spill(dl, d)
-            move = [f"    if {d} is None:", f"        raise _GameError({self.k('move to nowhere (the destination is none)')}, {span})"]
-            if self.g.has_card_zones:  # (a card put on itself, or on a card it holds: as _move_card)
-                move += [f"    if st.zholder[{d}] >= 0 and st.lands_on_itself({c}, {d}):",
-                         f"        raise _GameError(_g.card_name[{c}] + {self.k(' cannot be put on itself (or on a card it holds)')}, {span})",
-                         f"    st.move({c}, {d}, {s.position != 'bottom'}, {self.k(s.face)}, env[0])"]
-            else:
-                move += ["    " + ln for ln in self._move_lines(c, d, s.position != "bottom", s.face)]
-        else:
-            move = [f"    _move_card(st, _g, {c}, {d}, {s.position != 'bottom'}, {self.k(s.face)}, env[0], {span})"]
-        out = cl + [f"if {c} is not None:", *["    " + ln for ln in dl], *move]
+        move = self._moved(c, d, s.position != "bottom", s.face, span, None if self.playout else "st.log is not None")
+        out = cl + [f"if {c} is not None:", *["    " + ln for ln in dl], *["    " + ln for ln in move]]
         if not may_be_nothing:
             out += ["else:", f"    raise _GameError({self.k('move of nothing: the card is none')}, {span})"]
         return False, self._at(out, s.span)
 
-    def _move_lines(self, c: str, d: str, top: bool, face: str | None) -> list[str]:
-        """State.move(c, d, top, face, env[0]) written out, for a game without zones on cards
-        (no card holds others): the same store, the same faces and knowledge."""
+    def _move_lines(self, c: str, d: str, top: bool, face: str | None) -> tuple[str, list[str]]:
+        """The store's bookkeeping of a move of card c into zone d: (the temporary holding its
+        old zone, the lines). What a player knows of a card (st.seen) is kept only where a log,
+        a view or a scenario may read it: not in the playout flavour."""
         o = self.tmp()
-        out = [f"{o} = st.loc[{c}]", f"if {o} >= 0:", f"    st.zones[{o}].remove({c})",
-               f"st.zones[{d}].append({c})" if top else f"st.zones[{d}].insert(0, {c})", f"st.loc[{c}] = {d}"]
+        know = not self.playout
+        out = [f"{o} = st.loc[{c}]"]
+        if self.g.has_card_zones:  # the cards on its zones drop first (State.drop_held)
+            out += [f"if st.holds is not None and st.holds[{c}] is not None and {o} >= 0 and {o} != {d}:",
+                    f"    st.drop_held({c}, {o})"]
+        out += [f"if {o} >= 0:", f"    st.zones[{o}].remove({c})",
+                f"st.zones[{d}].append({c})" if top else f"st.zones[{d}].insert(0, {c})", f"st.loc[{c}] = {d}"]
         if face is None:
-            out += [f"if st.zhidden[{d}]:", f"    st.facedown[{c}] = True", f"    st.seen[{c}] = 0",
-                    f"elif {o} < 0 or st.zhidden[{o}]:", f"    st.facedown[{c}] = False",
-                    f"elif st.zprivate[{d}]:", f"    st.seen[{c}] |= 1 << st.zowner[{d}]"]
+            out += [f"if st.zhidden[{d}]:", f"    st.facedown[{c}] = True", *([f"    st.seen[{c}] = 0"] if know else []),
+                    f"elif {o} < 0 or st.zhidden[{o}]:", f"    st.facedown[{c}] = False"]
+            if know:
+                out += [f"elif st.zprivate[{d}]:", f"    st.seen[{c}] |= 1 << st.zowner[{d}]"]
         elif face == "facedown":
-            out += [f"st.facedown[{c}] = True", f"st.seen[{c}] = (1 << env[0]) if env[0] is not None else 0"]
+            out += [f"st.facedown[{c}] = True"] + ([f"st.seen[{c}] = (1 << env[0]) if env[0] is not None else 0"] if know else [])
         else:
             out += [f"st.facedown[{c}] = False"]
-        return out
+        return o, out
 
     def choose_options(self, s):
         """The function listing a choice's options (what its legality check and the choice read)."""
         f = self.option_fns.get(s)
         if f is None:
             if isinstance(s, A.Choose):
-                f = self.option_fns[s] = self.options_of(s.cond, self.m.slots[s], s.coll, s.span)
-            else:
-                self.stmt(s)  # registers its option function
-                f = self.option_fns[s]
+                f = self.options_of(s.cond, self.m.slots[s], s.coll, s.span)
+            elif isinstance(s, A.ChooseSubset):
+                f = self._subset_options(s)
+            elif isinstance(s, A.ChooseOne):
+                f = self._root("st, env", lambda: (self._one_options(s, "_opts"), "_opts"), s.span, s.span)
+            else:  # (choose N: offered even if nothing is left, it may pick none)
+                f = _always
+            self.option_fns[s] = f
         return f
 
     def l_Choose(self, s):
@@ -1022,7 +398,7 @@ class StatementCompiler:
         t = elem(ctype) if ctype else None
         k = self.m.slots[s]
         prompt = s.prompt or f"choose {s.var}"
-        is_random, by = self.chooser(s.chooser)
+        is_random = s.chooser is not None and s.chooser.random
         opts_fn = self.choose_options(s)
         kp, kt, ks, node = self.k(prompt), self.k(t), self.k(s.span), self.k(s)
         x = self.tmp()
@@ -1037,10 +413,7 @@ class StatementCompiler:
                    f"    env[{k}] = {x}"]
             return body_gen, self._at(out, s.span) + self._in(body)
         ko, opts, p, pre = self.tmp(), self.tmp(), self.tmp(), self.tmp()
-        if by is not None:
-            bl, bv = self.x(s.chooser.player)
-        else:
-            bl, bv = [], "env[0]"
+        _, bl, bv = self._chooser_lines(s)
         out = [f"{ko} = st.known_opts",
                f"if {ko} is not None and {ko}[0] is {node}:",  # the options the turn just worked out
                f"    {opts} = {ko}[1]", "    st.known_opts = None",
@@ -1055,7 +428,7 @@ class StatementCompiler:
                f"    env[{k}] = {x}"]
         return not self.playout, self._at(out, s.span) + self._in(body)
 
-    def ask(self, opts: str, p: str, kp: str, kt: str, ks: str | None = None) -> str:
+    def ask(self, opts: str, p: str, kp: str, kt: str, ks: str | None = None, with_st: bool = True) -> str:
         """Which of the options `opts` player p takes: the only one without asking, else the
         agent's pick, else the player's (a yield). A playout has an agent and no scenario
         recording the options offered: the agent's pick, no yield."""
@@ -1063,15 +436,17 @@ class StatementCompiler:
             return f"0 if len({opts}) == 1 else st.agent({p}, {opts})"
         span = f", {ks}" if ks is not None else ""
         return (f"0 if len({opts}) == 1 and _only_option(st, {p}, {opts}, {kp}, {kt}{span}) else "
-                f"st.agent({p}, {opts}) if st.agent is not None else (yield _Decision({p}, {opts}, {kp}, {kt}{span}{', st' if ks else ''}))")
+                f"st.agent({p}, {opts}) if st.agent is not None else (yield _Decision({p}, {opts}, {kp}, {kt}{span}{', st' if ks and with_st else ''}))")
 
     def _random_pick_lines(self, s, k, x: str) -> list[str]:
         """`choose x in L at random` written out: x = one of the options, drawn with the game's
         RNG (none when there is none); the same draws as _random_pick."""
         mask, rest = self._kind_split(s.cond, k)
-        if s.cond is not None and not (mask is not None and rest is None):
-            return [f"{x} = {self.k(self._random_pick(s, k))}(st, env)"]
         ls, src = self.spill(*self.xcoll(s.coll))
+        if s.cond is not None and not (mask is not None and rest is None):  # the options listed, one drawn
+            fl, fv = self.filter_lines(s.cond, k, src, s.coll)
+            o = self.tmp()
+            return ls + fl + [f"{o} = {fv}", f"{x} = {o}[_int(st.rng.random() * len({o}))] if {o} else None"]
         if s.cond is None:
             return ls + [f"{x} = {src}[_int(st.rng.random() * len({src}))] if {src} else None"]
         # rejection sampling: uniform over the matching cards, without listing them
@@ -1082,89 +457,272 @@ class StatementCompiler:
                      f"        {y} = [_c for _c in {src} if {km}[_c]]",
                      f"        {x} = {y}[_int(st.rng.random() * len({y}))] if {y} else None"]
 
-    def _random_pick(self, s, k):
-        """`choose x in L at random`: one of the options, drawn with the game's RNG."""
-        filt = self.filter(s.cond, k, s.coll)
-        src_of = self.coll(s.coll)
-        mask, rest = self._kind_split(s.cond, k)
-        span = s.span
-        if s.cond is None:
-            def pick(st, env, span=span):
-                src = src_of(st, env)
-                return src[int(st.rng.random() * len(src))] if src else None
-        elif mask is not None and rest is None:
-            def pick(st, env, span=span):
-                # rejection sampling: uniform over the matching cards, without listing them
-                src = src_of(st, env)
-                n = len(src)
-                if n:
-                    rnd = st.rng.random
-                    for _ in range(12):
-                        y = src[int(rnd() * n)]
-                        if mask[y]:
-                            return y
-                opts = [y for y in src if mask[y]]
-                return opts[int(st.rng.random() * len(opts))] if opts else None
+    def _chooser_lines(self, s) -> tuple[bool, list[str], str]:
+        """(at random?, lines, who chooses) of a choice's `by p` / `at random` (default: me)."""
+        ch = s.chooser
+        if ch is not None and ch.random:
+            return True, [], "None"
+        if ch is not None and ch.player is not None:
+            bl, bv = self.spill(*self.x(ch.player))
+            return False, bl, bv
+        return False, [], "env[0]"
+
+    def _one_options(self, s: A.ChooseOne, opts: str) -> list[str]:
+        """The options of `choose { option "L" if C {...} ... }` whose condition holds, in order:
+        each a constant (its label, its number)."""
+        out = [f"{opts} = []"]
+        for i, o in enumerate(s.options):
+            ko = self.k((o.label, i))
+            if o.cond is None:
+                out += [f"{opts}.append({ko})"]
+            else:
+                cl, c = self.x(o.cond)
+                out += cl + [f"if {c}:", f"    {opts}.append({ko})"]
+        return out
+
+    def l_ChooseOne(self, s):
+        """`choose [prompt] { option "L" [if C] { ... } ... }`: one of the options whose condition
+        holds, and its body (written out here)."""
+        self.choose_options(s)
+        prompt = s.prompt or "choose one"
+        kp, ks, node = self.k(prompt), self.k(s.span), self.k(s)
+        rnd, bl, by = self._chooser_lines(s)
+        opts, o, p, pre = self.tmp(), self.tmp(), self.tmp(), self.tmp()
+        out = self._one_options(s, opts) + [f"if {opts}:"]
+        if rnd:
+            out += [f"    {o} = {opts}[_int(st.rng.random() * len({opts}))]"]
         else:
-            def pick(st, env, span=span):
-                opts = filt(st, env, src_of(st, env))
-                return opts[int(st.rng.random() * len(opts))] if opts else None
-        return pick
+            out += ["    " + ln for ln in bl] + [
+                f"    {p} = {by}", f"    {pre} = st.preset",
+                f"    if {pre} is not None and {node} in {pre}:",  # chosen ahead, in a simultaneous phase's pick
+                f"        {o} = {pre}.pop({node})", "    else:",
+                f"        {o} = {opts}[{self.ask(opts, p, kp, self.k(_first), ks, False)}]",
+                "    if st.log is not None:", f"        _log_option(st, {p}, {o}[0], {kp})"]
+        key = self.tmp()
+        out += ["    if st.fired is not None:", f"        {key} = ({self.k('option')}, {node}, {o}[0])",
+                f"        st.fired[{key}] = st.fired.get({key}, 0) + 1"]
+        is_gen = not rnd and not self.playout
+        out = self._at(out, s.span)
+        for i, opt in enumerate(s.options):
+            g, body = self.stmts_lines(opt.body.stmts)
+            is_gen = is_gen or g
+            out += self._at([f"    {'if' if i == 0 else 'elif'} {o}[1] == {i}:"], s.span) + self._in(self._in(body))
+        return is_gen, out
+
+    def l_ChooseNumber(self, s):
+        """`choose number x from A to B`: a whole number of that range (none: nothing happens)."""
+        ll, lo = self.spill(*self.x(s.low))
+        hl, hi = self.spill(*self.x(s.high))
+        k = self.m.slots[s]
+        prompt = s.prompt or f"choose {s.var}"
+        kp, ks = self.k(prompt), self.k(s.span)
+        rnd, bl, by = self._chooser_lines(s)
+        opts, x, p = self.tmp(), self.tmp(), self.tmp()
+        out = ll + hl + [f"if {hi} - {lo} + 1 > {MAX_NUMBERS}:",
+                         f"    raise _GameError(_numbers_msg({lo}, {hi}, {MAX_NUMBERS}), {ks})",
+                         f"{opts} = list(range({lo}, {hi} + 1))", f"if {opts}:"]
+        if rnd:
+            out += [f"    {x} = {opts}[_int(st.rng.random() * len({opts}))]"]
+        else:
+            out += ["    " + ln for ln in bl] + [f"    {p} = {by}",
+                    f"    {x} = {opts}[{self.ask(opts, p, kp, self.k(str), ks, False)}]",
+                    "    if st.log is not None:", f"        _log_number(st, {p}, {x}, {kp})"]
+        out += [f"    env[{k}] = {x}"]
+        g, body = self.stmts_lines(s.body.stmts)
+        return g or (not rnd and not self.playout), self._at(out, s.span) + self._in(body)
+
+    def l_ChooseSubset(self, s):
+        """`choose subset x of L [where C] [size A..B] [if T]`: one of its subsets (its options
+        generated by _subset_options; those a turn just worked out are taken as they are)."""
+        t = elem(self.m.types.get(s.coll) or "any")
+        lab = "list:" + (t or "any")
+        k = self.m.slots[s]
+        prompt = s.prompt or f"choose {s.var}"
+        kp, kt, ks, node = self.k(prompt), self.k(lab), self.k(s.span), self.k(s)
+        rnd, bl, by = self._chooser_lines(s)
+        ko, opts, x, p = self.tmp(), self.tmp(), self.tmp(), self.tmp()
+        out = [f"{ko} = st.known_opts",
+               f"if {ko} is not None and {ko}[0] is {node}:",  # the options the turn just worked out
+               f"    {opts} = {ko}[1]", "    st.known_opts = None",
+               "else:", f"    {opts} = {self.k(self.choose_options(s))}(st, env)", f"if {opts}:"]
+        if rnd:
+            out += [f"    {x} = {opts}[_int(st.rng.random() * len({opts}))]"]
+        else:
+            out += ["    " + ln for ln in bl] + [f"    {p} = {by}",
+                    f"    {x} = {opts}[{self.ask(opts, p, kp, kt, ks)}]",
+                    "    if st.log is not None:", f"        _log_subset(st, _g, {p}, {x}, {kp}, {self.k(t)})"]
+        out += [f"    env[{k}] = {x}"]
+        g, body = self.stmts_lines(s.body.stmts)
+        return g or (not rnd and not self.playout), self._at(out, s.span) + self._in(body)
+
+    def l_ChooseN(self, s):
+        """`choose [up to] N x in L [where C]`: N single choices one after another from what is
+        left (no list of subsets is made); with `up to`, "done" is an option each time."""
+        ctype = self.m.types.get(s.coll)
+        t = elem(ctype or "any")
+        k = self.m.slots[s]
+        ck = self.m.slots.get(s.cond) if s.cond is not None else None
+        prompt = s.prompt or f"choose {s.var}"
+        kp, ks, kt = self.k(prompt), self.k(s.span), self.k(t)
+        cards = t == CARD or t in self.m.kinds
+        cl, cv = self.xcards(s.coll) if ctype == ZONE else self.x(s.coll)
+        cl, cv = self.spill(cl, cv)
+        fl, fv = self.filter_lines(s.cond, ck, cv, s.coll)
+        # (the cards left, picked and offered: what a search bot re-deals, bots.remap_held)
+        held = "_hc" if cards else "_t"
+        left, picked, opts = self.tmp(held), self.tmp(held), self.tmp(held)
+        n, x, p, i, lab = self.tmp(), self.tmp(), self.tmp(), self.tmp(), self.tmp()
+        nl, nv = self.x(s.count)
+        rnd, bl, by = self._chooser_lines(s)
+        out = cl + fl + [f"{left} = list({fv})"] + nl + [f"{n} = {nv}", f"{picked} = []"]
+        out += bl + [f"{p} = {by}", f"while len({picked}) < {n} and {left}:"]
+        if rnd:
+            out += [f"    {x} = {left}[_int(st.rng.random() * len({left}))]"]
+        else:
+            done = "_DONE"
+            out += [f"    if len({left}) <= {n} - len({picked}):", f"        {x} = {left}[0]"] if not s.up_to else []
+            out += ["    else:" if not s.up_to else "    if True:",  # (no choice left: all of them)
+                    f"        {opts} = {left} + [{done}]" if s.up_to else f"        {opts} = {left}",
+                    f"        {lab} = _n_labeler(st, _g, {p}, {kt})"]
+            if self.playout:
+                out += [f"        {i} = 0 if len({opts}) == 1 else st.agent({p}, {opts})"]
+            else:
+                out += [f"        if len({opts}) == 1 and _only_option(st, {p}, {opts}, {kp}, {lab}, {ks}):",
+                        f"            {i} = 0", "        elif st.agent is not None:", f"            {i} = st.agent({p}, {opts})",
+                        "        else:"]
+                out += [f"            {i} = yield _Decision({p}, {opts}, {kp}, {lab}, {ks}, st)"]
+            out += [f"        {x} = {opts}[{i}]"]
+            if s.up_to:
+                out += [f"        if {x} is {done}:"]
+                out += [f"            if st.log is not None:", f"                _log_done(st, {p}, {kp})"] if not self.playout else []
+                out += ["            break"]
+        if not self.playout:
+            out += ["    if st.log is not None:", f"        _log_pick(st, _g, {rnd}, {p}, {x}, {kp}, {kt})"]
+        out += [f"    {picked}.append({x})", f"    {left}.remove({x})", f"env[{k}] = {picked}"]
+        g, body = self.stmts_lines(s.body.stmts)
+        return g or (not rnd and not self.playout), self._at(out, s.span) + body
+
+    def l_Simultaneous(self, s):
+        """`simultaneously for p in P choose x in L [where C] { ... }`: every player picks without
+        seeing the others' picks; then the picks are shown and each player's body runs (as them)."""
+        ctype = self.m.types.get(s.coll)
+        t = elem(ctype) if ctype else None
+        cards = t == CARD or t in self.m.kinds
+        ps, cs = self.m.slots[s]
+        prompt = s.prompt or f"choose {s.var}"
+        kp, kt, ks = self.k(prompt), self.k(t), self.k(s.span)
+        held = "_hc" if cards else "_t"  # (what a search bot re-deals: bots.remap_held)
+        chosen, picks, offered = self.tmp(), self.tmp(held), self.tmp(held)
+        pl, pv = self.spill(*self.x(s.players))
+        src, opts, i, me, j = self.tmp(), self.tmp(), self.tmp(), self.tmp(), self.tmp()
+        cl, cv = self.x(s.coll)
+        out = [f"{chosen} = []", f"{picks} = []", f"{offered} = []"]
+        if not self.playout:  # (the picks made so far, which the player deciding has not seen)
+            out += [f"_secret_picks = _redraw_picks({picks}, {offered})"]
+        out += pl + [f"for env[{ps}] in list({pv}):", *("    " + ln for ln in cl),
+                     f"    {src} = st.zones[{cv}]" if ctype == ZONE else f"    {src} = {cv}", f"    {opts} = []"]
+        if s.cond is None:
+            out += [f"    {opts} = list({src})"]
+        else:
+            kl, kv = self.x(s.cond)
+            out += [f"    for env[{cs}] in {src}:", *("        " + ln for ln in kl), f"        if {kv}:",
+                    f"            {opts}.append(env[{cs}])"]
+        out += [f"    if not {opts}:", "        continue",
+                f"    {i} = {self.ask(opts, f'env[{ps}]', kp, kt, ks)}",
+                f"    {chosen}.append(env[{ps}])", f"    {picks}.append({opts}[{i}])", f"    {offered}.append({opts})"]
+        if not self.playout:
+            out += ["_secret_picks = None", f"if st.log is not None and {chosen}:",  # (shown from here on)
+                    f"    _log_simultaneous(st, _g, {chosen}, {picks}, {kp}, {kt})"]
+        out += [f"{me} = env[0]", f"for {j} in range(len({chosen})):", f"    env[{ps}] = {chosen}[{j}]",
+                f"    env[{cs}] = {picks}[{j}]", f"    env[0] = {chosen}[{j}]"]  # each player acts for themself
+        g, body = self.stmts_lines(s.body.stmts)
+        return g or not self.playout, self._at(out, s.span) + self._in(body) + self._at([f"env[0] = {me}"], s.span)
+
+    def l_Emit(self, s):
+        """`emit EVENT(args)`: every `on EVENT` handler runs, in the order of the rules, as me."""
+        decls = [d for d, _ in self.m.handlers.get(s.event, [])]
+        wants = [any(i < len(d.params) and self.m.types.get(a) == ZONE and d.params[i].type.list for d in decls)
+                 for i, a in enumerate(s.args)]
+        lines, vals = self.seq([self.xcards(a) if w else self.x(a) for a, w in zip(s.args, wants)])
+        hs = self.k(self.handlers.get(s.event, []))
+        call = f"_run_handlers(st, {self.k(s.event)}, {hs}, env[0], [{', '.join(vals)}])"
+        out = lines + ([f"for _y in {call}:", "    pass"] if self.playout else [f"yield from {call}"])
+        return not self.playout, self._at(out, s.span)
 
     def l_Gain(self, s):
-        """`gain N C [to p]`, `lose N C [from p]` on a counter no `when ... reaches` watches."""
-        if self.reach.get(self.m.counters[s.counter].slot):
-            return None  # counters with triggers: s_Gain
-        if s.op not in ("gain", "lose"):
-            return self.l_Give(s) if self.playout else None  # (give/take with a log: s_Gain)
+        """`gain N C [to p]`, `lose N C [from p]`, `give N C to p`, `take N C from p`: the
+        counter changed within its bounds (or round its wrap-around track), a line in the log,
+        and then the `when C reaches V` triggers of the spaces its marker passed."""
         ci = self.m.counters[s.counter]
         slot, per, d = ci.slot, ci.decl.per_player, ci.decl
-        p, a = self.tmp(), self.tmp()
+        bounded = d.low is not None or d.high is not None
+        trig = self.reach.get(slot)
+        op, span = s.op, self.k(s.span)
+        row = f"st.counters[{slot}]"
+        p, a, old, new = self.tmp(), self.tmp(), self.tmp(), self.tmp()
         if not per:
             out = [f"{p} = 0"]
-        elif s.other is not None:
+        elif s.other is not None and op in ("gain", "lose"):
             ol, ov = self.x(s.other)
             out = ol + [f"{p} = {ov}"]
         else:
             out = [f"{p} = env[0]"]
         al, av = self.x(s.amount)
         out += al + [f"{a} = {av}"]
-        sign = "" if s.op == "gain" else "-"
-        if d.low is None and d.high is None:
-            out += [f"st.counters[{slot}][{p}] {'+=' if s.op == 'gain' else '-='} {a}"]
-            if self._may_grow(s.amount, True):  # the sum stays a whole number in range
-                out += [f"_num(st.counters[{slot}][{p}], {self.k(s.span)})"]
-        else:  # within the counter's bounds (or round a wrap-around track)
-            apply, _ = self.counter_change(slot)
-            out += [f"{self.k(apply)}(st, {p}, {sign}{a})"]
-        out += ["if st.log is not None:",
-                f"    _log_gain(st, {self.k(s.op)}, {self.k(s.counter)}, {per}, {p}, {a}, st.counters[{slot}][{p}], "
-                f"{self.k(s.span)}, env, {self.k(s)})"]
-        return False, self._at(out, s.span)
+        if bounded or trig:
+            lo, hi = self.bounds(slot)
+            pad = self.m.max_frame + 1  # (room for what the bounds bind: a count, a sum)
+            wrap = bool(d.wrap)
 
-    def l_Give(self, s):
-        """`give N C to p` / `take N C from p` in the playout flavour (no log): as much as the
-        giver has, as s_Gain moves it, for a per-player counter without bounds."""
-        ci = self.m.counters[s.counter]
-        slot, d = ci.slot, ci.decl
-        if not d.per_player or d.low is not None or d.high is not None or s.other is None:
-            return None
-        a, q, have = self.tmp(), self.tmp(), self.tmp()
-        al, av = self.x(s.amount)
-        ol, ov = self.x(s.other)
-        out = al + [f"{a} = {av}"] + ol + [f"{q} = {ov}"]
-        giver, getter = ("env[0]", q) if s.op == "give" else (q, "env[0]")
-        row = f"st.counters[{slot}]"
-        new = self.tmp()  # (the receiver's count before the giver's goes down: what s_Gain checks)
-        out += [f"{have} = {row}[{giver}]", f"{a} = max(0, min({a}, {have}))", f"{row}[{getter}] += {a}",
-                f"{new} = {row}[{getter}]", f"{row}[{giver}] -= {a}", f"_num({new}, {self.k(s.span)})"]
-        return False, self._at(out, s.span)
+            def change(who: str, delta: str) -> str:
+                return f"_capply(st, {row}, {who}, {delta}, {self.k(lo)}, {self.k(hi)}, {wrap}, {pad})"
+        else:
+            def change(who: str, delta: str) -> str:
+                return ""
+        q = getter = None
+        if op in ("gain", "lose"):
+            delta = a if op == "gain" else f"-{a}"
+            if bounded:
+                out += [f"{old}, {new} = {change(p, delta)}", f"_num({new}, {span})"]
+            else:
+                out += [f"{row}[{p}] {'+=' if op == 'gain' else '-='} {a}", f"{new} = {row}[{p}]"]
+                if self._may_grow(s.amount, True):  # the sum stays a whole number in range
+                    out += [f"_num({new}, {span})"]
+                if trig and op == "gain":
+                    out += [f"{old} = {new} - {a}"]
+            getter = p
+        else:
+            q = self.tmp()
+            ol, ov = self.x(s.other)
+            out += ol + [f"{q} = {ov}"]
+            giver, getter = (p, q) if op == "give" else (q, p)
+            out += [f"{a} = max(0, min({a}, {row}[{giver}]))"]  # as much as the giver has
+            if bounded:  # only what the receiver can hold moves
+                out += [f"{old}, {new} = {change(getter, a)}", f"{a} = {new} - {old}", change(giver, f"-{a}")]
+            else:  # (the receiver's count read before the giver's goes down: a give to oneself)
+                out += [f"{row}[{getter}] += {a}", f"{new} = {row}[{getter}]", f"{row}[{giver}] -= {a}"]
+                if trig:
+                    out += [f"{old} = {new} - {a}"]
+            out += [f"_num({new}, {span})"]
+        if not self.playout:
+            out += ["if st.log is not None:",
+                    f"    _log_gain(st, {self.k(op)}, {self.k(s.counter)}, {per}, {p}, {a}, {new}, {span}, env, {self.k(s)}"
+                    + (f", {q})" if q is not None else ")")]
+        if not trig or op == "lose":
+            return False, self._at(out, s.span)
+        hi_lo = self.bounds(slot)
+        fire = f"_cfire(st, {self.k(trig)}, {self.k(hi_lo[0])}, {self.k(hi_lo[1])}, {bool(d.wrap)}, {self.k(s.counter)}, " \
+               f"{getter}, {old}, {new}, {a}, {span})"
+        if self.playout:
+            out += [f"for _y in {fire}:", "    pass"]
+        else:
+            out += [f"yield from {fire}"]
+        return not self.playout, self._at(out, s.span)
 
     def l_Do_value(self, s):
         """`do X` of an effect held in a value (a card's attribute): the effect looked up in a
         table of the game's effects, written out; a value naming an action or a phase (or no
         effect at all) goes to s_Do's closure, which knows those."""
-        fallback = self.k(self.stmt(s)[1].named)  # (given the value, not working it out again)
         vl, v = self.x(s.effect)
         me_l, me = self.x(s.as_player) if s.as_player is not None else ([], "env[0]")
         others = set(self.m.actions) | {p.name for p in self.m.phases}
@@ -1183,8 +741,10 @@ class StatementCompiler:
                 f"        {r} = {c}[1](st, {env2})", f"        if {r} is not None:",
                 f"            for _y in {r}:" if self.playout else f"            yield from {r}"]
         out += (["                pass"] if self.playout else [])
-        out += [f"elif {n} is not None:", f"    for _y in {fallback}(st, env, {n}):" if self.playout else
-                f"    yield from {fallback}(st, env, {n})"] + (["        pass"] if self.playout else [])
+        # (an action or a phase held in a value, or no effect at all: _do_named, given the value)
+        call = f"_do_named(st, _g, {n}, {p}, {self.k(s.span)})"
+        out += [f"elif {n} is not None:"] + ["    " + ln for ln in me_l] + [f"    {p} = {me}"]
+        out += [f"    for _y in {call}:", "        pass"] if self.playout else [f"    yield from {call}"]
         return not self.playout, self._at(out, s.span)
 
     def l_Do(self, s):
@@ -1193,8 +753,14 @@ class StatementCompiler:
         kind = ref[0] if ref is not None else None
         if kind not in ("phase", "action") and not (kind == "effect" and isinstance(e, (A.Name, A.Call))):
             return self.l_Do_value(s)  # an effect held in a value
-        if not (ref is not None and ref[0] == "effect" and isinstance(e, (A.Name, A.Call))):
-            return None  # an action, a phase, or an effect held in a value: s_Do
+        if kind in ("phase", "action"):
+            ml, me = self.spill(*self.x(s.as_player)) if s.as_player is not None else ([], "env[0]")
+            if kind == "phase":
+                call = f"_do_phase(st, _g, {self.k(ref[1])}, {me}, {s.as_player is not None}, {self.k(s.span)})"
+            else:
+                call = f"_do_action(st, _g, {self.k(ref[1])}, {me})"
+            out = ml + ([f"for _y in {call}:", "    pass"] if self.playout else [f"yield from {call}"])
+            return not self.playout, self._at(out, s.span)
         name = ref[1]
         eff = self.m.effects[name]
         cell = self.k(self.g.effect_cells[name])
@@ -1235,6 +801,81 @@ def _do_action(st, g, name, me):
         yield from _r
 
 
+def _do_phase(st, g, pname, p, as_p, span):
+    """`do PHASE [as p]`: the phase, under its heading (`as p`: a phase for each player, for p only)."""
+    ph = next(x for x in g.phases if x.name == pname)
+    if as_p:
+        if p is None:
+            raise GameError("the phase is run for nobody (the player after 'as' is none)", span)
+        if st.log is not None:
+            st.log.append((f"-- phase: {ph.title}, for P{p + 1} --", None, {"type": "phase", "phase": pname}))
+        _r = ph.run_for(st, p)
+        if _r is not None:
+            yield from _r
+        return
+    yield from run_headed(st, ph, f"-- phase: {ph.title} --", {"type": "phase", "phase": pname})
+
+
+def _do_named(st, g, name, me, span):
+    """`do X` of a value naming an action, a phase or an effect (an effect the table of
+    l_Do_value did not hold): run it as `do NAME` would."""
+    if name in g.actions:  # an action held in an attribute: run it as `do ACTION` does
+        yield from _do_action(st, g, name, me)
+        return
+    ph = next((x for x in g.phases if x.name == name), None)
+    if ph is not None:  # a phase held in an attribute
+        if st.log is not None:
+            st.log.append((f"-- phase: {ph.title} --", None, {"type": "phase", "phase": name}))
+        _r = ph.run(st)
+        if _r is not None:
+            yield from _r
+        return
+    if name not in g.effect_cells:
+        raise GameError(f"'{name}' is not an effect", span)
+    req, body, frame, _ = g.effect_cells[name][0]
+    env2 = [me] + [None] * frame
+    if req is not None and not req(st, env2):
+        return
+    if st.log is not None and g.model.effects[name].decl.title is not None:
+        st.log.append((f"effect: {g.effect_titles[name]}", None, {"type": "effect", "effect": name}))
+    if st.fired is not None:
+        st.fired[name] = st.fired.get(name, 0) + 1
+    spend(st, 1, span)  # (an effect held in a value: each call a step of the budget)
+    r = body(st, env2)  # (an effect that asks nothing is a plain function)
+    if r is not None:
+        yield from r
+
+
+def _run_handlers(st, name, hs, me, vals):
+    """`emit EVENT(vals)`: each `on EVENT` handler (body, frame, how many parameters) in turn."""
+    if st.log is not None:
+        st.log.append((f"event: {name}", None, {"type": "emit", "event": name}))
+    if st.fired is not None:
+        st.fired[("on", name)] = st.fired.get(("on", name), 0) + 1
+    for body, frame, np in hs:
+        env2 = [me] + vals[:np]
+        env2 += [None] * (frame - len(env2))
+        _r = body(st, env2)
+        if _r is not None:
+            yield from _r
+
+
+def _redraw_picks(picks, offered):
+    """A simultaneous choice's picks not shown yet, drawn again (a search bot's world: bots.remap_held)."""
+    def redraw(rng):
+        for j, opts in enumerate(offered):
+            picks[j] = opts[int(rng.random() * len(opts))]
+    return redraw
+
+
+def _log_simultaneous(st, g, chosen, picks, prompt, t):
+    st.log.append((f"all choose at once ({prompt}):", None, {"type": "simultaneous", "prompt": prompt}))
+    for p, x in zip(chosen, picks):
+        text = f"  P{p + 1} chose {g.label(x, st, t)}"
+        hidden = g.card_hiding(x, st, text, f"  P{p + 1} chose a card they may not show") if t == "card" else None
+        st.log.append((text, hidden, {"type": "choice", "player": p, "prompt": prompt, "choice": g.label(x, st, t)}))
+
+
 def _log_random(st, g, x, prompt, t):
     if t == "card":
         text = f"at random: {g.card_label(x, st)} ({prompt})"
@@ -1268,17 +909,202 @@ def _amount(st, name, a) -> str:
     return f"{a} {one if a == 1 else many}"
 
 
-def _log_gain(st, op, name, per, p, a, new, span=None, env=None, node=None):
-    if not a:  # nothing gained or lost: no line
+def _log_gain(st, op, name, per, p, a, new, span=None, env=None, node=None, q=None):
+    """The log's line for a counter changed by `gain`/`lose` (of p), or `give`/`take` (p, the
+    player acting, and q the other)."""
+    if not a:  # nothing gained, lost or given: no line
         return
     st.why[len(st.log)] = span
     if st.explain is not None and node is not None:  # (its terms, for `why N` / --explain)
         st.explain.gain(st, env, node, p, a, new)
     if op == "gain":
         text = f"P{p + 1} gains {_amount(st, name, a)}" if per else f"{name} +{a}"
-    else:
+    elif op == "lose":
         text = f"P{p + 1} loses {_amount(st, name, a)}" if per else f"{name} -{a}"
+    else:
+        giver, getter = (p, q) if op == "give" else (q, p)
+        text = f"P{giver + 1} gives {_amount(st, name, a)} to P{getter + 1}"
     st.log.append((text + f" (now {new})", None, {"type": op, "counter": name, "amount": a, "player": p, "now": new}))
+
+
+def _capply(st, row, p, delta, lo, hi, wrap, pad):
+    """A counter of player p changed by delta within its bounds lo..hi (functions of the
+    state with me = p, or None), or round its track (wrap): (old, new)."""
+    old = row[p]
+    v = old + delta
+    env = [p] + [None] * pad
+    low = lo(st, env) if lo is not None else None
+    high = hi(st, env) if hi is not None else None
+    if wrap and low is not None and high is not None:
+        v = low + (v - low) % (high - low + 1)
+    else:
+        if low is not None and v < low:
+            v = low
+        if high is not None and v > high:
+            v = high
+    row[p] = v
+    return old, v
+
+
+def _cfire(st, trig, lo, hi, wrap, name, p, old, new, delta, span=None):
+    """Run the `when C reaches V` triggers of the spaces p's marker passed, in the order it
+    passes them (on a wrap-around track, a space is passed once per lap: a gain of many laps
+    fires it as often, each firing a step of the game's budget, counted before the first)."""
+    if delta <= 0:
+        return
+    hits = []
+    laps = []  # (first step, lap length, last step, t, body, env, decl) of a wrap-around track
+    for value, body, frame, pslot, decl in trig:
+        env = [p] + [None] * frame
+        env[pslot] = p
+        t = value(st, env)
+        if wrap:
+            low, high = lo(st, env), hi(st, env)
+            if not low <= t <= high:
+                continue  # a space off the track is never reached
+            size = high - low + 1
+            first = (t - old) % size or size  # the first step that lands on t
+            if first <= delta:
+                laps.append((first, size, delta, t, body, env, decl))
+        elif old < t <= new:
+            hits.append((t - old, t, body, env, decl))
+    if laps:  # (a wrap-around track: every trigger is here, none in hits)
+        n = sum((last - first) // size + 1 for first, size, last, *_ in laps)
+        if n > 1:
+            most = budget.LIMITS["steps"]
+            if st.steps + n > most:
+                raise GameError(f"this gain moves {name} {delta} spaces round its track, passing the spaces "
+                                f"of its 'when ... reaches' {n} times: more firings than the game's budget "
+                                f"of {most} steps has left (a larger budget: tav --max-steps N)", span)
+            spend(st, n, span)
+        # in the order the marker passes them, one lap after another (never all in a list)
+        hits = heapq.merge(*(_laps(*x) for x in laps), key=_first)
+    else:
+        hits.sort(key=_first)
+    for _, t, body, env, decl in hits:
+        if st.fired is not None:
+            st.fired[("when", decl)] = st.fired.get(("when", decl), 0) + 1
+        if st.log is not None:
+            st.log.append((f"P{p + 1}'s {name} reaches {t}", None, {"type": "reach", "player": p, "counter": name, "space": t}))
+        _r = body(st, env)
+        if _r is not None:
+            yield from _r
+
+
+def _log_set(st, g, c, aname, v, vtype):
+    """The log's line for a card's variable set (the value hidden from who may not see the card)."""
+    st.log.append((f"{g.card_name[c]}: {aname} = {g.value_text(v, st, vtype)}",
+                   (st.vis_mask(c) & g.value_mask(v, st, vtype), f"a card: {aname} changed"),
+                   {"type": "set", "card": g.card_name[c], "attr": aname, "value": v}))
+
+
+def _log_look(st, g, me, c):
+    st.log.append((f"P{me + 1} looks at {g.card_name[c]}", (1 << me, f"P{me + 1} looks at a card"),
+                   {"type": "look", "player": me, "card": g.card_name[c]}))
+
+
+def _log_shuffle(st, g, z):
+    st.log.append((f"shuffle {g._zone_label(z, st.n)}", None, {"type": "shuffle"}))
+
+
+def _shuffle(cards, rnd):
+    """Fisher-Yates, with the game's RNG."""
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(rnd() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _swap(st, g, x, y, span):
+    """`swap A with B` of two cards (none of either: nothing happens)."""
+    if x is None or y is None:
+        return
+    if st.zholder is not None and (st.lands_on_itself(x, st.loc[y]) or st.lands_on_itself(y, st.loc[x])):
+        raise GameError("a card cannot be swapped onto itself (or onto a card it holds)", span)
+    st.swap(x, y)
+    if st.log is not None:
+        st.log.append((f"swap {g.card_name[x]} and {g.card_name[y]}", (st.vis_mask(x) & st.vis_mask(y), "swap two cards"),
+                       {"type": "swap", "a": g.card_name[x], "b": g.card_name[y]}))
+
+
+def _show(st, g, cards, q, me):
+    """`show CARDS to q`: q now knows them; the log says who showed what (to whom may see it)."""
+    cards = [c for c in cards if c is not None]
+    for c in cards:
+        st.seen[c] |= 1 << q
+    if st.log is not None and cards:
+        owner = st.zowner[st.loc[cards[0]]] if st.loc[cards[0]] >= 0 else None
+        if owner is None or any(st.loc[c] < 0 or st.zowner[st.loc[c]] != owner for c in cards):
+            owner = me  # cards of one player's zones are shown by that player
+        who = f"P{owner + 1}" if owner is not None else "the game"
+        names = ", ".join(g.card_name[c] for c in cards)
+        mask = (1 << q) | ((1 << owner) if owner is not None else 0)
+        common = (1 << st.n) - 1
+        for c in cards:
+            common &= st.vis_mask(c)
+        mask |= common  # and whoever could see them all anyway
+        st.log.append((f"{who} shows {names} to P{q + 1}", (mask, f"{who} shows {len(cards)} card(s) to P{q + 1}"),
+                       {"type": "show", "player": owner, "to": q, "cards": [g.card_name[c] for c in cards]}))
+
+
+def _log_option(st, p, label, prompt):
+    st.log.append((f"P{p + 1} chooses '{label}' ({prompt})", None,
+                   {"type": "choice", "player": p, "prompt": prompt, "choice": label}))
+
+
+def _log_number(st, p, x, prompt):
+    st.log.append((f"P{p + 1} chooses {x} ({prompt})", None, {"type": "choice", "player": p, "prompt": prompt, "choice": x}))
+
+
+def _numbers_msg(a, b, most):
+    return f"'choose number' from {a} to {b}: more than {most} numbers to choose from"
+
+
+def _log_subset(st, g, p, x, prompt, t):
+    hidden = None
+    if t == "card":
+        mask = (1 << st.n) - 1
+        for c in x:
+            mask &= st.vis_mask(c)
+        if mask != (1 << st.n) - 1:
+            hidden = (mask, f"P{p + 1} chooses {len(x)} card(s) ({prompt})")
+    st.log.append((f"P{p + 1} chooses {g.label(x, st, 'list:' + (t or 'any'))} ({prompt})", hidden,
+                   {"type": "choice", "player": p, "prompt": prompt}))
+
+
+_DONE = ("done",)  # `choose up to N`: the option of taking no more
+
+
+def _n_label(g, t, x, st, p):
+    if x is _DONE:
+        return "done"
+    if t == "card":
+        return g.card_label(x, st, p) if st.visible(x, p) else "face-down card"
+    return g.label(x, st, t, p)
+
+
+def _n_labeler(st, g, p, t):
+    """The labels of a `choose N` decision's options, as player p may read them."""
+    def lab(v):
+        return _n_label(g, t, v, st, p)
+    if t == "card":
+        lab.cards = True  # (its options are cards: a player may read their text)
+    return lab
+
+
+def _log_done(st, p, prompt):
+    st.log.append((f"P{p + 1} is done ({prompt})", None, {"type": "choice", "player": p, "prompt": prompt, "choice": "done"}))
+
+
+def _log_pick(st, g, rnd, p, x, prompt, t):
+    who = "at random" if rnd else f"P{p + 1} chooses"
+    label = _n_label(g, t, x, st, None)
+    text = f"{who}{':' if rnd else ''} {label} ({prompt})"
+    hidden = g.card_hiding(x, st, text, f"{who} a face-down card ({prompt})") if t == "card" else None
+    st.log.append((text, hidden, {"type": "random" if rnd else "choice", "player": p, "prompt": prompt, "choice": label}))
+
+
+def _always(st, env):
+    return [True]
 
 
 def run_headed(st, ph, heading: str, data: dict):
@@ -1297,17 +1123,10 @@ def _log_reveal(st, g, c):
     st.log.append((f"reveal {g.card_name[c]}", None, {"type": "reveal", "card": g.card_name[c]}))
 
 
-def _move_card(st, g, c, z, top, face, me, span):
-    """`move CARD to Z` once the card is known not to be none."""
-    if z is None:
-        raise GameError("move to nowhere (the destination is none)", span)
-    if st.zholder is not None and st.zholder[z] >= 0 and st.lands_on_itself(c, z):
-        raise GameError(f"{g.card_name[c]} cannot be put on itself (or on a card it holds)", span)
-    old = st.loc[c]
-    knew = st.vis_mask(c) if st.log is not None else 0  # who saw it before it moved still knows it
-    st.move(c, z, top, face, me)
-    if st.log is not None:
-        StatementCompiler._log_move(st, g, c, old, z, face, me, knew)
+def _log_many(st, g, n, z):
+    """The log's one line for a move of more than three cards (or of everything)."""
+    to = g._zone_label(z, st.n)
+    st.log.append((f"{n} cards -> {to}", None, {"type": "move_all", "count": n, "to": to}))
 
 
 def _subset_tries(n, a, b, span):
@@ -1321,5 +1140,5 @@ def _subset_tries(n, a, b, span):
     return tried
 
 
-STATEMENT_HELPERS = {"_subset_tries": _subset_tries, "_combinations": itertools.combinations, "_log_gain": _log_gain, "_log_reveal": _log_reveal, "_log_random": _log_random, "_log_choice": _log_choice, "_move_card": _move_card,
+STATEMENT_HELPERS = {"_subset_tries": _subset_tries, "_combinations": itertools.combinations, "_log_gain": _log_gain, "_do_phase": _do_phase, "_do_named": _do_named, "_do_action": _do_action, "_run_handlers": _run_handlers, "_redraw_picks": _redraw_picks, "_log_simultaneous": _log_simultaneous, "_log_option": _log_option, "_log_number": _log_number, "_numbers_msg": _numbers_msg, "_log_subset": _log_subset, "_DONE": _DONE, "_n_labeler": _n_labeler, "_log_done": _log_done, "_log_pick": _log_pick, "_log_look": _log_look, "_shuffle": _shuffle, "_log_shuffle": _log_shuffle, "_swap": _swap, "_show": _show, "_log_set": _log_set, "_capply": _capply, "_cfire": _cfire, "_log_reveal": _log_reveal, "_log_random": _log_random, "_log_choice": _log_choice, "_log_move": StatementCompiler._log_move, "_log_many": _log_many,
                      "_Decision": Decision, "_only_option": only_option, "_GameError": GameError, "_GameOver": GameOver}
