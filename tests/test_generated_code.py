@@ -24,7 +24,7 @@ OWN = re.compile(r"^(st|env|src|_[a-z]+\d*|_[A-Z][A-Za-z]+|_[a-z]+(_[a-z0-9]+)*)
 ATTRS = {"append", "pop", "get", "zones", "zbase", "attrs", "cvars", "counters", "vars", "opt", "loc", "cap",
          "players", "all_cards", "current", "next_player", "round", "n", "rng", "randint", "random", "log", "fired",
          "known_opts", "preset", "agent", "turn_used", "facedown", "seen", "zhidden", "move", "zowner", "czone", "zholder", "zone_owner",
-         "result", "ended", "value_text", "offered", "step_limit", "remove", "insert", "zprivate", "lands_on_itself", "card_name", "vis_mask", "holds", "drop_held", "move_everything", "swap", "rng",
+         "result", "ended", "value_text", "offered", "step_limit", "remove", "insert", "zprivate", "lands_on_itself", "card_name", "vis_mask", "holds", "drop_held", "move_everything", "swap", "rng", "final_scoring", "ended",
          # the turn loop's own locals and what it reads of an action
          "cur", "n", "taken", "idle", "steps", "log", "legal", "known", "r", "a", "used", "acted",
          "name", "title", "alone", "frame", "first", "body", "add"}

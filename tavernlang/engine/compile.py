@@ -19,7 +19,7 @@ from .budget import counted, self_calling, spend
 from .common import RULE_FAULTS, Decision, Fn, _const, located, only_option  # noqa: F401  (Decision is part of the engine's API)
 from .expressions import ExpressionCompiler, _Fn
 from .state import GameOver, State
-from .statements import StatementCompiler, run_headed, unit_words
+from .statements import StatementCompiler, unit_words
 
 
 class CompiledGame:
@@ -448,35 +448,8 @@ class CompiledGame:
         return st
 
     def flow(self, st: State):
-        """The whole game as a generator of Decisions."""
-        try:
-            if self.setup is not None:
-                _r = self.setup(st, [None] * (self.setup_frame + 1))  # no one acts in setup: `me` is none
-                if _r is not None:
-                    yield from _r
-            limit = self.rounds_count(st, [None] + self._pad) if self.rounds_count else None
-            if limit is not None and limit < 1:
-                raise GameError(f"the game has {limit} rounds: it needs at least 1", self.model.rounds.count.span)
-            if limit is not None and limit > MAX_ROUNDS:
-                raise GameError(f"the game has {limit} rounds: a game may have at most {MAX_ROUNDS}",
-                                self.model.rounds.count.span)
-            while True:
-                st.round += 1
-                if st.round > MAX_ROUNDS:
-                    raise GameError(f"the game did not end after {MAX_ROUNDS} rounds (the most a game may have)",
-                                    self.model.rounds.span if self.model.rounds is not None else None)
-                for ph in self.phases:
-                    logged = st.log is not None  # (no heading is written where nothing is logged)
-                    yield from run_headed(st, ph, logged and f"-- round {st.round}: {ph.title} --",
-                                          logged and {"type": "phase", "round": st.round, "phase": ph.name})
-                # `end when` is checked at the end of each round (`end game` ends at once)
-                if self.ended(st):
-                    raise GameOver
-                if limit is not None and st.round >= limit:
-                    raise GameOver
-        except GameOver:
-            pass
-        yield from self.final_scoring(st)
+        """The whole game as a generator of Decisions (generated: _Compiler.flow)."""
+        return self._flow(st)
 
     def final_scoring(self, st: State):
         """`at game end`: once, however the game ended (`end game` inside it changes nothing)."""
@@ -684,12 +657,41 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         g.rounds_count = self.expr(m.rounds.count) if m.rounds and m.rounds.count else None
         g.phases = [self.phase(p) for p in m.phases]
         g.end_conds = [self.expr(e.cond) for e in m.end_conds]
+        g._flow = self.flow()
         g.winner_keys = [self.expr(k) for k in m.winner.keys] if m.winner else []
         g.winner_everyone = self.expr(m.winner.everyone_if) if m.winner and m.winner.everyone_if else None
         g.guarded_winners = [(self.expr(w.guard), [self.expr(k) for k in w.keys],
                               self.expr(w.everyone_if) if w.everyone_if is not None else None)
                              for w in m.guarded_winners]
         g.scenarios = [self.scenario(sc) for sc in m.scenarios]
+
+    def flow(self):
+        """The whole game as one generated generator function of the state: setup, the rounds
+        with their phases in order (each under its heading in the log; a phase that did nothing
+        leaves none), `end when` at the end of each round, `rounds N`; then `at game end`."""
+        g, m, k = self.g, self.m, self.k
+        L = ["try:"]
+        if g.setup is not None:  # no one acts in setup: `me` is none
+            L += [f"    _r = {k(g.setup)}(st, [None{', None' * g.setup_frame}])",
+                  "    if _r is not None:", "        yield from _r"]
+        if g.rounds_count is not None:
+            sp = k(m.rounds.count.span)
+            L += [f"    _lim = {k(g.rounds_count)}(st, [None{', None' * len(g._pad)}])",
+                  "    if _lim is not None and _lim < 1:", f"        raise _GameError(_rounds_msg(_lim, 1), {sp})",
+                  f"    if _lim is not None and _lim > {MAX_ROUNDS}:", f"        raise _GameError(_rounds_msg(_lim, {MAX_ROUNDS}), {sp})"]
+        L += ["    while True:", "        st.round += 1", f"        if st.round > {MAX_ROUNDS}:",
+              f"            raise _GameError({k(f'the game did not end after {MAX_ROUNDS} rounds (the most a game may have)')}, "
+              f"{k(m.rounds.span if m.rounds is not None else None)})"]
+        for ph in g.phases:
+            L += ["        if st.log is not None:", f"            _m = _log_round(st, {k(ph)})",
+                  f"        _r = {k(ph.run)}(st)", "        if _r is not None:", "            yield from _r",
+                  "        if st.log is not None and len(st.log) == _m:", "            st.log.pop()"]
+        if g.end_conds:  # `end when` is checked at the end of each round (`end game` ends at once)
+            L += ["        if _g.ended(st):", "            raise _GameOver"]
+        if g.rounds_count is not None:
+            L += ["        if _lim is not None and st.round >= _lim:", "            raise _GameOver"]
+        L += ["except _GameOver:", "    pass", "yield from _g.final_scoring(st)"]
+        return self.compile_fn("st", L, "None", [None] * len(L))
 
     def scenario(self, info):
         d = info.decl
@@ -785,39 +787,8 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         ph = info.decl
         frame = info.frame
         title = ph.title or ph.name
-        if ph.body is not None and ph.each_player:
-            body = self.gen_block(ph.body)
-            first = self.expr(ph.each_from) if ph.each_from is not None else None
-
-            def run_for(st, p):
-                env = [p] + [None] * frame
-                st.current = p
-                _r = body(st, env)
-                if _r is not None:
-                    yield from _r
-
-            def run_each(st, span=ph.span):
-                if st.fired is not None:
-                    st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
-                f = first(st, [st.current] + [None] * frame) if first is not None else 0
-                if f is None:
-                    raise GameError("the first player of the phase is none", ph.each_from.span)
-                for i in range(st.n):
-                    _r = run_for(st, (f + i) % st.n)
-                    if _r is not None:
-                        yield from _r
-            return _Phase(ph.name, title, run_each, run_for)
-        if ph.body is not None:
-            body = self.gen_block(ph.body)
-
-            def run_steps(st):
-                if st.fired is not None:
-                    st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
-                env = [st.current] + [None] * frame
-                _r = body(st, env)
-                if _r is not None:
-                    yield from _r
-            return _Phase(ph.name, title, run_steps)
+        if ph.body is not None:  # a phase of steps (`for each player [from P]`: once for each, in turn)
+            return self.steps_phase(ph, frame, title)
         start = self.expr(ph.start)
         until = self.expr(ph.until) if ph.until is not None else None
         acts = []
@@ -841,6 +812,43 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             return _Phase(ph.name, title, self.simultaneous_phase(ph, info, start, until, acts, at_once, can_pass,
                                                                   pass_cond, required, multi_turns(True, True, True)))
         return _Phase(ph.name, title, multi_turns(once_each, can_pass, multi))
+
+    def steps_phase(self, ph, frame: int, title: str) -> _Phase:
+        """A phase of steps (`phase P { ... }`, `phase P for each player [from F] { ... }`) as
+        generated functions of the state: its body written out inside them."""
+        k = self.k
+        saved = self._fn
+        self._fn = _Fn()
+        try:
+            is_gen, body = self.stmts_lines(ph.body.stmts)
+            counted = [(f"if st.fired is not None:", ph.span), (f"    st.fired[{k(('phase', ph))}] = st.fired.get({k(('phase', ph))}, 0) + 1", ph.span)]
+            if not ph.each_player:
+                lines = counted + [(f"env = [st.current{', None' * frame}]", ph.span)] + body
+                run = self._phase_fn("st", lines, is_gen)
+                return _Phase(ph.name, title, run)
+            # `do PHASE as p`: the body once, for p
+            run_for = self._phase_fn("st, _p", [(f"env = [_p{', None' * frame}]", ph.span), ("st.current = _p", ph.span)] + body, is_gen)
+        finally:
+            self._fn = saved
+        lines = list(counted)
+        if ph.each_from is not None:
+            self._fn = _Fn()
+            try:
+                fl, fv = self.x(ph.each_from)
+            finally:
+                self._fn = saved
+            lines += self._at([f"env = [st.current{', None' * frame}]", *fl, f"_f = {fv}", "if _f is None:",
+                               f"    raise _GameError({k('the first player of the phase is none')}, {k(ph.each_from.span)})"],
+                              ph.each_from.span)
+        else:
+            lines += [("_f = 0", ph.span)]
+        call = f"{k(run_for)}(st, (_f + _i) % st.n)"
+        lines += self._at(["for _i in range(st.n):"] + ([f"    yield from {call}"] if is_gen else [f"    {call}"]), ph.span)
+        return _Phase(ph.name, title, self._phase_fn("st", lines, is_gen), run_for)
+
+    def _phase_fn(self, params: str, lines: list, is_gen: bool):
+        """(A phase that asks nothing is a plain function: whoever runs it runs what it gives back, if anything.)"""
+        return self.compile_fn(params, [ln for ln, _ in lines], "None", [sp for _, sp in lines])
 
     def turns(self, ph, frame, acts, required, at_once, can_pass, once_each, multi):
         """A phase of turns (`turns from FIRST [until C] { actions ... }`), as one generated

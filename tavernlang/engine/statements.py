@@ -1119,6 +1119,19 @@ def run_headed(st, ph, heading: str, data: dict):
         st.log.pop()
 
 
+def _log_round(st, ph):
+    """A phase's heading in the log, in a round: where the log is now (the heading is taken back
+    when the phase leaves nothing after it)."""
+    st.log.append((f"-- round {st.round}: {ph.title} --", None, {"type": "phase", "round": st.round, "phase": ph.name}))
+    return len(st.log)
+
+
+def _rounds_msg(n, bound):
+    if bound == 1:
+        return f"the game has {n} rounds: it needs at least 1"
+    return f"the game has {n} rounds: a game may have at most {bound}"
+
+
 def _log_reveal(st, g, c):
     st.log.append((f"reveal {g.card_name[c]}", None, {"type": "reveal", "card": g.card_name[c]}))
 
@@ -1140,5 +1153,5 @@ def _subset_tries(n, a, b, span):
     return tried
 
 
-STATEMENT_HELPERS = {"_subset_tries": _subset_tries, "_combinations": itertools.combinations, "_log_gain": _log_gain, "_do_phase": _do_phase, "_do_named": _do_named, "_do_action": _do_action, "_run_handlers": _run_handlers, "_redraw_picks": _redraw_picks, "_log_simultaneous": _log_simultaneous, "_log_option": _log_option, "_log_number": _log_number, "_numbers_msg": _numbers_msg, "_log_subset": _log_subset, "_DONE": _DONE, "_n_labeler": _n_labeler, "_log_done": _log_done, "_log_pick": _log_pick, "_log_look": _log_look, "_shuffle": _shuffle, "_log_shuffle": _log_shuffle, "_swap": _swap, "_show": _show, "_log_set": _log_set, "_capply": _capply, "_cfire": _cfire, "_log_reveal": _log_reveal, "_log_random": _log_random, "_log_choice": _log_choice, "_log_move": StatementCompiler._log_move, "_log_many": _log_many,
+STATEMENT_HELPERS = {"_subset_tries": _subset_tries, "_combinations": itertools.combinations, "_log_gain": _log_gain, "_log_round": _log_round, "_rounds_msg": _rounds_msg, "_do_phase": _do_phase, "_do_named": _do_named, "_do_action": _do_action, "_run_handlers": _run_handlers, "_redraw_picks": _redraw_picks, "_log_simultaneous": _log_simultaneous, "_log_option": _log_option, "_log_number": _log_number, "_numbers_msg": _numbers_msg, "_log_subset": _log_subset, "_DONE": _DONE, "_n_labeler": _n_labeler, "_log_done": _log_done, "_log_pick": _log_pick, "_log_look": _log_look, "_shuffle": _shuffle, "_log_shuffle": _log_shuffle, "_swap": _swap, "_show": _show, "_log_set": _log_set, "_capply": _capply, "_cfire": _cfire, "_log_reveal": _log_reveal, "_log_random": _log_random, "_log_choice": _log_choice, "_log_move": StatementCompiler._log_move, "_log_many": _log_many,
                      "_Decision": Decision, "_only_option": only_option, "_GameError": GameError, "_GameOver": GameOver}
