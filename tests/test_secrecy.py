@@ -43,6 +43,7 @@ class Watch:
             self.by_name.setdefault(n, []).append(c)
         self.patterns = {n: re.compile(r"(?<![\w'])" + re.escape(n) + r"(?![\w'])") for n in self.names}
         self.known = [set() for _ in st.players]  # cards each seat could see at some check
+        self.values = {v for vals in game.model.enums.values() for v in vals}  # the rules' enum values
         self.problems: list = []
 
     def learn(self):
@@ -97,8 +98,11 @@ class CheckedLog(list):
         if data.get("type") in RULES_TEXT:
             return  # the rules' own words (an effect's title may share a card's name), not a card shown
         w = self.w
+        value = data.get("choice") if data.get("type") in ("choice", "random") else None
         for p in w.st.players:
             shown = hidden[1] if hidden is not None and not (hidden[0] >> p & 1) else text
+            if value in w.values and shown == text:  # the choice of a value (a Clan) that a card's name shares
+                shown = shown.replace(f" {value} (", " (")
             w.check(p, shown, f"log line {len(self)}")
 
 
