@@ -130,6 +130,19 @@ class StatementCompiler:
     def stmt_lines(self, s) -> tuple[bool, list]:
         return getattr(self, "l_" + type(s).__name__)(s)
 
+    def _logged(self, lines: list[str], cond: str = "st.log is not None") -> list[str]:
+        """Lines that write the log, behind their test; none in the playout flavour (no log)."""
+        return [] if self.playout else [f"if {cond}:", *("    " + ln for ln in lines)]
+
+    def _counted(self, lines: list[str]) -> list[str]:
+        """Lines that count what fired (lint's coverage); none in the playout flavour, whose
+        games count nothing (a run that counts uses the interactive flavour)."""
+        return [] if self.playout else ["if st.fired is not None:", *("    " + ln for ln in lines)]
+
+    def _presets(self) -> bool:
+        """Can a choice have been made ahead (st.preset)? Only in a phase of simultaneous turns."""
+        return any(ph.decl.simultaneous for ph in self.m.phases)
+
     @staticmethod
     def _at(lines, span) -> list:
         return [(ln, span) for ln in lines]
@@ -199,8 +212,7 @@ class StatementCompiler:
 
     def l_Log(self, s):
         t = self.k(s.text)
-        return False, self._at(["if st.log is not None:",
-                                f'    st.log.append(({t}, None, {{"type": "log", "text": {t}}}))'], s.span)
+        return False, self._at(self._logged([f'st.log.append(({t}, None, {{"type": "log", "text": {t}}}))']), s.span)
 
     def l_Let(self, s):
         ls, v = self.x(s.value)
@@ -409,7 +421,7 @@ class StatementCompiler:
             body_gen, body = self.stmts_lines(s.body.stmts)
         if is_random:
             out = self._random_pick_lines(s, k, x) + [f"if {x} is not None:",
-                   "    if st.log is not None:", f"        _log_random(st, _g, {x}, {kp}, {kt})",
+                   *("    " + ln for ln in self._logged([f"_log_random(st, _g, {x}, {kp}, {kt})"])),
                    f"    env[{k}] = {x}"]
             return body_gen, self._at(out, s.span) + self._in(body)
         ko, opts, p, pre = self.tmp(), self.tmp(), self.tmp(), self.tmp()
@@ -418,14 +430,17 @@ class StatementCompiler:
                f"if {ko} is not None and {ko}[0] is {node}:",  # the options the turn just worked out
                f"    {opts} = {ko}[1]", "    st.known_opts = None",
                "else:", f"    {opts} = {self.k(opts_fn)}(st, env)",
-               f"if {opts}:", *["    " + ln for ln in bl], f"    {p} = {bv}",
-               f"    {pre} = st.preset",
-               f"    if {pre} is not None and {node} in {pre}:",  # chosen ahead, in a simultaneous phase's pick
-               f"        {x} = {pre}.pop({node})",
-               "    else:",
-               f"        {x} = {opts}[{self.ask(opts, p, kp, kt, ks)}]",
-               "    if st.log is not None:", f"        _log_choice(st, _g, {p}, {x}, {kp}, {kt})",
-               f"    env[{k}] = {x}"]
+               f"if {opts}:", *["    " + ln for ln in bl], f"    {p} = {bv}"]
+        if self._presets():
+            out += [f"    {pre} = st.preset",
+                    f"    if {pre} is not None and {node} in {pre}:",  # chosen ahead, in a simultaneous phase's pick
+                    f"        {x} = {pre}.pop({node})",
+                    "    else:",
+                    f"        {x} = {opts}[{self.ask(opts, p, kp, kt, ks)}]"]
+        else:
+            out += [f"    {x} = {opts}[{self.ask(opts, p, kp, kt, ks)}]"]
+        out += [*("    " + ln for ln in self._logged([f"_log_choice(st, _g, {p}, {x}, {kp}, {kt})"])),
+                f"    env[{k}] = {x}"]
         return not self.playout, self._at(out, s.span) + self._in(body)
 
     def ask(self, opts: str, p: str, kp: str, kt: str, ks: str | None = None, with_st: bool = True) -> str:
@@ -492,15 +507,18 @@ class StatementCompiler:
         if rnd:
             out += [f"    {o} = {opts}[_int(st.rng.random() * len({opts}))]"]
         else:
-            out += ["    " + ln for ln in bl] + [
-                f"    {p} = {by}", f"    {pre} = st.preset",
-                f"    if {pre} is not None and {node} in {pre}:",  # chosen ahead, in a simultaneous phase's pick
-                f"        {o} = {pre}.pop({node})", "    else:",
-                f"        {o} = {opts}[{self.ask(opts, p, kp, self.k(_first), ks, False)}]",
-                "    if st.log is not None:", f"        _log_option(st, {p}, {o}[0], {kp})"]
+            ask = f"{opts}[{self.ask(opts, p, kp, self.k(_first), ks, False)}]"
+            out += ["    " + ln for ln in bl] + [f"    {p} = {by}"]
+            if self._presets():
+                out += [f"    {pre} = st.preset",
+                        f"    if {pre} is not None and {node} in {pre}:",  # chosen ahead, in a simultaneous phase's pick
+                        f"        {o} = {pre}.pop({node})", "    else:", f"        {o} = {ask}"]
+            else:
+                out += [f"    {o} = {ask}"]
+            out += ["    " + ln for ln in self._logged([f"_log_option(st, {p}, {o}[0], {kp})"])]
         key = self.tmp()
-        out += ["    if st.fired is not None:", f"        {key} = ({self.k('option')}, {node}, {o}[0])",
-                f"        st.fired[{key}] = st.fired.get({key}, 0) + 1"]
+        out += ["    " + ln for ln in self._counted([f"{key} = ({self.k('option')}, {node}, {o}[0])",
+                                                      f"st.fired[{key}] = st.fired.get({key}, 0) + 1"])]
         is_gen = not rnd and not self.playout
         out = self._at(out, s.span)
         for i, opt in enumerate(s.options):
@@ -526,7 +544,7 @@ class StatementCompiler:
         else:
             out += ["    " + ln for ln in bl] + [f"    {p} = {by}",
                     f"    {x} = {opts}[{self.ask(opts, p, kp, self.k(str), ks, False)}]",
-                    "    if st.log is not None:", f"        _log_number(st, {p}, {x}, {kp})"]
+                    *("    " + ln for ln in self._logged([f"_log_number(st, {p}, {x}, {kp})"]))]
         out += [f"    env[{k}] = {x}"]
         g, body = self.stmts_lines(s.body.stmts)
         return g or (not rnd and not self.playout), self._at(out, s.span) + self._in(body)
@@ -550,7 +568,7 @@ class StatementCompiler:
         else:
             out += ["    " + ln for ln in bl] + [f"    {p} = {by}",
                     f"    {x} = {opts}[{self.ask(opts, p, kp, kt, ks)}]",
-                    "    if st.log is not None:", f"        _log_subset(st, _g, {p}, {x}, {kp}, {self.k(t)})"]
+                    *("    " + ln for ln in self._logged([f"_log_subset(st, _g, {p}, {x}, {kp}, {self.k(t)})"]))]
         out += [f"    env[{k}] = {x}"]
         g, body = self.stmts_lines(s.body.stmts)
         return g or (not rnd and not self.playout), self._at(out, s.span) + self._in(body)
@@ -734,9 +752,10 @@ class StatementCompiler:
         out += ["    " + ln for ln in me_l]
         out += [f"    {p} = {me}", f"    {c} = {hit}[0][0]", f"    {env2} = [{p}] + [None] * {c}[2]",
                 f"    if {c}[0] is None or {c}[0](st, {env2}):",
-                f"        if st.log is not None and {hit}[1] is not None:",
-                f'            st.log.append(("effect: " + {hit}[1], None, {{"type": "effect", "effect": {n}}}))',
-                "        if st.fired is not None:", f"            st.fired[{n}] = st.fired.get({n}, 0) + 1",
+                *("        " + ln for ln in self._logged(
+                    [f'st.log.append(("effect: " + {hit}[1], None, {{"type": "effect", "effect": {n}}}))'],
+                    f"st.log is not None and {hit}[1] is not None")),
+                *("        " + ln for ln in self._counted([f"st.fired[{n}] = st.fired.get({n}, 0) + 1"])),
                 *("    " + ln for ln in self._in_step(s.span)),
                 f"        {r} = {c}[1](st, {env2})", f"        if {r} is not None:",
                 f"            for _y in {r}:" if self.playout else f"            yield from {r}"]
@@ -776,10 +795,10 @@ class StatementCompiler:
                        f"if {c}[0] is None or {c}[0](st, {env2}):"]
         if eff.decl.title is not None:
             t, nm = self.k(self.g.effect_titles[name]), self.k(name)
-            out += ["    if st.log is not None:",
-                    f'        st.log.append(("effect: " + {t}, None, {{"type": "effect", "effect": {nm}}}))']
-        out += ["    if st.fired is not None:", f"        st.fired[{self.k(name)}] = st.fired.get({self.k(name)}, 0) + 1",
-                f"    {r} = {c}[1](st, {env2})", f"    if {r} is not None:",  # (an effect that asks nothing is plain)
+            out += ["    " + ln for ln in self._logged(
+                [f'st.log.append(("effect: " + {t}, None, {{"type": "effect", "effect": {nm}}}))'])]
+        out += ["    " + ln for ln in self._counted([f"st.fired[{self.k(name)}] = st.fired.get({self.k(name)}, 0) + 1"])]
+        out += [f"    {r} = {c}[1](st, {env2})", f"    if {r} is not None:",  # (an effect that asks nothing is plain)
                 f"        for _y in {r}:" if self.playout else f"        yield from {r}"] + (["            pass"] if self.playout else [])
         return not self.playout, self._at(out, s.span)
 
