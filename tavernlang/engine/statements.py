@@ -6,6 +6,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+import re
 
 from ..check.model import CARD, ZONE, elem
 from ..errors import GameError
@@ -28,6 +29,18 @@ def _laps(first, size, last, t, body, env, decl):
 MAX_REPEATS = 10_000  # `repeat while`: a loop that goes round more often than this is an error
 MAX_NUMBERS = 100_000  # `choose number`: the most numbers one choice may offer
 MAX_TRIES = 1 << 16  # `choose subset`: the most subsets one choice may try (passing or not)
+
+
+# a zone's number as the generated code works it out from a family's base (an int, or a fault
+# when the player is none): never none, so a move to it needs no test for nowhere
+_ZONE_NUMBER = re.compile(r"^\(?st\.zbase\[(\d+)\]( \+ (env\[\d+\]|_[a-z]+\d*))?\)?$")
+
+
+def _family(lines, src):
+    """The zone family of a destination the generated code works out from that family's base
+    (`st.zbase[F]`, `st.zbase[F] + p`), else None."""
+    hit = None if lines else _ZONE_NUMBER.match(src)
+    return int(hit.group(1)) if hit is not None else None
 
 
 def _holds_cards(m, coll) -> bool:
@@ -158,7 +171,7 @@ class StatementCompiler:
         k = self.local_slot(s.what)
         c, z = self.tmp(), self.tmp()
         if k is not None and self.m.types.get(s.what) == CARD:  # (a card just drawn, in a local)
-            out = [f"{c} = env[{k}]", f"if {c} is not None:"]
+            out = [f"{c} = env[{k}]", "if True:" if f"env[{k}]" in self._cards else f"if {c} is not None:"]
         else:
             cl, cs = self.xcards(s.what)
             out = cl + [f"for {c} in {cs}:", f"    if {c} is None:", "        continue"]
@@ -310,7 +323,7 @@ class StatementCompiler:
         return ["    " + ln for ln in self._step(span)]
 
     def _moved(self, c: str, d: str, top: bool, face: str | None, span: str, log_if: str | None,
-               check_dest: bool = True) -> list[str]:
+               check_dest: bool = True, fam: int | None = None) -> list[str]:
         """Card c (never none) into zone d, checked, with its line in the log when `log_if` holds
         (None: never, as in the playout flavour): the one implementation of a move."""
         out = [f"if {d} is None:", f"    raise _GameError({self.k('move to nowhere (the destination is none)')}, {span})"] \
@@ -321,7 +334,7 @@ class StatementCompiler:
         kn = self.tmp()
         if log_if is not None:  # who saw it before it moved still knows it
             out += [f"{kn} = st.vis_mask({c}) if {log_if} else 0"]
-        o, lines = self._move_lines(c, d, top, face)
+        o, lines = self._move_lines(c, d, top, face, fam)
         out += lines
         if log_if is not None:
             out += [f"if {log_if}:", f"    _log_move(st, _g, {c}, {o}, {d}, {self.k(face)}, env[0], {kn})"]
@@ -330,7 +343,9 @@ class StatementCompiler:
     def l_Move_many(self, s):
         """`move CARDS to Z`: each card in turn (in the log a line each when there are at most
         three, else one line for all); `move cards to Z`: everything at once."""
-        dl, d = self.spill(*self.x(s.dest))
+        dl, d = self.x(s.dest)
+        fam = _family(dl, d)
+        dl, d = self.spill(dl, d)
         span = self.k(s.span)
         z, c, many = self.tmp(), self.tmp(), self.tmp()
         out = dl + [f"{z} = {d}", f"if {z} is None:",
@@ -347,7 +362,7 @@ class StatementCompiler:
         if logged:
             out += [f"{many} = st.log is None or len({cs}) > 3"]
         out += [f"for {c} in {cs}:", f"    if {c} is None:", "        continue"]
-        out += ["    " + ln for ln in self._moved(c, z, top, s.face, span, f"not {many}" if logged else None, False)]
+        out += ["    " + ln for ln in self._moved(c, z, top, s.face, span, f"not {many}" if logged else None, False, fam)]
         if logged:
             out += [f"if st.log is not None and {many}:", f"    _log_many(st, _g, len({cs}), {z})"]
         return False, self._at(out, s.span)
@@ -358,16 +373,23 @@ class StatementCompiler:
         # `top(Z)` of an empty zone moves nothing (drawing from an empty pile draws nothing);
         # any other card that is none here is a mistake in the rules
         may_be_nothing = isinstance(s.what, A.Call) and self.m.refs.get(s.what) == ("builtin", "top")
-        cl, c = self.spill(*self.x(s.what))
-        dl, d = self.spill(*self.x(s.dest))
+        cl, c = self.x(s.what)
+        known = not cl and c in self._cards  # a name bound over a zone: a card, never none
+        cl, c = self.spill(cl, c)
+        dl, d = self.x(s.dest)
+        fam = _family(dl, d)  # (a zone's number worked out from its family's base: never none)
+        dl, d = self.spill(dl, d)
         span = self.k(s.span)
-        move = self._moved(c, d, s.position != "bottom", s.face, span, None if self.playout else "st.log is not None")
+        move = self._moved(c, d, s.position != "bottom", s.face, span, None if self.playout else "st.log is not None",
+                           fam is None, fam)
+        if known:
+            return False, self._at(cl + dl + move, s.span)
         out = cl + [f"if {c} is not None:", *["    " + ln for ln in dl], *["    " + ln for ln in move]]
         if not may_be_nothing:
             out += ["else:", f"    raise _GameError({self.k('move of nothing: the card is none')}, {span})"]
         return False, self._at(out, s.span)
 
-    def _move_lines(self, c: str, d: str, top: bool, face: str | None) -> tuple[str, list[str]]:
+    def _move_lines(self, c: str, d: str, top: bool, face: str | None, fam: int | None = None) -> tuple[str, list[str]]:
         """The store's bookkeeping of a move of card c into zone d: (the temporary holding its
         old zone, the lines). What a player knows of a card (st.seen) is kept only where a log,
         a view or a scenario may read it: not in the playout flavour."""
@@ -379,9 +401,15 @@ class StatementCompiler:
                     f"    st.drop_held({c}, {o})"]
         out += [f"if {o} >= 0:", f"    st.zones[{o}].remove({c})",
                 f"st.zones[{d}].append({c})" if top else f"st.zones[{d}].insert(0, {c})", f"st.loc[{c}] = {d}"]
-        if face is None:
-            out += [f"if st.zhidden[{d}]:", f"    st.facedown[{c}] = True", *([f"    st.seen[{c}] = 0"] if know else []),
-                    f"elif {o} < 0 or st.zhidden[{o}]:", f"    st.facedown[{c}] = False"]
+        hidden = None if fam is None else self.g.zone_vis[fam] == "hidden"  # (a zone of a known family)
+        if face is None and hidden:
+            out += [f"st.facedown[{c}] = True", *([f"st.seen[{c}] = 0"] if know else [])]
+        elif face is None:
+            if hidden is None:
+                out += [f"if st.zhidden[{d}]:", f"    st.facedown[{c}] = True", *([f"    st.seen[{c}] = 0"] if know else []),
+                        f"elif {o} < 0 or st.zhidden[{o}]:", f"    st.facedown[{c}] = False"]
+            else:
+                out += [f"if {o} < 0 or st.zhidden[{o}]:", f"    st.facedown[{c}] = False"]
             if know:
                 out += [f"elif st.zprivate[{d}]:", f"    st.seen[{c}] |= 1 << st.zowner[{d}]"]
         elif face == "facedown":
