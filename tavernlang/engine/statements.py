@@ -562,17 +562,24 @@ class StatementCompiler:
         k = self.m.slots[s]
         prompt = s.prompt or f"choose {s.var}"
         kp, ks = self.k(prompt), self.k(s.span)
-        rnd, bl, by = self._chooser_lines(s)
-        opts, x, p = self.tmp(), self.tmp(), self.tmp()
+        opts = self.tmp()
         out = ll + hl + [f"if {hi} - {lo} + 1 > {MAX_NUMBERS}:",
                          f"    raise _GameError(_numbers_msg({lo}, {hi}, {MAX_NUMBERS}), {ks})",
-                         f"{opts} = list(range({lo}, {hi} + 1))", f"if {opts}:"]
+                         f"{opts} = list(range({lo}, {hi} + 1))"]
+        return self._pick_then(s, out, opts, k, kp, self.k(str), ks, False,
+                               lambda p, x: f"_log_number(st, {p}, {x}, {kp})")
+
+    def _pick_then(self, s, out: list[str], opts: str, k: int, kp: str, kt: str, ks: str, with_st: bool, log):
+        """After `out`, which lists the options in `opts`: when there is one, the pick (at random,
+        or the chooser's, with the log's line log(p, x)) bound at slot k, then the choice's body."""
+        rnd, bl, by = self._chooser_lines(s)
+        x, p = self.tmp(), self.tmp()
+        out = out + [f"if {opts}:"]
         if rnd:
             out += [f"    {x} = {opts}[_int(st.rng.random() * len({opts}))]"]
         else:
-            out += ["    " + ln for ln in bl] + [f"    {p} = {by}",
-                    f"    {x} = {opts}[{self.ask(opts, p, kp, self.k(str), ks, False)}]",
-                    *("    " + ln for ln in self._logged([f"_log_number(st, {p}, {x}, {kp})"]))]
+            out += ["    " + ln for ln in bl] + [f"    {p} = {by}", f"    {x} = {opts}[{self.ask(opts, p, kp, kt, ks, with_st)}]",
+                                                   *("    " + ln for ln in self._logged([log(p, x)]))]
         out += [f"    env[{k}] = {x}"]
         g, body = self.stmts_lines(s.body.stmts)
         return g or (not rnd and not self.playout), self._at(out, s.span) + self._in(body)
@@ -585,21 +592,13 @@ class StatementCompiler:
         k = self.m.slots[s]
         prompt = s.prompt or f"choose {s.var}"
         kp, kt, ks, node = self.k(prompt), self.k(lab), self.k(s.span), self.k(s)
-        rnd, bl, by = self._chooser_lines(s)
-        ko, opts, x, p = self.tmp(), self.tmp(), self.tmp(), self.tmp()
+        ko, opts = self.tmp(), self.tmp()
         out = [f"{ko} = st.known_opts",
                f"if {ko} is not None and {ko}[0] is {node}:",  # the options the turn just worked out
                f"    {opts} = {ko}[1]", "    st.known_opts = None",
-               "else:", f"    {opts} = {self.k(self.choose_options(s))}(st, env)", f"if {opts}:"]
-        if rnd:
-            out += [f"    {x} = {opts}[_int(st.rng.random() * len({opts}))]"]
-        else:
-            out += ["    " + ln for ln in bl] + [f"    {p} = {by}",
-                    f"    {x} = {opts}[{self.ask(opts, p, kp, kt, ks)}]",
-                    *("    " + ln for ln in self._logged([f"_log_subset(st, _g, {p}, {x}, {kp}, {self.k(t)})"]))]
-        out += [f"    env[{k}] = {x}"]
-        g, body = self.stmts_lines(s.body.stmts)
-        return g or (not rnd and not self.playout), self._at(out, s.span) + self._in(body)
+               "else:", f"    {opts} = {self.k(self.choose_options(s))}(st, env)"]
+        return self._pick_then(s, out, opts, k, kp, kt, ks, True,
+                               lambda p, x: f"_log_subset(st, _g, {p}, {x}, {kp}, {self.k(t)})")
 
     def l_ChooseN(self, s):
         """`choose [up to] N x in L [where C]`: N single choices one after another from what is
