@@ -18,7 +18,7 @@ from ..syntax import ast as A
 from .budget import counted, self_calling, spend
 from .common import RULE_FAULTS, Decision, Fn, _const, located, only_option  # noqa: F401  (Decision is part of the engine's API)
 from .expressions import ExpressionCompiler, _Fn
-from .state import GameOver, State
+from .state import NO_CAP, GameOver, State
 from .statements import StatementCompiler, _first, unit_words
 
 
@@ -344,7 +344,7 @@ class CompiledGame:
         st.counters = [list(r) for r in tpl.counters]
         st.vars = [list(r) for r in tpl.vars]
         st.all_cards = list(tpl.all_cards)
-        st.attrs, st.opt, st.cap = tpl.attrs, tpl.opt, tpl.cap
+        st.attrs, st.opt, st.cap, st.capn = tpl.attrs, tpl.opt, tpl.cap, tpl.capn
         st.zbase, st.zfamily, st.zowner, st.zhidden, st.zprivate = tpl.zbase, tpl.zfamily, tpl.zowner, tpl.zhidden, tpl.zprivate
         st.zholder, st.czone, st.holds = tpl.zholder, tpl.czone, tpl.holds
         return st
@@ -445,6 +445,7 @@ class CompiledGame:
             st.cap[z] = fn(st, env) if fn else None
             env[1] = None
         env[0] = None
+        st.capn = [NO_CAP if c is None else c for c in st.cap]
         return st
 
     def flow(self, st: State):

@@ -1078,7 +1078,7 @@ class ExpressionCompiler:
                 return lines, f"(not st.zones[{z}])"
             lines, z = self.spill(lines, z)  # (read more than once)
             if n == "full":
-                return lines, f"(st.cap[{z}] is not None and len(st.zones[{z}]) >= st.cap[{z}])"
+                return lines, f"(len(st.zones[{z}]) >= st.capn[{z}])"  # (capn: NO_CAP where there is none)
             if n == "free":
                 return lines, f"_free(st, {z})"
             return lines, f"(st.zones[{z}][-1] if st.zones[{z}] else None)"
