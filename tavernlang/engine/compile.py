@@ -9,6 +9,7 @@ checker (slot 0 is `me`), so nothing is looked up by name while playing.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from ..check.model import GameModel, elem
@@ -718,6 +719,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         self.g = game
         self.m = game.model
         self.option_fns: dict = {}  # choose statement -> function listing its options
+        self.legal_me: dict = {}  # action name -> its legality as `f(st, me)`, for the turn loop (action_legal)
 
     # ================================================================ top
     def compile_all(self) -> None:
@@ -865,9 +867,13 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         carried out is not offered."""
         first = next((st for st in a.decl.body.stmts if not isinstance(st, A.Require)), None)
         if not (isinstance(first, (A.Choose, A.ChooseSubset, A.ChooseOne)) and not (first.chooser and first.chooser.random)):
+            cond = self._all_requires(a)
+            if cond is not None:  # (the turn loop's test: a function of the player, no env list made)
+                self.legal_me[a.name] = self._root_me(a.frame, lambda: self.x(cond), cond.span)
             return self.requires(a)
         cond = self._all_requires(a)
         if isinstance(first, A.Choose) and first.cond is not None and self._costly(first.cond):
+            self.legal_me[a.name] = self._root_me(a.frame, lambda: self._any_option(first, cond))
             return self._root("st, env", lambda: self._any_option(first, cond))
         opts = self.k(self.choose_options(first))
 
@@ -882,7 +888,26 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             t = self.tmp()
             return rl + [f"{t} = {rv}", f"if {t}:", f"    {t} = {opts}(st, env) or False"], t
         # a fault working the requires out is reported at them (one in the options, at the choice)
-        return self._root("st, env", build, (cond or first).span, cond.span if cond is not None else None)
+        where, at = (cond or first).span, cond.span if cond is not None else None
+        self.legal_me[a.name] = self._root_me(a.frame, build, where, at)
+        return self._root("st, env", build, where, at)
+
+    def _root_me(self, frame: int, build, where=None, at=None):
+        """The legality test the turn loop calls, `f(st, me)`: build()'s lines with `me` read from
+        the parameter (an env list is made inside only when a part still reads one)."""
+        def mbuild():
+            saved = self._locals
+            self._locals = {0: "_a0"}
+            try:
+                lines, val, *spans = build()
+            finally:
+                self._locals = saved
+            if any(re.search(r"\benv\b", ln) for ln in lines + [val]):
+                lines = [f"env = [_a0{', None' * frame}]"] + lines
+                if spans:
+                    spans = [[spans[0][0] if spans[0] else at] + list(spans[0])]
+            return (lines, val, *spans)
+        return self._root("st, _a0", mbuild, where, at)
 
     def _any_option(self, first: A.Choose, cond):
         """The legality of an action whose first choice's options are costly to list: its requires,
@@ -1046,17 +1071,20 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                 if a.req is None:
                     out.append(f"{pre}legal.append({ka})")
                     continue
-                env = f"[cur{', None' * a.frame}]"
+                req = self.legal_me.get(a.name)
+                call = f"{k(a.req)}(st, [cur{', None' * a.frame}])" if req is None else f"{k(req)}(st, cur)"
                 if a.first is not None and multi:
                     known = True
-                    out += [f"{pre}r = {k(a.req)}(st, {env})", f"{pre}if r:", f"{pre}    legal.append({ka})",
+                    out += [f"{pre}r = {call}", f"{pre}if r:", f"{pre}    legal.append({ka})",
                             f"{pre}    if known is None:", f"{pre}        known = {{}}", f"{pre}    known[{ka}] = r"]
                 else:
-                    out += [f"{pre}if {k(a.req)}(st, {env}):", f"{pre}    legal.append({ka})"]
+                    out += [f"{pre}if {call}:", f"{pre}    legal.append({ka})"]
             return [ind + ln for ln in ["legal = []"] + (["known = None"] if known else []) + out], known
 
         ask = f"legal[{self.ask('legal', 'cur', prompt, label)}]"
-        run = "a.body(st, [cur] + [None] * a.frame)" if self.playout else "yield from a.body(st, [cur] + [None] * a.frame)"
+        # (one env list as long as the largest action's frame: a body reads only its own slots)
+        env = f"[cur{', None' * max((a.frame for a in acts), default=0)}]"
+        run = f"a.body(st, {env})" if self.playout else f"yield from a.body(st, {env})"
         if not multi:
             ll, _ = legal_lines("    ", False)
             L += ll + ["    taken += 1", "    st.steps += 1", "    if st.steps > st.step_limit:", f"        _over(st, {k(ph.span)})",
