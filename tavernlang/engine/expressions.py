@@ -23,7 +23,6 @@ from ..syntax import ast as A
 from .budget import HELPERS as BUDGET_HELPERS
 from .common import GEN_SPANS, Fn
 
-_BINDERS = (A.Quant, A.Aggregate, A.AnySubset)
 _PURE = (A.Name, A.Lit, A.Attr, A.Of)  # arguments an inlined def may read more than once (or not at all)
 INLINE_DEPTH = 6  # defs inlined into inlined defs, at most
 INLINE_NODES = 60  # a def whose body is larger stays a call
@@ -591,8 +590,10 @@ class ExpressionCompiler:
     # ================================================================ def inlining
     def _inline(self, e: A.Call, name: str):
         """A call of a small `def` generated into the caller: its body, with the parameters
-        read from the caller's values. Only for bodies that bind no names (no quantifiers) and
-        for arguments that are cheap and pure; recursion is not inlined."""
+        read from the caller's values (a quantifier or an aggregate in it loops in the caller, its
+        names fresh locals there). Not for a body with a subset search (its test would be a
+        function made at each call), only for arguments that are cheap and pure; recursion is
+        not inlined."""
         d = self.m.defs[name]
         if name in self._inlining or len(e.args) != len(d.params) or len(self._inlining) >= INLINE_DEPTH \
                 or ("def", name) in self.counted_calls:  # (each call of these is a step of the budget)
@@ -600,7 +601,7 @@ class ExpressionCompiler:
         ok = self.g.inline_ok.get(name)
         if ok is None:
             nodes = list(A.walk(d.decl.body))
-            ok = self.g.inline_ok[name] = len(nodes) <= INLINE_NODES and not any(isinstance(n, _BINDERS) for n in nodes)
+            ok = self.g.inline_ok[name] = len(nodes) <= INLINE_NODES and not any(isinstance(n, A.AnySubset) for n in nodes)
         if not ok:
             return None
         mapping = {0: self._me()}  # (me in the def is the caller's me)
