@@ -380,8 +380,8 @@ class ExpressionCompiler:
         with self._bound(k, "_x", over) as v:
             lines, c = self.x(cond)
         pre, src = self.count_loop(src, over, lines + [c], over)
-        if not lines:
-            return pre, f"[{v} for {v} in {src} if {c}]"
+        # (a loop, not a list comprehension: in Python 3.11 a comprehension is a function of its
+        # own whose reads of st and env go through cells, slower for the few items of a game's zones)
         out = self.tmp()
         return pre + [f"{out} = []", f"for {v} in {src}:", *_indent(lines), f"    if {c}:", f"        {out}.append({v})"], out
 
@@ -859,9 +859,7 @@ class ExpressionCompiler:
             cl, cv = self.x(e.cond)
         cnt, c = self.count_loop(c, e, cl + [cv], e.coll)
         ls = ls + cnt
-        if op == "filter" and not cl:
-            return ls, f"[{v} for {v} in {c} if {cv}]"
-        out = self.tmp()
+        out = self.tmp()  # (a loop even for a filter: see filter_lines)
         if op == "filter":
             body = [f"if {cv}:", f"    {out}.append({v})"]
             init = "[]"
