@@ -1106,9 +1106,11 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             L += ["    used = st.turn_used = set()", "    acted = False", "    while True:"] + ll
             if can_pass:  # `pass` ends the turn (not while a required action waits)
                 cond = f"({pv})" if pv is not None else "True"
-                req = f" and not any(_a in legal and _a.name not in used for _a in {k(tuple(required))})" if required else ""
+                # (written out, one test per required action: no generator made at each step)
+                req = " and not (" + " or ".join(f"({k(a)} in legal and {k(a.name)} not in used)" for a in required) + ")" \
+                    if required else ""
                 L += ["        " + ln for ln in pl] + [f"        if {cond}{req}:", "            legal.append(None)",
-                                                         "        if legal == [None]:", "            break"]
+                                                         "        if len(legal) == 1 and legal[0] is None:", "            break"]
             L += ["        if not legal:", "            if not acted and st.fired is not None:",
                   f"                st.fired[{idle_key}] = st.fired.get({idle_key}, 0) + 1", "            break",
                   f"        a = {ask}",
