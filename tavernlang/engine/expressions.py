@@ -1112,10 +1112,13 @@ class ExpressionCompiler:
             return lines, f"_player(st, {args[0]}, {span})"
         if n == "neighbour":
             return lines, f"(({args[0]} + {args[1]}) % st.n)"
-        if n == "lesser":
-            return lines, f"min({args[0]}, {args[1]})"
-        if n == "greater":
-            return lines, f"max({args[0]}, {args[1]})"
+        if n in ("lesser", "greater"):  # min(a, b) / max(a, b) written out: b if b < a (b > a) else a
+            a, b = args
+            if not _simple(a) and not _simple(b):
+                return lines, f"{'min' if n == 'lesser' else 'max'}({a}, {b})"
+            lines, a = self.spill(lines, a)  # (a value read twice; a simple one is read without work)
+            lines, b = self.spill(lines, b)
+            return lines, f"({b} if {b} {'<' if n == 'lesser' else '>'} {a} else {a})"
         if n == "abs":
             return lines, f"abs({args[0]})"
         if n == "random":
