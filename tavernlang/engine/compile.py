@@ -9,6 +9,7 @@ checker (slot 0 is `me`), so nothing is looked up by name while playing.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from ..check.model import GameModel, elem
@@ -18,7 +19,7 @@ from ..syntax import ast as A
 from .budget import counted, self_calling, spend
 from .common import RULE_FAULTS, Decision, Fn, _const, located, only_option  # noqa: F401  (Decision is part of the engine's API)
 from .expressions import ExpressionCompiler, _Fn
-from .state import GameOver, State
+from .state import NO_CAP, GameOver, State
 from .statements import StatementCompiler, _first, unit_words
 
 
@@ -344,7 +345,7 @@ class CompiledGame:
         st.counters = [list(r) for r in tpl.counters]
         st.vars = [list(r) for r in tpl.vars]
         st.all_cards = list(tpl.all_cards)
-        st.attrs, st.opt, st.cap = tpl.attrs, tpl.opt, tpl.cap
+        st.attrs, st.opt, st.cap, st.capn = tpl.attrs, tpl.opt, tpl.cap, tpl.capn
         st.zbase, st.zfamily, st.zowner, st.zhidden, st.zprivate = tpl.zbase, tpl.zfamily, tpl.zowner, tpl.zhidden, tpl.zprivate
         st.zholder, st.czone, st.holds = tpl.zholder, tpl.czone, tpl.holds
         return st
@@ -445,6 +446,7 @@ class CompiledGame:
             st.cap[z] = fn(st, env) if fn else None
             env[1] = None
         env[0] = None
+        st.capn = [NO_CAP if c is None else c for c in st.cap]
         return st
 
     def flow(self, st: State):
@@ -717,6 +719,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         self.g = game
         self.m = game.model
         self.option_fns: dict = {}  # choose statement -> function listing its options
+        self.legal_me: dict = {}  # action name -> its legality as `f(st, me)`, for the turn loop (action_legal)
 
     # ================================================================ top
     def compile_all(self) -> None:
@@ -864,9 +867,13 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         carried out is not offered."""
         first = next((st for st in a.decl.body.stmts if not isinstance(st, A.Require)), None)
         if not (isinstance(first, (A.Choose, A.ChooseSubset, A.ChooseOne)) and not (first.chooser and first.chooser.random)):
+            cond = self._all_requires(a)
+            if cond is not None:  # (the turn loop's test: a function of the player, no env list made)
+                self.legal_me[a.name] = self._root_me(a.frame, lambda: self.x(cond), cond.span)
             return self.requires(a)
         cond = self._all_requires(a)
         if isinstance(first, A.Choose) and first.cond is not None and self._costly(first.cond):
+            self.legal_me[a.name] = self._root_me(a.frame, lambda: self._any_option(first, cond))
             return self._root("st, env", lambda: self._any_option(first, cond))
         opts = self.k(self.choose_options(first))
 
@@ -881,7 +888,26 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             t = self.tmp()
             return rl + [f"{t} = {rv}", f"if {t}:", f"    {t} = {opts}(st, env) or False"], t
         # a fault working the requires out is reported at them (one in the options, at the choice)
-        return self._root("st, env", build, (cond or first).span, cond.span if cond is not None else None)
+        where, at = (cond or first).span, cond.span if cond is not None else None
+        self.legal_me[a.name] = self._root_me(a.frame, build, where, at)
+        return self._root("st, env", build, where, at)
+
+    def _root_me(self, frame: int, build, where=None, at=None):
+        """The legality test the turn loop calls, `f(st, me)`: build()'s lines with `me` read from
+        the parameter (an env list is made inside only when a part still reads one)."""
+        def mbuild():
+            saved = self._locals
+            self._locals = {0: "_a0"}
+            try:
+                lines, val, *spans = build()
+            finally:
+                self._locals = saved
+            if any(re.search(r"\benv\b", ln) for ln in lines + [val]):
+                lines = [f"env = [_a0{', None' * frame}]"] + lines
+                if spans:
+                    spans = [[spans[0][0] if spans[0] else at] + list(spans[0])]
+            return (lines, val, *spans)
+        return self._root("st, _a0", mbuild, where, at)
 
     def _any_option(self, first: A.Choose, cond):
         """The legality of an action whose first choice's options are costly to list: its requires,
@@ -1045,17 +1071,20 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                 if a.req is None:
                     out.append(f"{pre}legal.append({ka})")
                     continue
-                env = f"[cur{', None' * a.frame}]"
+                req = self.legal_me.get(a.name)
+                call = f"{k(a.req)}(st, [cur{', None' * a.frame}])" if req is None else f"{k(req)}(st, cur)"
                 if a.first is not None and multi:
                     known = True
-                    out += [f"{pre}r = {k(a.req)}(st, {env})", f"{pre}if r:", f"{pre}    legal.append({ka})",
+                    out += [f"{pre}r = {call}", f"{pre}if r:", f"{pre}    legal.append({ka})",
                             f"{pre}    if known is None:", f"{pre}        known = {{}}", f"{pre}    known[{ka}] = r"]
                 else:
-                    out += [f"{pre}if {k(a.req)}(st, {env}):", f"{pre}    legal.append({ka})"]
+                    out += [f"{pre}if {call}:", f"{pre}    legal.append({ka})"]
             return [ind + ln for ln in ["legal = []"] + (["known = None"] if known else []) + out], known
 
         ask = f"legal[{self.ask('legal', 'cur', prompt, label)}]"
-        run = "a.body(st, [cur] + [None] * a.frame)" if self.playout else "yield from a.body(st, [cur] + [None] * a.frame)"
+        # (one env list as long as the largest action's frame: a body reads only its own slots)
+        env = f"[cur{', None' * max((a.frame for a in acts), default=0)}]"
+        run = f"a.body(st, {env})" if self.playout else f"yield from a.body(st, {env})"
         if not multi:
             ll, _ = legal_lines("    ", False)
             L += ll + ["    taken += 1", "    st.steps += 1", "    if st.steps > st.step_limit:", f"        _over(st, {k(ph.span)})",
@@ -1077,9 +1106,11 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             L += ["    used = st.turn_used = set()", "    acted = False", "    while True:"] + ll
             if can_pass:  # `pass` ends the turn (not while a required action waits)
                 cond = f"({pv})" if pv is not None else "True"
-                req = f" and not any(_a in legal and _a.name not in used for _a in {k(tuple(required))})" if required else ""
+                # (written out, one test per required action: no generator made at each step)
+                req = " and not (" + " or ".join(f"({k(a)} in legal and {k(a.name)} not in used)" for a in required) + ")" \
+                    if required else ""
                 L += ["        " + ln for ln in pl] + [f"        if {cond}{req}:", "            legal.append(None)",
-                                                         "        if legal == [None]:", "            break"]
+                                                         "        if len(legal) == 1 and legal[0] is None:", "            break"]
             L += ["        if not legal:", "            if not acted and st.fired is not None:",
                   f"                st.fired[{idle_key}] = st.fired.get({idle_key}, 0) + 1", "            break",
                   f"        a = {ask}",

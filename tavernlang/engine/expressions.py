@@ -23,7 +23,6 @@ from ..syntax import ast as A
 from .budget import HELPERS as BUDGET_HELPERS
 from .common import GEN_SPANS, Fn
 
-_BINDERS = (A.Quant, A.Aggregate, A.AnySubset)
 _PURE = (A.Name, A.Lit, A.Attr, A.Of)  # arguments an inlined def may read more than once (or not at all)
 INLINE_DEPTH = 6  # defs inlined into inlined defs, at most
 INLINE_NODES = 60  # a def whose body is larger stays a call
@@ -75,10 +74,9 @@ def _zowner(st, z):
 
 def _allz(st, f):
     b = st.zbase[f]
-    zs = st.zones
     out = []
-    for z in range(b, b + st.n):
-        out += zs[z]
+    for cards in st.zones[b:b + st.n]:
+        out += cards
     return out
 
 
@@ -180,18 +178,19 @@ def _any_subset(items, a, b, test, span):
 
 def _subset_sum(items, a, b, want, col, test, span):
     """`any(subset S ... where sum(x.A for x in S) == V)` by subset sums, without trying subsets
-    (but for none or negative values, which are tried as subsets)."""
+    (but for none or negative values, which are tried as subsets: with test None, the answer is
+    then None, for the caller to try them)."""
     if a > b:
         return False
     if want is None or want < 0:
-        return _any_subset(items, a, b, test, span)
+        return None if test is None else _any_subset(items, a, b, test, span)
     if want > 1 << 16:  # sums as sets of the reachable totals (at most 65536 of them), not as bits
         ws = []
         for x in items:
             w = col[x] if x is not None else None
             w = 0 if w is None else w  # none adds nothing to a sum
             if w < 0:
-                return _any_subset(items, a, b, test, span)
+                return None if test is None else _any_subset(items, a, b, test, span)
             if w <= want:  # (an item worth more than the total is in no subset that makes it)
                 ws.append(w)
         b = min(b, len(ws))
@@ -214,7 +213,7 @@ def _subset_sum(items, a, b, want, col, test, span):
         if want == 0:
             vals = [col[x] if x is not None else None for x in items]
             if any(v is not None and v < 0 for v in vals):
-                return _any_subset(items, a, b, test, span)
+                return None if test is None else _any_subset(items, a, b, test, span)
             return a == 0 or any(v is None or v == 0 for v in vals)
         reach = 1
         for x in items:
@@ -222,7 +221,7 @@ def _subset_sum(items, a, b, want, col, test, span):
             if w is None:
                 continue  # none adds nothing to a sum
             if w < 0:
-                return _any_subset(items, a, b, test, span)
+                return None if test is None else _any_subset(items, a, b, test, span)
             if w <= want:
                 reach |= reach << w
         return bool((reach >> want) & 1)
@@ -231,7 +230,7 @@ def _subset_sum(items, a, b, want, col, test, span):
         w = col[x] if x is not None else None
         w = 0 if w is None else w  # none adds nothing to a sum
         if w < 0:
-            return _any_subset(items, a, b, test, span)
+            return None if test is None else _any_subset(items, a, b, test, span)
         if w > want:
             continue
         for c in range(b - 1, -1, -1):
@@ -253,6 +252,7 @@ class _Fn:
 
     def __init__(self):
         self.n = 0
+        self.fresh: set = set()  # temporaries holding a list made here, read once (no copy needed)
 
     def tmp(self, prefix="_t") -> str:
         self.n += 1
@@ -377,12 +377,12 @@ class ExpressionCompiler:
 
     def filter_lines(self, cond, k, src: str, over=None):
         if cond is None:
-            return [], f"list({src})"
+            return [], src if src in self._fn.fresh else f"list({src})"
         with self._bound(k, "_x", over) as v:
             lines, c = self.x(cond)
         pre, src = self.count_loop(src, over, lines + [c], over)
-        if not lines:
-            return pre, f"[{v} for {v} in {src} if {c}]"
+        # (a loop, not a list comprehension: in Python 3.11 a comprehension is a function of its
+        # own whose reads of st and env go through cells, slower for the few items of a game's zones)
         out = self.tmp()
         return pre + [f"{out} = []", f"for {v} in {src}:", *_indent(lines), f"    if {c}:", f"        {out}.append({v})"], out
 
@@ -591,8 +591,10 @@ class ExpressionCompiler:
     # ================================================================ def inlining
     def _inline(self, e: A.Call, name: str):
         """A call of a small `def` generated into the caller: its body, with the parameters
-        read from the caller's values. Only for bodies that bind no names (no quantifiers) and
-        for arguments that are cheap and pure; recursion is not inlined."""
+        read from the caller's values (a quantifier or an aggregate in it loops in the caller, its
+        names fresh locals there). Not for a body with a subset search (its test would be a
+        function made at each call), only for arguments that are cheap and pure; recursion is
+        not inlined."""
         d = self.m.defs[name]
         if name in self._inlining or len(e.args) != len(d.params) or len(self._inlining) >= INLINE_DEPTH \
                 or ("def", name) in self.counted_calls:  # (each call of these is a step of the budget)
@@ -600,7 +602,7 @@ class ExpressionCompiler:
         ok = self.g.inline_ok.get(name)
         if ok is None:
             nodes = list(A.walk(d.decl.body))
-            ok = self.g.inline_ok[name] = len(nodes) <= INLINE_NODES and not any(isinstance(n, _BINDERS) for n in nodes)
+            ok = self.g.inline_ok[name] = len(nodes) <= INLINE_NODES and not any(isinstance(n, A.AnySubset) for n in nodes)
         if not ok:
             return None
         mapping = {0: self._me()}  # (me in the def is the caller's me)
@@ -703,8 +705,10 @@ class ExpressionCompiler:
                 return [], self._me()
             if n == "players":
                 return [], "st.players"
-            if n == "others":
-                return [], f"[_p for _p in st.players if _p != {self._me()}]"
+            if n == "others":  # (a loop, not a comprehension: see filter_lines)
+                t, v = self.tmp(), self.tmp("_v")
+                self._fn.fresh.add(t)
+                return [f"{t} = []", f"for {v} in st.players:", f"    if {v} != {self._me()}:", f"        {t}.append({v})"], t
             if n == "cards":
                 return [], "st.all_cards"
             if n == "current":
@@ -853,14 +857,17 @@ class ExpressionCompiler:
             if op == "any":
                 return ls, f"(len({c}) > 0)"
             return ls, f"list({c})"
+        counted = self._count_of(e, k) if op == "count" else None
+        if counted is not None:  # count(x in C where x == V): C.count(V), a loop in C
+            ls, c = self.xiter(e.coll)
+            cnt, c = self.count_loop(c, e, [f"({c} == {counted})"], e.coll)  # (the steps the loop would count)
+            return ls + cnt, f"{c}.count({counted})"
         ls, c = self.xiter(e.coll)
         with self._bound(k, over=e.coll) as v:
             cl, cv = self.x(e.cond)
         cnt, c = self.count_loop(c, e, cl + [cv], e.coll)
         ls = ls + cnt
-        if op == "filter" and not cl:
-            return ls, f"[{v} for {v} in {c} if {cv}]"
-        out = self.tmp()
+        out = self.tmp()  # (a loop even for a filter: see filter_lines)
         if op == "filter":
             body = [f"if {cv}:", f"    {out}.append({v})"]
             init = "[]"
@@ -874,6 +881,22 @@ class ExpressionCompiler:
             body = [f"if not {cv}:", f"    {out} = False", "    break"]
             init = "True"
         return ls + [f"{out} = {init}", f"for {v} in {c}:", *_indent(cl + body)], out
+
+    def _count_of(self, e, k: int) -> str | None:
+        """V when the condition of `count(x in C where ...)` is `x == V` (either way round), V a
+        value read without work or fault that does not read x; else None."""
+        c = e.cond
+        if not (isinstance(c, A.BinOp) and c.op == "=="):
+            return None
+        for x, other in ((c.left, c.right), (c.right, c.left)):
+            if not (isinstance(x, A.Name) and self.m.refs.get(x) == ("local", k)):
+                continue
+            if any(isinstance(n, A.Name) and self.m.refs.get(n) == ("local", k) for n in A.walk(other)):
+                continue
+            ol, ov = self.x(other)
+            if not ol and _simple(ov):
+                return ov
+        return None
 
     def _subset_sum(self, e, k):
         """(attribute slot, table, target) when the condition of `any(subset S ...)` is
@@ -913,15 +936,18 @@ class ExpressionCompiler:
         test = self.tmp("_f")
         with self._bound(k) as v:
             cl, cv = self.x(e.cond) if e.cond is not None else ([], "True")
-        lines += [f"def {test}({v}):", *_indent(cl), f"    return {cv}"]
+        tdef = [f"def {test}({v}):", *_indent(cl), f"    return {cv}"]
         span = self.k(e.span)
         fast = self._subset_sum(e, k)
         if fast is None:
-            return lines, f"_any_subset({items}, {a}, {b}, {test}, {span})"
+            return lines + tdef, f"_any_subset({items}, {a}, {b}, {test}, {span})"
         aslot, table, other = fast
         ol, ov = self.x(other)
         col = self.attrs_of(aslot) if table == "attrs" else f"st.{table}[{aslot}]"
-        return lines + ol, f"_subset_sum({items}, {a}, {b}, {ov}, {col}, {test}, {span})"
+        # the test is made only when the sums cannot tell (a negative value or total): _subset_sum gives None
+        r = self.tmp()
+        return lines + ol + [f"{r} = _subset_sum({items}, {a}, {b}, {ov}, {col}, None, {span})", f"if {r} is None:",
+                             *_indent(tdef), f"    {r} = _any_subset({items}, {a}, {b}, {test}, {span})"], r
 
     def x_Aggregate(self, e):
         op = e.op
@@ -1078,7 +1104,7 @@ class ExpressionCompiler:
                 return lines, f"(not st.zones[{z}])"
             lines, z = self.spill(lines, z)  # (read more than once)
             if n == "full":
-                return lines, f"(st.cap[{z}] is not None and len(st.zones[{z}]) >= st.cap[{z}])"
+                return lines, f"(len(st.zones[{z}]) >= st.capn[{z}])"  # (capn: NO_CAP where there is none)
             if n == "free":
                 return lines, f"_free(st, {z})"
             return lines, f"(st.zones[{z}][-1] if st.zones[{z}] else None)"
@@ -1086,10 +1112,13 @@ class ExpressionCompiler:
             return lines, f"_player(st, {args[0]}, {span})"
         if n == "neighbour":
             return lines, f"(({args[0]} + {args[1]}) % st.n)"
-        if n == "lesser":
-            return lines, f"min({args[0]}, {args[1]})"
-        if n == "greater":
-            return lines, f"max({args[0]}, {args[1]})"
+        if n in ("lesser", "greater"):  # min(a, b) / max(a, b) written out: b if b < a (b > a) else a
+            a, b = args
+            if not _simple(a) and not _simple(b):
+                return lines, f"{'min' if n == 'lesser' else 'max'}({a}, {b})"
+            lines, a = self.spill(lines, a)  # (a value read twice; a simple one is read without work)
+            lines, b = self.spill(lines, b)
+            return lines, f"({b} if {b} {'<' if n == 'lesser' else '>'} {a} else {a})"
         if n == "abs":
             return lines, f"abs({args[0]})"
         if n == "random":

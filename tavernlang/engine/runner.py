@@ -249,17 +249,18 @@ def playout(game: CompiledGame, players: int, seed: int, options: dict[str, Any]
     st = game.new_state(players, seed, options)
     st.fired = fired
     rnd = bot_rng(seed).random
-    count = [0]
+    count = 0
 
     def agent(player, opts):
-        count[0] += 1
-        if count[0] > MAX_DECISIONS:
+        nonlocal count
+        count += 1
+        if count > MAX_DECISIONS:
             raise _TooLong
         return int(rnd() * len(opts))
 
     st.agent = agent  # bots decide inline: the game never suspends
     play_inline(game, st, seed, players)
-    decisions = count[0]
+    decisions = count
     r = game.result(st)
     r["decisions"] = decisions
     r["rounds"] = st.round

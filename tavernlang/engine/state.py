@@ -13,6 +13,9 @@ from ..errors import GameError
 from .budget import deadline, first_limit
 
 
+NO_CAP = 1 << 62  # the capacity of a zone without one, as a number (more cards than any game has)
+
+
 class GameOver(Exception):
     """Raised by `end game` (or an end condition) to stop the flow."""
 
@@ -20,7 +23,7 @@ class GameOver(Exception):
 class State:
     __slots__ = ("n", "players", "counters", "vars", "zones", "loc", "facedown", "seen", "cvars",
                  "opt", "current", "next_player", "round", "rng", "log", "decisions", "attrs",
-                 "zbase", "zowner", "zfamily", "zhidden", "zprivate", "cap", "all_cards", "fired", "game", "agent", "turn_used", "offered", "views", "preset",
+                 "zbase", "zowner", "zfamily", "zhidden", "zprivate", "cap", "capn", "all_cards", "fired", "game", "agent", "turn_used", "offered", "views", "preset",
                  "zholder", "czone", "holds", "known_opts", "why", "explain", "steps", "step_limit", "deadline")
 
     def __init__(self, game, n: int, seed: int):
@@ -63,6 +66,7 @@ class State:
         self.zhidden: list[bool] = []
         self.zprivate: list[bool] = []
         self.cap: list[int | None] = []
+        self.capn: list[int] = []  # each zone's capacity, NO_CAP for none: `full(z)` is len(zones[z]) >= capn[z]
         self.all_cards: list[int] = []
         # zones on cards (none in a game without them): each zone's holder card (-1: none), each
         # card-zone family's zone for each card, and the zones a card drops when it moves
