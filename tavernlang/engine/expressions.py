@@ -266,6 +266,7 @@ def _indent(lines: list[str], by: str = "    ") -> list[str]:
 class ExpressionCompiler:
     _locals: dict | None = None  # slot -> Python source: a def's parameters while inlining, bound names
     _cards: frozenset = frozenset()  # sources known to hold a card, never none (a name bound over a zone)
+    _zones: dict = {}  # sources known to hold a zone of a family (never none): source -> family (never changed in place)
     _inlining: frozenset = frozenset()
     counted_calls: frozenset | set = frozenset()  # defs whose calls are steps of the budget (budget.self_calling)
     _fn: _Fn | None = None
@@ -822,6 +823,8 @@ class ExpressionCompiler:
                     return ls, f"_owner{'_fixed' if not g.has_card_zones else ''}(st, {o})"
             if t == ZONE:
                 if name == "owner":
+                    if o in self._zones and not g.has_card_zones:  # (a zone, never none)
+                        return ls, f"st.zowner[{o}]"
                     if simple:
                         return ls, (f"(None if {o} is None else st.zowner[{o}])" if not g.has_card_zones
                                     else f"(None if {o} is None else st.zone_owner({o}))")

@@ -36,10 +36,15 @@ MAX_TRIES = 1 << 16  # `choose subset`: the most subsets one choice may try (pas
 _ZONE_NUMBER = re.compile(r"^\(?st\.zbase\[(\d+)\]( \+ (env\[\d+\]|_[a-z]+\d*))?\)?$")
 
 
-def _family(lines, src):
+def _family(lines, src, zones):
     """The zone family of a destination the generated code works out from that family's base
-    (`st.zbase[F]`, `st.zbase[F] + p`), else None."""
-    hit = None if lines else _ZONE_NUMBER.match(src)
+    (`st.zbase[F]`, `st.zbase[F] + p`) or that holds a zone of a known family (`zones`: a name
+    bound over `every Z`), else None."""
+    if lines:
+        return None
+    if src in zones:
+        return zones[src]
+    hit = _ZONE_NUMBER.match(src)
     return int(hit.group(1)) if hit is not None else None
 
 
@@ -151,6 +156,18 @@ class StatementCompiler:
         """Lines that count what fired (lint's coverage); none in the playout flavour, whose
         games count nothing (a run that counts uses the interactive flavour)."""
         return [] if self.playout else ["if st.fired is not None:", *("    " + ln for ln in lines)]
+
+    def _first_choice(self, s) -> bool:
+        """May a turn have worked out this choice's options ahead (st.known_opts)? Only for the
+        first statement after the requires of an action, a choice made by me (see the turn loop)."""
+        firsts = self.__dict__.get("_firsts")
+        if firsts is None:
+            firsts = self._firsts = set()
+            for a in self.m.actions.values():
+                first = next((x for x in a.decl.body.stmts if not isinstance(x, A.Require)), None)
+                if isinstance(first, (A.Choose, A.ChooseSubset)):
+                    firsts.add(id(first))
+        return id(s) in firsts
 
     def _presets(self) -> bool:
         """Can a choice have been made ahead (st.preset)? Only in a phase of simultaneous turns."""
@@ -344,7 +361,7 @@ class StatementCompiler:
         """`move CARDS to Z`: each card in turn (in the log a line each when there are at most
         three, else one line for all); `move cards to Z`: everything at once."""
         dl, d = self.x(s.dest)
-        fam = _family(dl, d)
+        fam = _family(dl, d, self._zones)
         dl, d = self.spill(dl, d)
         span = self.k(s.span)
         z, c, many = self.tmp(), self.tmp(), self.tmp()
@@ -377,7 +394,7 @@ class StatementCompiler:
         known = not cl and c in self._cards  # a name bound over a zone: a card, never none
         cl, c = self.spill(cl, c)
         dl, d = self.x(s.dest)
-        fam = _family(dl, d)  # (a zone's number worked out from its family's base: never none)
+        fam = _family(dl, d, self._zones)  # (a zone's number worked out from its family's base: never none)
         dl, d = self.spill(dl, d)
         span = self.k(s.span)
         move = self._moved(c, d, s.position != "bottom", s.face, span, None if self.playout else "st.log is not None",
@@ -445,6 +462,13 @@ class StatementCompiler:
         if ctype == ZONE:
             with self.known_card(f"env[{k}]"):  # the pick, in the body: a card, never none
                 body_gen, body = self.stmts_lines(s.body.stmts)
+        elif isinstance(s.coll, A.EveryZone):  # the pick, in the body: a zone of that family, never none
+            saved = self._zones
+            self._zones = {**saved, f"env[{k}]": self.m.refs[s.coll][1]}
+            try:
+                body_gen, body = self.stmts_lines(s.body.stmts)
+            finally:
+                self._zones = saved
         else:
             body_gen, body = self.stmts_lines(s.body.stmts)
         if is_random:
@@ -454,11 +478,14 @@ class StatementCompiler:
             return body_gen, self._at(out, s.span) + self._in(body)
         ko, opts, p, pre = self.tmp(), self.tmp(), self.tmp(), self.tmp()
         _, bl, bv = self._chooser_lines(s)
-        out = [f"{ko} = st.known_opts",
-               f"if {ko} is not None and {ko}[0] is {node}:",  # the options the turn just worked out
-               f"    {opts} = {ko}[1]", "    st.known_opts = None",
-               "else:", f"    {opts} = {self.k(opts_fn)}(st, env)",
-               f"if {opts}:", *["    " + ln for ln in bl], f"    {p} = {bv}"]
+        if self._first_choice(s):
+            out = [f"{ko} = st.known_opts",
+                   f"if {ko} is not None and {ko}[0] is {node}:",  # the options the turn just worked out
+                   f"    {opts} = {ko}[1]", "    st.known_opts = None",
+                   "else:", f"    {opts} = {self.k(opts_fn)}(st, env)"]
+        else:  # (no turn works out this choice's options ahead)
+            out = [f"{opts} = {self.k(opts_fn)}(st, env)"]
+        out += [f"if {opts}:", *["    " + ln for ln in bl], f"    {p} = {bv}"]
         if self._presets():
             out += [f"    {pre} = st.preset",
                     f"    if {pre} is not None and {node} in {pre}:",  # chosen ahead, in a simultaneous phase's pick
@@ -593,10 +620,13 @@ class StatementCompiler:
         prompt = s.prompt or f"choose {s.var}"
         kp, kt, ks, node = self.k(prompt), self.k(lab), self.k(s.span), self.k(s)
         ko, opts = self.tmp(), self.tmp()
-        out = [f"{ko} = st.known_opts",
-               f"if {ko} is not None and {ko}[0] is {node}:",  # the options the turn just worked out
-               f"    {opts} = {ko}[1]", "    st.known_opts = None",
-               "else:", f"    {opts} = {self.k(self.choose_options(s))}(st, env)"]
+        if self._first_choice(s):
+            out = [f"{ko} = st.known_opts",
+                   f"if {ko} is not None and {ko}[0] is {node}:",  # the options the turn just worked out
+                   f"    {opts} = {ko}[1]", "    st.known_opts = None",
+                   "else:", f"    {opts} = {self.k(self.choose_options(s))}(st, env)"]
+        else:  # (no turn works out this choice's options ahead)
+            out = [f"{opts} = {self.k(self.choose_options(s))}(st, env)"]
         return self._pick_then(s, out, opts, k, kp, kt, ks, True,
                                lambda p, x: f"_log_subset(st, _g, {p}, {x}, {kp}, {self.k(t)})")
 
@@ -741,7 +771,8 @@ class StatementCompiler:
             ol, ov = self.x(s.other)
             out += ol + [f"{q} = {ov}"]
             giver, getter = (p, q) if op == "give" else (q, p)
-            out += [f"{a} = max(0, min({a}, {row}[{giver}]))"]  # as much as the giver has
+            have = self.tmp()  # as much as the giver has (as max(0, min(a, have)))
+            out += [f"{have} = {row}[{giver}]", f"if {a} > {have}:", f"    {a} = {have}", f"if {a} < 0:", f"    {a} = 0"]
             if bounded:  # only what the receiver can hold moves
                 out += [f"{old}, {new} = {change(getter, a)}", f"{a} = {new} - {old}", change(giver, f"-{a}")]
             else:  # (the receiver's count read before the giver's goes down: a give to oneself)
