@@ -1,7 +1,8 @@
-"""The playout flavour (CompiledGame.playouts(): runner.playout, tav sim) writes some statements
-out in Python of their own (a move, give/take, `do` of an effect held in a value); it must play
-the same games as the interactive flavour, with the same errors at the same places. Each test
-here pins a case a QA pass found where the two differed (the comment says how)."""
+"""The playout flavour (CompiledGame.playouts(): runner.playout, tav sim) is the same generator's
+code without log lines, coverage counts and what each player knows; it must play the same games
+as the interactive flavour, with the same errors at the same places. Each test here pins a case
+where the two differed once (the comment says how), or a rule of the store the generator writes
+out in both."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -93,3 +94,48 @@ def test_a_card_whose_list_holds_itself_is_logged(tmp_path):
     # (inside a card's label, the cards of its list read by their names, as a card attribute's do)
     assert "Mug: with = {Mug (value 1, with {Mug, Mug}), Mug (value 1, with {})}" in lines, lines
     assert "P1 chooses Mug (value 3, with {Mug, Mug}) (mug)" in lines, lines
+
+
+# Faces after moves between hidden, private and public zones (the store's rule, written out by
+# the generator with each destination's visibility known where its family is): into a hidden
+# zone a card turns face down; out of a hidden zone face up; between open zones it keeps its
+# face (a card placed face down stays so in a hand); `facedown` forces it.
+FACES = """game "Faces"
+players 2
+kind Chip
+card "A": Chip
+card "B": Chip
+card "C": Chip
+card "D": Chip
+zone pile: shared hidden
+zone hand: per player private
+zone table: shared public
+counter down per player = 0
+counter up per player = 0
+setup {
+  move cards to pile
+  move named("A") to hand of player(1)
+  move named("B") to table
+  move named("C") to table facedown
+  move named("D") to hand of player(2)
+  move named("D") to pile
+  gain count(x in cards where x.facedown) down to player(1)
+  choose t in every hand "a hand" at random { move named("C") to t }
+  move named("A") to table
+  gain count(x in cards where not x.facedown) up to player(1)
+  move named("B") to pile
+  gain count(x in cards where x.facedown) down to player(2)
+  gain count(x in table where x.facedown) up to player(2)
+}
+rounds 1 { phase p "P" { end game } }
+winner: highest up
+"""
+
+
+def test_faces_after_moves_between_zones_of_every_visibility(tmp_path):
+    game = compile_file(write(tmp_path, "faces.tav", FACES))
+    for seed in range(3):
+        assert playout(game, 2, seed)["keys"] == [[2], [0]]  # face up after: A, B; face down on the table: none
+        assert playout(game, 2, seed, fired={})["keys"] == [[2], [0]]
+        m = Match(game, 2, seed)
+        assert m.st.counters == [[2, 3], [2, 0]]  # face down: C, D; then B, C, D
