@@ -460,8 +460,16 @@ class StatementCompiler:
         kp, kt, ks, node = self.k(prompt), self.k(t), self.k(s.span), self.k(s)
         x = self.tmp()
         if ctype == ZONE:
+            ref = self.m.refs.get(s.coll)
+            stmts = s.body.stmts
+            first = stmts[0] if stmts else None
+            if self.playout and ref is not None and ref[0] == "zone" and self.g.zone_vis[ref[1]] == "hidden" \
+                    and isinstance(first, A.Reveal) and self.local_slot(first.what) == k:
+                # revealing the card just picked, still in its hidden zone, changes nothing but what
+                # each player knows (and the log): nothing to write where no one reads those
+                stmts = stmts[1:]
             with self.known_card(f"env[{k}]"):  # the pick, in the body: a card, never none
-                body_gen, body = self.stmts_lines(s.body.stmts)
+                body_gen, body = self.stmts_lines(stmts)
         elif isinstance(s.coll, A.EveryZone):  # the pick, in the body: a zone of that family, never none
             saved = self._zones
             self._zones = {**saved, f"env[{k}]": self.m.refs[s.coll][1]}
@@ -520,9 +528,9 @@ class StatementCompiler:
         if s.cond is None:
             return ls + [f"{x} = {src}[_int(st.rng.random() * len({src}))] if {src} else None"]
         # rejection sampling: uniform over the matching cards, without listing them
-        n, y, km = self.tmp(), self.tmp(), self.k(mask)
-        return ls + [f"{x} = None", f"{n} = len({src})", f"if {n}:", "    for _r in range(12):",
-                     f"        {y} = {src}[_int(st.rng.random() * {n})]", f"        if {km}[{y}]:",
+        n, y, km, rnd = self.tmp(), self.tmp(), self.k(mask), self.tmp()
+        return ls + [f"{x} = None", f"{n} = len({src})", f"if {n}:", f"    {rnd} = st.rng.random", "    for _r in range(12):",
+                     f"        {y} = {src}[_int({rnd}() * {n})]", f"        if {km}[{y}]:",
                      f"            {x} = {y}", "            break", "    else:",
                      f"        {y} = [_c for _c in {src} if {km}[_c]]",
                      f"        {x} = {y}[_int(st.rng.random() * len({y}))] if {y} else None"]
@@ -802,13 +810,14 @@ class StatementCompiler:
         vl, v = self.x(s.effect)
         me_l, me = self.x(s.as_player) if s.as_player is not None else ([], "env[0]")
         others = set(self.m.actions) | {p.name for p in self.m.phases}
-        table = {n: (cell, self.g.effect_titles[n] if self.m.effects[n].decl.title is not None else None)
+        table = {n: (cell, self.g.effect_titles[n] if self.m.effects[n].decl.title is not None else None,
+                     (None,) * self.m.effects[n].frame)  # (its frame's room, made once)
                  for n, cell in self.g.effect_cells.items() if n not in others}
         n, hit, c, env2, r, p = (self.tmp() for _ in range(6))
         out = vl + [f"{n} = {v}", f"{hit} = {self.k(table)}.get({n}) if {n} is not None else None",
                     f"if {hit} is not None:"]
         out += ["    " + ln for ln in me_l]
-        out += [f"    {p} = {me}", f"    {c} = {hit}[0][0]", f"    {env2} = [{p}] + [None] * {c}[2]",
+        out += [f"    {p} = {me}", f"    {c} = {hit}[0][0]", f"    {env2} = [{p}, *{hit}[2]]",
                 f"    if {c}[0] is None or {c}[0](st, {env2}):",
                 *("        " + ln for ln in self._logged(
                     [f'st.log.append(("effect: " + {hit}[1], None, {{"type": "effect", "effect": {n}}}))'],
