@@ -769,7 +769,9 @@ class StatementCompiler:
                 out += [f"{old}, {new} = {change(p, delta)}", f"_num({new}, {span})"]
             else:
                 out += [f"{row}[{p}] {'+=' if op == 'gain' else '-='} {a}", f"{new} = {row}[{p}]"]
-                if self._may_grow(s.amount, True):  # the sum stays a whole number in range
+                # the sum stays a whole number in range (a watched counter: always checked, as
+                # its closure did, whatever the amount; tests/test_statement_edges.py)
+                if trig or self._may_grow(s.amount, True):
                     out += [f"_num({new}, {span})"]
                 if trig and op == "gain":
                     out += [f"{old} = {new} - {a}"]
