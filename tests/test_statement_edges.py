@@ -70,3 +70,44 @@ def test_a_watched_counter_in_range_fires_and_logs_as_before(tmp_path):
     assert m.result["scores"] == [1, 1]
     assert playout(g, 2, 1)["scores"] == [1, 1]
 
+
+SAME_LABELS = """game "Same labels"
+players 2
+kind Ev { effect: effect }
+effect e1 { choose "pick" { option "a" { gain 1 coins } option "b" { gain 3 coins } } }
+effect e2 { choose "pick" { option "a" { gain 3 coins } option "b" { lose 2 coins } } }
+card "E1" x2: Ev { effect: e1 }
+card "E2" x2: Ev { effect: e2 }
+counter coins per player = 0
+zone deck: shared hidden
+setup { move cards to deck }
+action draw "draw an event" { choose c in deck "event" at random { do c.effect } }
+action rest "rest" { gain 1 coins }
+rounds 4 {
+  phase play "Play" turns from player(1) once_each { actions draw, rest }
+}
+winner: highest coins
+"""
+
+
+def test_options_of_two_choices_with_the_same_labels_are_not_the_same_option(tmp_path):
+    """Two `choose { option ... }` statements whose options read the same are different
+    decisions: a search bot (bots._key: MCTS's tree below the root is keyed by the options
+    themselves) keeps them apart, as it did when each option held its own compiled body, so
+    sampled worlds that draw different events do not pool what they learnt of "a" and "b"."""
+    f = tmp_path / "same.tav"
+    f.write_text(SAME_LABELS)
+    g = compile_file(f)
+    seen = {}
+    for seed in range(1, 40):
+        m = Match(g, 2, seed)
+        while not m.over:
+            d = m.pending
+            if d.prompt == "pick":
+                which = next(t for t, _, _ in reversed(m.st.log) if t.startswith("at random: "))
+                seen.setdefault(which, set()).add(tuple(d.options))
+            m.apply(0 if d.prompt != "your turn: choose an action" else seed % 2)
+    assert set(seen) == {"at random: E1 (event)", "at random: E2 (event)"}, seen
+    (e1,), (e2,) = seen["at random: E1 (event)"], seen["at random: E2 (event)"]
+    assert [o[0] for o in e1] == [o[0] for o in e2] == ["a", "b"]
+    assert not set(e1) & set(e2), (e1, e2)  # (equal options would be one edge of the tree)

@@ -547,10 +547,13 @@ class StatementCompiler:
 
     def _one_options(self, s: A.ChooseOne, opts: str) -> list[str]:
         """The options of `choose { option "L" if C {...} ... }` whose condition holds, in order:
-        each a constant (its label, its number)."""
+        each a constant (its label, its number, the statement's number: options of two choices
+        that read the same are different options, as a search bot's tree keys them, bots._key)."""
         out = [f"{opts} = []"]
+        ids = self.__dict__.setdefault("_choice_ids", {})
+        sid = ids.setdefault(id(s), len(ids))
         for i, o in enumerate(s.options):
-            ko = self.k((o.label, i))
+            ko = self.k((o.label, i, sid))
             if o.cond is None:
                 out += [f"{opts}.append({ko})"]
             else:
