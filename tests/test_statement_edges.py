@@ -111,3 +111,37 @@ def test_options_of_two_choices_with_the_same_labels_are_not_the_same_option(tmp
     (e1,), (e2,) = seen["at random: E1 (event)"], seen["at random: E2 (event)"]
     assert [o[0] for o in e1] == [o[0] for o in e2] == ["a", "b"]
     assert not set(e1) & set(e2), (e1, e2)  # (equal options would be one edge of the tree)
+
+
+SHUFFLE_AT_RANDOM = """game "Shuffle a random hand"
+players 2
+kind K { v: int = 0 }
+card "X" x6: K
+counter coins per player = 0
+zone hand: per player public
+zone deck: shared public
+setup { move cards to deck  move first(3, deck) to hand of player(1)  move deck to hand of player(2) }
+action go "go" {
+  shuffle hand of player(random(1, 2))
+  gain random(1, 100) coins
+}
+rounds 2 {
+  phase play "Play" turns from player(1) once_each { actions go }
+}
+winner: highest coins
+"""
+
+
+def test_a_shuffle_works_out_its_zone_once(tmp_path):
+    """`shuffle Z` works Z out once: a zone drawn at random is the one shuffled and the one the
+    log names, and a logged game is the game a playout plays. (The closure of 4999eda's parent
+    worked Z out again for its log line, drawing from the RNG twice where a playout drew once:
+    a Match and a playout of the same seed played different games.)"""
+    f = tmp_path / "shuffle.tav"
+    f.write_text(SHUFFLE_AT_RANDOM)
+    g = compile_file(f)
+    for seed in range(6):
+        m = Match(g, 2, seed)
+        assert m.over
+        assert m.result["scores"] == playout(g, 2, seed)["scores"], seed
+        assert sum(t.startswith("shuffle hand of P") for t, _, _ in m.st.log) == 4
