@@ -145,3 +145,37 @@ def test_a_shuffle_works_out_its_zone_once(tmp_path):
         assert m.over
         assert m.result["scores"] == playout(g, 2, seed)["scores"], seed
         assert sum(t.startswith("shuffle hand of P") for t, _, _ in m.st.log) == 4
+
+
+STEPS = """game "Steps"
+players 2
+kind K { v: int = 0 }
+card "X" x7: K { v: 1 }
+card "Y" x3: K
+counter coins per player = 0
+zone hand: per player private
+setup { move cards to hand of player(1) }
+action go "go" {
+  require me == player(1)
+  choose up to 2 cs in hand of me WHERE "give" { gain size(cs) coins }
+}
+rounds 1 {
+  phase play "Play" turns from player(1) once_each { actions go }
+}
+winner: highest coins
+"""
+
+
+def test_a_choose_n_where_counts_the_cards_it_looks_through(tmp_path):
+    """`choose N x in ZONE where C` spends a step of the budget for each card of the zone its
+    condition looks at, as the filter of its closure did before 4999eda (budget steps, and so
+    where a budget stops a game, are part of what a change of the engine must keep)."""
+    steps = {}
+    for where in ("", "where cs.v == 1"):
+        f = tmp_path / f"steps{len(where)}.tav"
+        f.write_text(STEPS.replace("WHERE", where))
+        m = Match(compile_file(f), 2, 1)
+        while not m.over:
+            m.apply(0)
+        steps[where] = m.st.steps
+    assert steps["where cs.v == 1"] - steps[""] == 10, steps  # the ten cards of the hand, looked at once

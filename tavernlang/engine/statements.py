@@ -653,7 +653,9 @@ class StatementCompiler:
         cards = t == CARD or t in self.m.kinds
         cl, cv = self.xcards(s.coll) if ctype == ZONE else self.x(s.coll)
         cl, cv = self.spill(cl, cv)
-        fl, fv = self.filter_lines(s.cond, ck, cv, s.coll)
+        # (its filter is not told the collection it goes through: the items it looks at are
+        # steps of the budget even when they are a zone's cards, as its closure counted them)
+        fl, fv = self.filter_lines(s.cond, ck, cv)
         # (the cards left, picked and offered: what a search bot re-deals, bots.remap_held)
         held = "_hc" if cards else "_t"
         left, picked, opts = self.tmp(held), self.tmp(held), self.tmp(held)
