@@ -110,6 +110,8 @@ def determinize(st, p: int, rng: random.Random) -> dict[int, int]:
     states that differ only in what p cannot see give the same world for the same RNG. A card's
     face (face down, who has looked at it) belongs to its place and stays there."""
     g = st.game
+    # (what each player knows, st.seen, is kept by the interactive flavour only: a search needs it)
+    assert not g.playout, "a search plays the interactive flavour of a game, not game.playouts()"
     skip = _holders(st)
     zholder = st.zholder
     slots: dict[str, list[tuple[int, int, int]]] = {}
