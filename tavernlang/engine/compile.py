@@ -1004,10 +1004,10 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             counted = [(f"if st.fired is not None:", ph.span), (f"    st.fired[{k(('phase', ph))}] = st.fired.get({k(('phase', ph))}, 0) + 1", ph.span)]
             if not ph.each_player:
                 lines = counted + [(f"env = [st.current{', None' * frame}]", ph.span)] + body
-                run = self._phase_fn("st", lines, is_gen)
+                run = self._phase_fn("st", lines)
                 return _Phase(ph.name, title, run)
             # `do PHASE as p`: the body once, for p
-            run_for = self._phase_fn("st, _p", [(f"env = [_p{', None' * frame}]", ph.span), ("st.current = _p", ph.span)] + body, is_gen)
+            run_for = self._phase_fn("st, _p", [(f"env = [_p{', None' * frame}]", ph.span), ("st.current = _p", ph.span)] + body)
         finally:
             self._fn = saved
         lines = list(counted)
@@ -1024,10 +1024,11 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             lines += [("_f = 0", ph.span)]
         call = f"{k(run_for)}(st, (_f + _i) % st.n)"
         lines += self._at(["for _i in range(st.n):"] + ([f"    yield from {call}"] if is_gen else [f"    {call}"]), ph.span)
-        return _Phase(ph.name, title, self._phase_fn("st", lines, is_gen), run_for)
+        return _Phase(ph.name, title, self._phase_fn("st", lines), run_for)
 
-    def _phase_fn(self, params: str, lines: list, is_gen: bool):
-        """(A phase that asks nothing is a plain function: whoever runs it runs what it gives back, if anything.)"""
+    def _phase_fn(self, params: str, lines: list):
+        """A phase's generated function of (line, span) pairs (one that asks nothing is plain: whoever
+        runs a phase runs what it gives back, if anything)."""
         return self.compile_fn(params, [ln for ln, _ in lines], "None", [sp for _, sp in lines])
 
     def turns(self, ph, frame, acts, required, at_once, can_pass, once_each, multi):
@@ -1105,12 +1106,12 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             ll, known = legal_lines("        ", True)
             L += ["    used = st.turn_used = set()", "    acted = False", "    while True:"] + ll
             if can_pass:  # `pass` ends the turn (not while a required action waits)
-                cond = f"({pv})" if pv is not None else "True"
                 # (written out, one test per required action: no generator made at each step)
-                req = " and not (" + " or ".join(f"({k(a)} in legal and {k(a.name)} not in used)" for a in required) + ")" \
-                    if required else ""
-                L += ["        " + ln for ln in pl] + [f"        if {cond}{req}:", "            legal.append(None)",
-                                                         "        if len(legal) == 1 and legal[0] is None:", "            break"]
+                tests = ([f"({pv})"] if pv is not None else []) + \
+                    (["not (" + " or ".join(f"({k(a)} in legal and {k(a.name)} not in used)" for a in required) + ")"]
+                     if required else [])
+                add = [f"        if {' and '.join(tests)}:", "            legal.append(None)"] if tests else ["        legal.append(None)"]
+                L += ["        " + ln for ln in pl] + add + ["        if len(legal) == 1 and legal[0] is None:", "            break"]
             L += ["        if not legal:", "            if not acted and st.fired is not None:",
                   f"                st.fired[{idle_key}] = st.fired.get({idle_key}, 0) + 1", "            break",
                   f"        a = {ask}",
@@ -1138,7 +1139,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         picks an action (with its first choice) unseen by the others; the picks then resolve in
         seat order from FIRST, each re-checking its requirements and its choice. Passing leaves the
         phase; it ends when nobody is left. With C false, it is played one player at a time."""
-        g, m = self.g, self.m
+        m = self.m
         frame = info.frame
         cond = self.expr(ph.simul_cond) if ph.simul_cond is not None else None
         firsts = {}

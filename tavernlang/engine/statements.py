@@ -6,7 +6,6 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-import re
 
 from ..check.model import CARD, ZONE, elem
 from ..errors import GameError
@@ -31,31 +30,10 @@ MAX_NUMBERS = 100_000  # `choose number`: the most numbers one choice may offer
 MAX_TRIES = 1 << 16  # `choose subset`: the most subsets one choice may try (passing or not)
 
 
-# a zone's number as the generated code works it out from a family's base (an int, or a fault
-# when the player is none): never none, so a move to it needs no test for nowhere
-_ZONE_NUMBER = re.compile(r"^\(?st\.zbase\[(\d+)\]( \+ (env\[\d+\]|_[a-z]+\d*))?\)?$")
-
-
-def _family(lines, src, zones):
-    """The zone family of a destination the generated code works out from that family's base
-    (`st.zbase[F]`, `st.zbase[F] + p`) or that holds a zone of a known family (`zones`: a name
-    bound over `every Z`), else None."""
-    if lines:
-        return None
-    if src in zones:
-        return zones[src]
-    hit = _ZONE_NUMBER.match(src)
-    return int(hit.group(1)) if hit is not None else None
-
-
 def _holds_cards(m, coll) -> bool:
     """A collection of cards (a zone, a list of cards or of a kind's cards)."""
     t = elem(m.types.get(coll) or "") or ""
     return t == CARD or t in m.kinds
-
-
-def _first(v):
-    return v[0]
 
 
 class StatementCompiler:
@@ -157,6 +135,24 @@ class StatementCompiler:
         games count nothing (a run that counts uses the interactive flavour)."""
         return [] if self.playout else ["if st.fired is not None:", *("    " + ln for ln in lines)]
 
+    def zone_family(self, e, lines, src) -> int | None:
+        """The zone family of a destination, when the rules fix it: a shared zone's name, `Z of p`
+        (a number worked out from the family's base: never none; a none player is a fault), or a
+        name bound over `every Z` (`self._zones`); else None."""
+        ref = self.m.refs.get(e)
+        if ref is not None and ref[0] in ("zone", "pzone"):
+            return ref[1]
+        return self._zones.get(src) if not lines else None
+
+    def _given_options(self, s, opts: str, fn) -> list[str]:
+        """`opts` = the choice's options: those the turn just worked out for an action's first
+        choice (st.known_opts), else fn's."""
+        if not self._first_choice(s):  # (no turn works out this choice's options ahead)
+            return [f"{opts} = {self.k(fn)}(st, env)"]
+        ko, node = self.tmp(), self.k(s)
+        return [f"{ko} = st.known_opts", f"if {ko} is not None and {ko}[0] is {node}:",
+                f"    {opts} = {ko}[1]", "    st.known_opts = None", "else:", f"    {opts} = {self.k(fn)}(st, env)"]
+
     def _first_choice(self, s) -> bool:
         """May a turn have worked out this choice's options ahead (st.known_opts)? Only for the
         first statement after the requires of an action, a choice made by me (see the turn loop)."""
@@ -187,18 +183,20 @@ class StatementCompiler:
         know = not self.playout
         k = self.local_slot(s.what)
         c, z = self.tmp(), self.tmp()
+        each = [f"st.seen[{c}] = (1 << st.n) - 1"] if know else []
+        each += [f"{z} = st.loc[{c}]", f"if {z} < 0 or not st.zhidden[{z}]:",
+                 f"    if st.facedown[{c}]:", f"        st.facedown[{c}] = False"]
+        if know:
+            each += ["        if st.log is not None:", f"            _log_reveal(st, _g, {c})",
+                     "elif st.log is not None:", f"    _log_reveal(st, _g, {c})"]
         if k is not None and self.m.types.get(s.what) == CARD:  # (a card just drawn, in a local)
-            out = [f"{c} = env[{k}]", "if True:" if f"env[{k}]" in self._cards else f"if {c} is not None:"]
+            if f"env[{k}]" in self._cards:  # (bound over a zone: a card, never none)
+                return False, self._at([f"{c} = env[{k}]"] + each, s.span)
+            out = [f"{c} = env[{k}]", f"if {c} is not None:"]
         else:
             cl, cs = self.xcards(s.what)
             out = cl + [f"for {c} in {cs}:", f"    if {c} is None:", "        continue"]
-        out += [f"    st.seen[{c}] = (1 << st.n) - 1"] if know else []
-        out += [f"    {z} = st.loc[{c}]", f"    if {z} < 0 or not st.zhidden[{z}]:",
-                f"        if st.facedown[{c}]:", f"            st.facedown[{c}] = False"]
-        if know:
-            out += ["            if st.log is not None:", f"                _log_reveal(st, _g, {c})",
-                    "    elif st.log is not None:", f"        _log_reveal(st, _g, {c})"]
-        return False, self._at(out, s.span)
+        return False, self._at(out + ["    " + ln for ln in each], s.span)
 
     def l_Look(self, s):
         """`look at X`: the player acting now knows the card(s) (a line only they can read)."""
@@ -361,7 +359,7 @@ class StatementCompiler:
         """`move CARDS to Z`: each card in turn (in the log a line each when there are at most
         three, else one line for all); `move cards to Z`: everything at once."""
         dl, d = self.x(s.dest)
-        fam = _family(dl, d, self._zones)
+        fam = self.zone_family(s.dest, dl, d)
         dl, d = self.spill(dl, d)
         span = self.k(s.span)
         z, c, many = self.tmp(), self.tmp(), self.tmp()
@@ -394,7 +392,7 @@ class StatementCompiler:
         known = not cl and c in self._cards  # a name bound over a zone: a card, never none
         cl, c = self.spill(cl, c)
         dl, d = self.x(s.dest)
-        fam = _family(dl, d, self._zones)  # (a zone's number worked out from its family's base: never none)
+        fam = self.zone_family(s.dest, dl, d)  # (a zone of a known family: never none)
         dl, d = self.spill(dl, d)
         span = self.k(s.span)
         move = self._moved(c, d, s.position != "bottom", s.face, span, None if self.playout else "st.log is not None",
@@ -484,15 +482,9 @@ class StatementCompiler:
                    *("    " + ln for ln in self._logged([f"_log_random(st, _g, {x}, {kp}, {kt})"])),
                    f"    env[{k}] = {x}"]
             return body_gen, self._at(out, s.span) + self._in(body)
-        ko, opts, p, pre = self.tmp(), self.tmp(), self.tmp(), self.tmp()
+        opts, p, pre = self.tmp(), self.tmp(), self.tmp()
         _, bl, bv = self._chooser_lines(s)
-        if self._first_choice(s):
-            out = [f"{ko} = st.known_opts",
-                   f"if {ko} is not None and {ko}[0] is {node}:",  # the options the turn just worked out
-                   f"    {opts} = {ko}[1]", "    st.known_opts = None",
-                   "else:", f"    {opts} = {self.k(opts_fn)}(st, env)"]
-        else:  # (no turn works out this choice's options ahead)
-            out = [f"{opts} = {self.k(opts_fn)}(st, env)"]
+        out = self._given_options(s, opts, opts_fn)
         out += [f"if {opts}:", *["    " + ln for ln in bl], f"    {p} = {bv}"]
         if self._presets():
             out += [f"    {pre} = st.preset",
@@ -629,15 +621,9 @@ class StatementCompiler:
         lab = "list:" + (t or "any")
         k = self.m.slots[s]
         prompt = s.prompt or f"choose {s.var}"
-        kp, kt, ks, node = self.k(prompt), self.k(lab), self.k(s.span), self.k(s)
-        ko, opts = self.tmp(), self.tmp()
-        if self._first_choice(s):
-            out = [f"{ko} = st.known_opts",
-                   f"if {ko} is not None and {ko}[0] is {node}:",  # the options the turn just worked out
-                   f"    {opts} = {ko}[1]", "    st.known_opts = None",
-                   "else:", f"    {opts} = {self.k(self.choose_options(s))}(st, env)"]
-        else:  # (no turn works out this choice's options ahead)
-            out = [f"{opts} = {self.k(self.choose_options(s))}(st, env)"]
+        kp, kt, ks = self.k(prompt), self.k(lab), self.k(s.span)
+        opts = self.tmp()
+        out = self._given_options(s, opts, self.choose_options(s))
         return self._pick_then(s, out, opts, k, kp, kt, ks, True,
                                lambda p, x: f"_log_subset(st, _g, {p}, {x}, {kp}, {self.k(t)})")
 
@@ -668,22 +654,20 @@ class StatementCompiler:
             out += [f"    {x} = {left}[_int(st.rng.random() * len({left}))]"]
         else:
             done = "_DONE"
-            out += [f"    if len({left}) <= {n} - len({picked}):", f"        {x} = {left}[0]"] if not s.up_to else []
-            out += ["    else:" if not s.up_to else "    if True:",  # (no choice left: all of them)
-                    f"        {opts} = {left} + [{done}]" if s.up_to else f"        {opts} = {left}",
-                    f"        {lab} = _n_labeler(st, _g, {p}, {kt})"]
+            ask = [f"{opts} = {left} + [{done}]" if s.up_to else f"{opts} = {left}", f"{lab} = _n_labeler(st, _g, {p}, {kt})"]
             if self.playout:
-                out += [f"        {i} = 0 if len({opts}) == 1 else st.agent({p}, {opts})"]
+                ask += [f"{i} = 0 if len({opts}) == 1 else st.agent({p}, {opts})"]
             else:
-                out += [f"        if len({opts}) == 1 and _only_option(st, {p}, {opts}, {kp}, {lab}, {ks}):",
-                        f"            {i} = 0", "        elif st.agent is not None:", f"            {i} = st.agent({p}, {opts})",
-                        "        else:"]
-                out += [f"            {i} = yield _Decision({p}, {opts}, {kp}, {lab}, {ks}, st)"]
-            out += [f"        {x} = {opts}[{i}]"]
-            if s.up_to:
-                out += [f"        if {x} is {done}:"]
-                out += [f"            if st.log is not None:", f"                _log_done(st, {p}, {kp})"] if not self.playout else []
-                out += ["            break"]
+                ask += [f"if len({opts}) == 1 and _only_option(st, {p}, {opts}, {kp}, {lab}, {ks}):",
+                        f"    {i} = 0", "elif st.agent is not None:", f"    {i} = st.agent({p}, {opts})",
+                        "else:", f"    {i} = yield _Decision({p}, {opts}, {kp}, {lab}, {ks}, st)"]
+            ask += [f"{x} = {opts}[{i}]"]
+            if s.up_to:  # ("done" ends the picking)
+                ask += [f"if {x} is {done}:", *("    " + ln for ln in self._logged([f"_log_done(st, {p}, {kp})"])), "    break"]
+                out += ["    " + ln for ln in ask]
+            else:  # (no choice left: all of them)
+                out += [f"    if len({left}) <= {n} - len({picked}):", f"        {x} = {left}[0]", "    else:"]
+                out += ["        " + ln for ln in ask]
         if not self.playout:
             out += ["    if st.log is not None:", f"        _log_pick(st, _g, {rnd}, {p}, {x}, {kp}, {kt})"]
         out += [f"    {picked}.append({x})", f"    {left}.remove({x})", f"env[{k}] = {picked}"]
