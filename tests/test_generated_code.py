@@ -21,7 +21,7 @@ GAMES = sorted((ROOT / "games").glob("*.tav"))
 # what generated code may name: its locals, temporaries and constants, the state and the
 # run-time helpers (names starting with an underscore and a letter the generator gives)
 OWN = re.compile(r"^(st|env|src|_[a-z]+\d*|_[A-Z][A-Za-z]+|_[a-z]+(_[a-z0-9]+)*)$")
-ATTRS = {"append", "pop", "get", "zones", "zbase", "attrs", "cvars", "counters", "vars", "opt", "loc", "cap", "capn",
+ATTRS = {"append", "pop", "get", "zones", "zbase", "zfam", "bot_random", "bot_count", "bot_max", "attrs", "cvars", "counters", "vars", "opt", "loc", "cap", "capn",
          "players", "all_cards", "current", "next_player", "round", "n", "rng", "randint", "random", "log", "fired", "count",
          "known_opts", "preset", "agent", "turn_used", "facedown", "seen", "zhidden", "move", "zowner", "czone", "zholder", "zone_owner",
          "result", "ended", "value_text", "offered", "step_limit", "remove", "insert", "zprivate", "lands_on_itself", "card_name", "vis_mask", "holds", "drop_held", "move_everything", "swap", "rng", "final_scoring", "ended",

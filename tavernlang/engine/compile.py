@@ -346,7 +346,7 @@ class CompiledGame:
         st.vars = [list(r) for r in tpl.vars]
         st.all_cards = list(tpl.all_cards)
         st.attrs, st.opt, st.cap, st.capn = tpl.attrs, tpl.opt, tpl.cap, tpl.capn
-        st.zbase, st.zfamily, st.zowner, st.zhidden, st.zprivate = tpl.zbase, tpl.zfamily, tpl.zowner, tpl.zhidden, tpl.zprivate
+        st.zbase, st.zfam, st.zfamily, st.zowner, st.zhidden, st.zprivate = tpl.zbase, tpl.zfam, tpl.zfamily, tpl.zowner, tpl.zhidden, tpl.zprivate
         st.zholder, st.czone, st.holds = tpl.zholder, tpl.czone, tpl.holds
         return st
 
@@ -368,6 +368,7 @@ class CompiledGame:
                 st.zowner.append(p if per else None)
                 holder.append(-1)
         nz = len(st.zfamily)
+        st.zfam = [tuple(z for z in range(nz) if st.zfamily[z] == f) for f in range(len(self.zone_per))]
         st.zones = [[] for _ in range(nz)]
         if self.has_card_zones:
             st.zholder = holder

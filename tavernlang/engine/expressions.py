@@ -646,7 +646,7 @@ class ExpressionCompiler:
         """An expression as something only looped over: the zones of each player as a range."""
         if isinstance(e, A.EveryZone):
             f = self.m.refs[e][1]
-            return [], f"range(st.zbase[{f}], st.zbase[{f}] + st.n)"
+            return [], f"st.zfam[{f}]"
         return self.xcoll(e)
 
     def xcoll(self, e: A.Expr) -> tuple[list[str], str]:
@@ -846,7 +846,7 @@ class ExpressionCompiler:
 
     def x_EveryZone(self, e):
         f = self.m.refs[e][1]
-        return [], f"list(range(st.zbase[{f}], st.zbase[{f}] + st.n))"
+        return [], f"list(st.zfam[{f}])"
 
     def x_Quant(self, e):
         op = e.op

@@ -23,8 +23,9 @@ class GameOver(Exception):
 class State:
     __slots__ = ("n", "players", "counters", "vars", "zones", "loc", "facedown", "seen", "cvars",
                  "opt", "current", "next_player", "round", "rng", "log", "decisions", "attrs",
-                 "zbase", "zowner", "zfamily", "zhidden", "zprivate", "cap", "capn", "all_cards", "fired", "game", "agent", "turn_used", "offered", "views", "preset",
-                 "zholder", "czone", "holds", "known_opts", "why", "explain", "steps", "step_limit", "deadline")
+                 "zbase", "zfam", "zowner", "zfamily", "zhidden", "zprivate", "cap", "capn", "all_cards", "fired", "game", "agent", "turn_used", "offered", "views", "preset",
+                 "zholder", "czone", "holds", "known_opts", "why", "explain", "steps", "step_limit", "deadline",
+                 "bot_random", "bot_count", "bot_max")
 
     def __init__(self, game, n: int, seed: int):
         self.game = game
@@ -45,6 +46,11 @@ class State:
         # who decides without suspending the game: (player, options) -> index, or None
         # to hand every decision out as a Decision (interactive play, scenarios)
         self.agent = None
+        # the uniform random bot, written into the playout flavour's code (runner.playout): its
+        # random(), a counter of its decisions (itertools.count) and their bound; None: st.agent decides
+        self.bot_random = None
+        self.bot_count = None
+        self.bot_max = 0
         self.turn_used: set = set()  # the actions taken in the turn being played (`taken(A)`)
         self.offered: dict | None = None  # scenarios: prompt -> the labels offered, each time it was asked
         self.views: dict | None = None  # scenarios: prompt -> what each player could see, each time it was asked
@@ -61,6 +67,7 @@ class State:
         self.attrs: list[list[Any]] = []
         self.opt: list[Any] = []
         self.zbase: list[int] = []
+        self.zfam: list[tuple[int, ...]] = []  # each zone family's zones (a per-player family's n zones, in seat order)
         self.zowner: list[int | None] = []
         self.zfamily: list[int] = []
         self.zhidden: list[bool] = []
