@@ -9,6 +9,15 @@ from .state import State
 
 Fn = Callable[[State, list], Any]
 MAX_SUBSETS = 4096
+MAX_DECISIONS = 200_000  # a random playout that asks more has not ended (runner.playout)
+
+
+class _TooLong(Exception):
+    """A random playout asked more than MAX_DECISIONS decisions."""
+
+
+def _too_long():
+    raise _TooLong
 # Python faults that rules can cause at run time (a none where a value was needed, endless
 # recursion...): reported as located GameErrors (runner.located), never as tracebacks
 RULE_FAULTS = (TypeError, IndexError, KeyError, AttributeError, ValueError, ZeroDivisionError, RecursionError)

@@ -9,6 +9,7 @@ verify), and loading replays the choices to resume exactly where it stopped.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import random
 import time
@@ -16,19 +17,14 @@ from typing import Any
 
 from ..errors import GameError, Span
 from . import budget
-from .common import RULE_FAULTS, located  # noqa: F401  (located is part of the runner's API)
+from .common import MAX_DECISIONS, RULE_FAULTS, _TooLong, located  # noqa: F401  (located is part of the runner's API)
 from .compile import CompiledGame, Decision
 from .state import State
 
 SAVE_FORMAT = "tavernlang-save/1"
-MAX_DECISIONS = 200_000
 BOT_SALT = 0x5EED
 
 
-
-
-class _TooLong(Exception):
-    """A random playout asked more than MAX_DECISIONS decisions."""
 
 
 def bot_rng(seed: int) -> random.Random:
@@ -248,19 +244,21 @@ def playout(game: CompiledGame, players: int, seed: int, options: dict[str, Any]
         game = game.playouts()
     st = game.new_state(players, seed, options)
     st.fired = fired
+    # bots decide inline: the game never suspends. The uniform bot is written into the playout
+    # flavour's code (int(bot_random() * k), each decision counted by bot_count); st.agent is for
+    # a caller's lint coverage run (the interactive flavour) and for other bots (bots.py)
     rnd = bot_rng(seed).random
-    count = 0
+    counter = itertools.count(1).__next__
+    st.bot_random, st.bot_count, st.bot_max = rnd, counter, MAX_DECISIONS
 
     def agent(player, opts):
-        nonlocal count
-        count += 1
-        if count > MAX_DECISIONS:
+        if counter() > MAX_DECISIONS:
             raise _TooLong
         return int(rnd() * len(opts))
 
-    st.agent = agent  # bots decide inline: the game never suspends
+    st.agent = agent
     play_inline(game, st, seed, players)
-    decisions = count
+    decisions = counter() - 1
     r = game.result(st)
     r["decisions"] = decisions
     r["rounds"] = st.round

@@ -12,7 +12,7 @@ from ..errors import GameError
 from ..syntax import ast as A
 from . import budget
 from .budget import MAX_INT, num, spend
-from .common import MAX_SUBSETS, Decision, Fn, _const, only_option  # noqa: F401
+from .common import MAX_SUBSETS, Decision, Fn, _const, _too_long, only_option  # noqa: F401
 from .state import GameOver
 
 def _first(hit):
@@ -498,12 +498,19 @@ class StatementCompiler:
                 f"    env[{k}] = {x}"]
         return not self.playout, self._at(out, s.span) + self._in(body)
 
+    @staticmethod
+    def bot_pick(opts: str, p: str) -> str:
+        """The playout flavour's pick among `opts` (not one): the uniform bot's, written out, when
+        runner.playout set it (st.bot_random; each decision counted, at most st.bot_max), else st.agent's."""
+        return (f"0 if len({opts}) == 1 else st.agent({p}, {opts}) if st.bot_random is None else "
+                f"_int(st.bot_random() * len({opts})) if st.bot_count() <= st.bot_max else _too_long()")
+
     def ask(self, opts: str, p: str, kp: str, kt: str, ks: str | None = None, with_st: bool = True) -> str:
         """Which of the options `opts` player p takes: the only one without asking, else the
         agent's pick, else the player's (a yield). A playout has an agent and no scenario
         recording the options offered: the agent's pick, no yield."""
         if self.playout:
-            return f"0 if len({opts}) == 1 else st.agent({p}, {opts})"
+            return self.bot_pick(opts, p)
         span = f", {ks}" if ks is not None else ""
         return (f"0 if len({opts}) == 1 and _only_option(st, {p}, {opts}, {kp}, {kt}{span}) else "
                 f"st.agent({p}, {opts}) if st.agent is not None else (yield _Decision({p}, {opts}, {kp}, {kt}{span}{', st' if ks and with_st else ''}))")
@@ -656,7 +663,7 @@ class StatementCompiler:
             done = "_DONE"
             ask = [f"{opts} = {left} + [{done}]" if s.up_to else f"{opts} = {left}", f"{lab} = _n_labeler(st, _g, {p}, {kt})"]
             if self.playout:
-                ask += [f"{i} = 0 if len({opts}) == 1 else st.agent({p}, {opts})"]
+                ask += [f"{i} = {self.bot_pick(opts, p)}"]
             else:
                 ask += [f"if len({opts}) == 1 and _only_option(st, {p}, {opts}, {kp}, {lab}, {ks}):",
                         f"    {i} = 0", "elif st.agent is not None:", f"    {i} = st.agent({p}, {opts})",
@@ -1231,4 +1238,4 @@ def _subset_tries(n, a, b, span):
 
 
 STATEMENT_HELPERS = {"_subset_tries": _subset_tries, "_combinations": itertools.combinations, "_log_gain": _log_gain, "_log_round": _log_round, "_rounds_msg": _rounds_msg, "_do_phase": _do_phase, "_do_named": _do_named, "_do_action": _do_action, "_run_handlers": _run_handlers, "_redraw_picks": _redraw_picks, "_log_simultaneous": _log_simultaneous, "_log_option": _log_option, "_log_number": _log_number, "_numbers_msg": _numbers_msg, "_log_subset": _log_subset, "_DONE": _DONE, "_n_labeler": _n_labeler, "_log_done": _log_done, "_log_pick": _log_pick, "_log_look": _log_look, "_shuffle": _shuffle, "_log_shuffle": _log_shuffle, "_swap": _swap, "_show": _show, "_log_set": _log_set, "_capply": _capply, "_cfire": _cfire, "_log_reveal": _log_reveal, "_log_random": _log_random, "_log_choice": _log_choice, "_log_move": StatementCompiler._log_move, "_log_many": _log_many,
-                     "_Decision": Decision, "_only_option": only_option, "_GameError": GameError, "_GameOver": GameOver}
+                     "_Decision": Decision, "_only_option": only_option, "_too_long": _too_long, "_GameError": GameError, "_GameOver": GameOver}
