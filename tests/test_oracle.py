@@ -1,6 +1,7 @@
 """The engine is held to a recorded oracle (tests/oracle/<game>.json, made by
 tests/oracle/record.py): for every seed game, player count and option value, the winners,
-scores, decisions and rounds of seeded random playouts, and digests of whole logged games.
+scores, decisions and rounds of seeded random playouts, the steps of work of the first seeds
+(the budget's count), and digests of whole logged games.
 A change of the engine that is meant to play the same games must leave them all as recorded.
 The default run checks the first seeds of each setting; `-m slow` checks all of them."""
 from __future__ import annotations
@@ -39,10 +40,14 @@ def check(name: str, seeds: int | None, logged: int | None) -> None:
             with pytest.raises(Exception):
                 playout(g, n, 0, opts)
             continue
+        work = run.get("steps", [])
         for s, w in enumerate(want[:seeds]):
-            got = result_line(playout(g, n, s, opts))
+            r = playout(g, n, s, opts)
+            got = result_line(r)
             if got != w:
                 wrong.append(f"{name} {opts} {n}p seed {s}: {got} (recorded {w})")
+            elif s < len(work) and r["steps"] != work[s]:  # the same game, with more or less work
+                wrong.append(f"{name} {opts} {n}p seed {s}: {r['steps']} steps of work (recorded {work[s]})")
         for s, w in enumerate(run["logs"][:logged]):
             got = log_digest(g, n, s, opts)
             if got != w:

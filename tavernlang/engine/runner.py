@@ -262,6 +262,7 @@ def playout(game: CompiledGame, players: int, seed: int, options: dict[str, Any]
     r = game.result(st)
     r["decisions"] = decisions
     r["rounds"] = st.round
+    r["steps"] = st.steps  # the work the game took, against its budget (engine/budget.py)
     r["seed"] = seed
     return r
 
