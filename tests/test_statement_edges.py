@@ -51,6 +51,19 @@ def test_a_watched_counter_stays_a_whole_number_in_range(tmp_path, op):
     assert msg.startswith("a whole number out of range here: ") and line == 9, got
 
 
+@pytest.mark.parametrize("op", ["gain 2 coins", "lose 2 coins"])
+def test_a_counter_without_range_or_trigger_stays_in_range(tmp_path, op):
+    """A counter nothing watches, without a range, `set` next to the largest whole number: a
+    gain (or loss) of a small number past it stops the game at the gain, in both flavours
+    (before: stored out of range, unchecked, as the closures did)."""
+    sign = "0 - " if op.startswith("lose") else ""
+    g = game(tmp_path, f"  set me.coins = {sign}({BIG})\n  {op}")
+    got = errors(g)
+    assert got[0] == got[1] and got[0] is not None, got
+    msg, line = got[0]
+    assert msg.startswith("a whole number out of range here: ") and line == 9, got
+
+
 def test_a_counter_with_a_range_beyond_the_whole_numbers_stays_in_range(tmp_path):
     """A gain within a range whose high end lies past the largest whole number: the value is
     checked when stored (docs/security.md: 'a value stored by set or gain'), in both flavours."""

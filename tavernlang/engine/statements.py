@@ -769,6 +769,9 @@ class StatementCompiler:
                 # its closure did, whatever the amount; tests/test_statement_edges.py)
                 if trig or self._may_grow(s.amount, True):
                     out += [f"_num({new}, {span})"]
+                else:  # a small number: out of range only next to the edge (a `set` to near it), tested inline
+                    big = self.k(MAX_INT)
+                    out += [f"if not -{big} <= {new} <= {big}:", f"    _num({new}, {span})"]
                 if trig and op == "gain":
                     out += [f"{old} = {new} - {a}"]
             getter = p
