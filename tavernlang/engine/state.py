@@ -117,6 +117,10 @@ class State:
             cards.clear()
         self.zones[z].extend(self.all_cards)
         self.loc = [z] * len(old)
+        if face is None and hid[z]:  # into a hidden pile: every card face down, seen by no one
+            fd[:] = [True] * len(old)
+            seen[:] = [0] * len(old)
+            return
         for c, o in enumerate(old):
             if face is None:
                 if hid[z]:

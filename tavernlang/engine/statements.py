@@ -365,15 +365,15 @@ class StatementCompiler:
         z, c, many = self.tmp(), self.tmp(), self.tmp()
         out = dl + [f"{z} = {d}", f"if {z} is None:",
                     f"    raise _GameError({self.k('move to nowhere (the destination is none)')}, {span})"]
-        cl, cs = self.spill(*self.xcards(s.what))
-        out += cl
         top = s.position != "bottom"
         logged = not self.playout
         if self.m.refs.get(s.what) == ("builtin", "cards") and top:  # everything at once
             out += [f"st.move_everything({z}, {self.k(s.face)}, env[0])"]
             if logged:
-                out += ["if st.log is not None:", f"    _log_many(st, _g, len({cs}), {z})"]
+                out += ["if st.log is not None:", f"    _log_many(st, _g, len(st.all_cards), {z})"]
             return False, self._at(out, s.span)
+        cl, cs = self.spill(*self.xcards(s.what))
+        out += cl
         if logged:
             out += [f"{many} = st.log is None or len({cs}) > 3"]
         out += [f"for {c} in {cs}:", f"    if {c} is None:", "        continue"]
