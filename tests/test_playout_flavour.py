@@ -139,3 +139,83 @@ def test_faces_after_moves_between_zones_of_every_visibility(tmp_path):
         assert playout(game, 2, seed, fired={})["keys"] == [[2], [0]]
         m = Match(game, 2, seed)
         assert m.st.counters == [[2, 3], [2, 0]]  # face down: C, D; then B, C, D
+
+
+# `every Z` (a loop over it, and its list as a value) gives each player's zone of the family in
+# seat order, at one player and at the most players a game may have, after other families'
+# zones and beside zones on cards (the playout and interactive flavours read the state's
+# st.zfam, built with the zones: a wrong family or order moves the marker to another zone).
+SEATS = """game "Seats"
+players 1..100
+kind Space { zone dice: public }
+kind Marker
+card "S" x3: Space
+card "M": Marker
+zone spaces: shared public
+zone hand: per player public
+zone bag: per player hidden
+counter k = 0
+counter seat per player = 0
+counter listed per player = 0
+setup {
+  move filter(x in cards where x is Space) to spaces
+  for z in every bag {
+    gain 1 k
+    move named("M") to z
+    for p in players where size(bag of p) > 0 { gain k seat to p }
+  }
+  let zs = every hand
+  for i in range(1, size(zs)) {
+    move named("M") to zs[i]
+    for p in players where size(hand of p) > 0 { gain i listed to p }
+  }
+}
+rounds 1 { phase p "P" { end game } }
+winner: highest seat then highest listed
+"""
+
+
+@pytest.mark.parametrize("n", [1, 2, 100])
+def test_every_zone_is_each_players_zone_in_seat_order(tmp_path, n):
+    game = compile_file(write(tmp_path, "seats.tav", SEATS))
+    want = [[p + 1, p + 1] for p in range(n)]  # P1's zones first, then P2's...
+    assert playout(game, n, 0)["keys"] == want
+    assert playout(game, n, 0, fired={})["keys"] == want
+    m = Match(game, n, 0)
+    assert m.over and m.result["keys"] == want
+
+
+# The uniform bot is written into the playout flavour (statements.bot_pick); the interactive
+# flavour and a simultaneous phase's picks (compile._simultaneous_turns) ask st.agent. Both count
+# against runner.MAX_DECISIONS (here patched): a game of exactly 11 decisions ends at a bound of
+# 11 and stops at each lower bound at the decision past it, the same place in both flavours.
+ELEVEN = """game "Eleven decisions"
+players 2
+counter c per player = 0
+action a "a" { choose number n in 1..2 "n" { gain n c } }
+action b "b" { choose 2 x in range(1, 3) "two" { gain 1 c } }
+rounds 1 {
+  phase one "One" turns from player(1) once_each { actions a }
+  phase two "Two" turns from player(1) once_each { actions b }
+  phase three "Three" { simultaneously for p in players choose n in range(1, 2) "n" { gain n c to p } }
+  phase four "Four" turns from player(1) simultaneous { actions a once pass final }
+}
+winner: highest c
+"""
+
+
+def test_the_bound_of_decisions_is_exact_in_both_flavours(tmp_path, monkeypatch):
+    from tavernlang.engine import runner
+    game = compile_file(write(tmp_path, "eleven.tav", ELEVEN))
+    # the decision past each bound, by its place: choose number (one), choose 2 (two), the
+    # simultaneous statement (three), the simultaneous phase's picks and first choices (four)
+    places = [(4, 16), (4, 16), (5, 16), (5, 16), (5, 16), (5, 16), (9, 25), (9, 25), (10, 3), (10, 3), (4, 16)]
+    for bound, place in enumerate(places):
+        monkeypatch.setattr(runner, "MAX_DECISIONS", bound)
+        for fired in (None, {}):
+            with pytest.raises(GameError) as e:
+                playout(game, 2, 0, fired=fired)
+            assert str(e.value) == f"the game did not end after {bound} decisions (the last one asked here) (seed 0, 2 players)"
+            assert (e.value.span.line, e.value.span.col) == place, (bound, fired)
+    monkeypatch.setattr(runner, "MAX_DECISIONS", len(places))
+    assert playout(game, 2, 0)["decisions"] == playout(game, 2, 0, fired={})["decisions"] == len(places)
