@@ -593,6 +593,7 @@ def play(game, players: int, seed: int, options: dict | None = None,
         raise GameError(f"{e} (seed {seed}, {players} players)", e.span) from None
     r["decisions"] = len(history)
     r["rounds"] = st.round
+    r["steps"] = st.steps  # (the game's own work, as runner.playout gives it; not the searches')
     r["seed"] = seed
     r["search"] = chooser.stats()
     return r
@@ -631,6 +632,6 @@ def watch(game, players: int, seed: int, options: dict | None, bots) -> dict:
         r = game.result(st)
     except GameError as e:
         raise GameError(f"{e} (seed {seed}, {players} players)", e.span) from None
-    r.update(decisions=len(branching), rounds=st.round, seed=seed, branching=branching,
+    r.update(decisions=len(branching), rounds=st.round, steps=st.steps, seed=seed, branching=branching,
              leaders=leaders + [tuple(r["winners"])])
     return r

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from tavernlang import compile_file
 from tavernlang.bots import (BotSpecError, Root, Searcher, determinize, parse_bots, play, remap_options,
-                             rotate)
+                             rotate, watch)
 from tavernlang.cli import main
 from tavernlang.engine.runner import Match, playout
 
@@ -66,6 +66,19 @@ def test_random_bots_play_exactly_the_games_of_today(little):
     assert a == b
     # the library path too: all-random bots are the engine's playout
     assert play(little, 4, 3, None, parse_bots("random", 4)) == playout(little, 4, 3)
+
+
+
+def test_a_game_with_search_bots_gives_the_fields_of_a_playout(little):
+    """`bots.play` is "one whole game, as runner.playout reports it (plus the bots' work)": the
+    same fields, the steps of work among them (3514f85 gave a playout its steps; a game with a
+    search bot had none), and the steps are the game's own, whichever way it is played."""
+    bots = parse_bots("greedy,random", 2)
+    for seed in range(3):
+        r = play(little, 2, seed, None, bots)
+        assert set(r) - {"search"} == set(playout(little, 2, seed))
+        assert r["steps"] == watch(little, 2, seed, None, bots)["steps"] > 0  # (tav report watches the same game)
+        assert watch(little, 2, seed, None, None)["steps"] == playout(little, 2, seed)["steps"]
 
 
 def test_search_bots_are_seeded(little):
