@@ -32,7 +32,8 @@ from typing import Any
 
 from .engine.common import RULE_FAULTS, located
 from .syntax import ast as A
-from .engine.runner import MAX_DECISIONS, Match, _TooLong, bot_pick, bot_rng, play_inline, playout
+from .engine import runner
+from .engine.runner import Match, _TooLong, bot_pick, bot_rng, play_inline, playout
 from .errors import GameError
 
 KINDS = ("random", "greedy", "mcts")
@@ -411,7 +412,7 @@ class Searcher:
                     remap_held(st, sigma, sys._getframe(1), _run.__code__, opts, root.labeler, world_rng)
                     st.rng = random.Random(world_rng.getrandbits(64))
                 return decide(st, p, opts, True, rnd)
-            if k > MAX_DECISIONS:
+            if k > runner.MAX_DECISIONS:  # (read here: a test may lower it)
                 raise _Stop
             return decide(st, p, opts, False, rnd)
 
@@ -535,9 +536,12 @@ class Seats:
 
 
 def drive(game, players: int, seed: int, options: dict | None, bots: list[tuple[str, int]],
-          fired: dict | None = None, max_steps: int = MAX_DECISIONS, peek: bool = False):
+          fired: dict | None = None, max_steps: int | None = None, peek: bool = False):
     """Play one game with these bots straight from the game's generator, without a log:
-    -> (state, choices, seats). `fired` counts what ran (`tav lint --simulate`)."""
+    -> (state, choices, seats). `fired` counts what ran (`tav lint --simulate`); max_steps: at
+    most this many decisions (runner.MAX_DECISIONS)."""
+    if max_steps is None:
+        max_steps = runner.MAX_DECISIONS
     st = game.new_state(players, seed, options)
     st.fired = fired
     seats = Seats(bots, seed, peek)
@@ -614,7 +618,7 @@ def watch(game, players: int, seed: int, options: dict | None, bots) -> dict:
 
     def agent(p, opts):
         k = len(branching)
-        if k > MAX_DECISIONS:
+        if k > runner.MAX_DECISIONS:
             raise _TooLong
         branching.append(len(opts))
         if st.round != last[0]:

@@ -219,3 +219,19 @@ def test_the_bound_of_decisions_is_exact_in_both_flavours(tmp_path, monkeypatch)
             assert (e.value.span.line, e.value.span.col) == place, (bound, fired)
     monkeypatch.setattr(runner, "MAX_DECISIONS", len(places))
     assert playout(game, 2, 0)["decisions"] == playout(game, 2, 0, fired={})["decisions"] == len(places)
+
+
+def test_the_bound_of_decisions_holds_for_search_bots_too(tmp_path, monkeypatch):
+    """bots.play with a greedy bot (bots.drive) and bots.watch (tav report) read the bound when
+    they play (before: the value runner.MAX_DECISIONS had when bots.py was imported)."""
+    from tavernlang import bots
+    from tavernlang.engine import runner
+    game = compile_file(write(tmp_path, "eleven.tav", ELEVEN))
+    monkeypatch.setattr(runner, "MAX_DECISIONS", 5)
+    for run in (lambda: bots.play(game, 2, 0, None, [("greedy", 0), ("random", 0)]),
+                lambda: bots.watch(game, 2, 0, None, [("random", 0), ("random", 0)])):
+        with pytest.raises(GameError) as e:
+            run()
+        assert "did not end after 5 decisions" in str(e.value)
+    monkeypatch.setattr(runner, "MAX_DECISIONS", 1000)
+    assert bots.play(game, 2, 0, None, [("greedy", 0), ("random", 0)])["decisions"] > 5
