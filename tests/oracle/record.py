@@ -95,6 +95,8 @@ def add_steps(name: str, steps: int) -> dict:
                     sys.exit(f"{name} {run['options']} {run['players']}p seed {s}: not as recorded; record again")
                 work.append(r["steps"])
         run["steps"] = work
+        for k in ("logs",):  # (the keys in the order record() writes them)
+            run[k] = run.pop(k)
         print(name, run["options"], run["players"], work[:3], file=sys.stderr)
     return data
 
