@@ -9,6 +9,8 @@ nothing is forked.
 """
 from __future__ import annotations
 
+import logging
+
 import multiprocessing as mp
 from typing import Any, Iterator
 
@@ -151,7 +153,10 @@ def dask_client(address: str):
         n = address.partition(":")[2]
         if n and not n.isdigit():
             raise DaskError(f"'{address}': local:N takes a number of workers")
-        cluster = LocalCluster(n_workers=int(n or 2), threads_per_worker=1, dashboard_address=None)
+        # (its processes' logs silenced but for the worst: a worker that loses the scheduler while
+        # the cluster shuts down logs a traceback, though every game was played and returned)
+        cluster = LocalCluster(n_workers=int(n or 2), threads_per_worker=1, dashboard_address=None,
+                               silence_logs=logging.CRITICAL)
         return Client(cluster), cluster
     try:
         return Client(address, timeout=10), None
