@@ -9,7 +9,6 @@ checker (slot 0 is `me`), so nothing is looked up by name while playing.
 from __future__ import annotations
 
 import random
-import re
 from typing import Any
 
 from ..check.model import GameModel, elem
@@ -18,7 +17,7 @@ from ..errors import GameError
 from ..syntax import ast as A
 from .budget import counted, self_calling, spend
 from .common import RULE_FAULTS, Decision, Fn, _const, located, only_option  # noqa: F401  (Decision is part of the engine's API)
-from .expressions import ExpressionCompiler, _Fn
+from .expressions import ExpressionCompiler, _Fn, _reads_env
 from .state import NO_CAP, GameOver, State
 from .statements import StatementCompiler, _first, unit_words
 
@@ -525,10 +524,6 @@ class _Simul:
         self.one_at_a_time, self.firsts = one_at_a_time, firsts
 
 
-def _simul_label(a):
-    return "pass" if a is None else a.title
-
-
 _SIMUL_PROMPT = "at the same time: choose an action"
 
 
@@ -541,7 +536,7 @@ def _simultaneous_turns(st, sp):
     at_once, can_pass, pass_cond, required = sp.at_once, sp.can_pass, sp.pass_cond, sp.required
     one_at_a_time, firsts = sp.one_at_a_time, sp.firsts
     span = ph.span
-    prompt, action_label = _SIMUL_PROMPT, _simul_label
+    prompt, action_label = _SIMUL_PROMPT, _action_label
     if st.fired is not None:
         st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
     env = [st.current] + [None] * frame
@@ -903,7 +898,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                 lines, val, *spans = build()
             finally:
                 self._locals = saved
-            if any(re.search(r"\benv\b", ln) for ln in lines + [val]):
+            if _reads_env(lines + [val]):
                 lines = [f"env = [_a0{', None' * frame}]"] + lines
                 if spans:
                     spans = [[spans[0][0] if spans[0] else at] + list(spans[0])]

@@ -80,6 +80,15 @@ def _allz(st, f):
     return out
 
 
+def _reads_env(lines: list[str]) -> bool:
+    """Do generated lines read the env list (a part the generator wrote with `env[k]`)? A function
+    given its values as parameters then makes one."""
+    return any(_ENV.search(ln) for ln in lines)
+
+
+_ENV = re.compile(r"\benv\b")
+
+
 def _is(mask, c):
     return c is not None and mask[c]
 
@@ -243,7 +252,7 @@ def _subset_sum(items, a, b, want, col, test, span):
     return False
 
 
-_HELPERS = {n: f for n, f in dict(globals()).items() if n.startswith("_") and callable(f) and n not in ("_simple",)
+_HELPERS = {n: f for n, f in dict(globals()).items() if n.startswith("_") and callable(f) and n not in ("_simple", "_reads_env")
             and getattr(f, "__module__", None) == __name__}
 
 
@@ -419,7 +428,7 @@ class ExpressionCompiler:
                     ls, v = self.xcards(b) if cards else self.x(b)
                 finally:
                     self._locals = saved
-                if any(re.search(r"\benv\b", ln) for ln in ls + [v]):  # (a part that reads its values from env)
+                if _reads_env(ls + [v]):  # (a part that reads its values from env)
                     ls = [f"env = [{', '.join(params + ['None'] * (frame - len(params)))}]"] + ls
                 return ls, v
             f = self._root("st, " + ", ".join(params), pbuild, b.span)
