@@ -28,8 +28,10 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'tavernlang' has no attribute {name!r}")
 
 
-def compile_file(path):
-    """Parse, check and compile a rules file (raises TavError with every error found)."""
+def compile_file(path, fast: bool = False):
+    """Parse, check and compile a rules file (raises TavError with every error found).
+    `fast`: the fast layout (engine/layout.py), as `tav sim` plays unless --exact: the same
+    games in distribution, other games for a seed."""
     from .engine.compile import CompiledGame
     from .loader import load
-    return CompiledGame(load(path))
+    return CompiledGame(load(path), fast=fast)

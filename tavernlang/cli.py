@@ -106,15 +106,29 @@ def guarded(fn):
 _SOURCES: dict = {}  # the sources of the last game compiled, to show rules text under run-time errors
 
 
-def _compile(path: str):
+def _compile(path: str, fast: bool = False):
+    """The game of a rules file; `fast`: in the fast layout (engine/layout.py), as sim, compare
+    and report play it unless --exact."""
     from .engine.compile import CompiledGame
     from .paths import load_rules
 
     model = load_rules(path)
     _SOURCES["current"] = model.sources  # (also under an error of compiling it)
     _SOURCES.setdefault("all", SourceCache())._texts.update(model.sources._texts)  # (a run's games of two files)
-    game = CompiledGame(model)
+    game = CompiledGame(model, fast=fast)
     return game
+
+
+def _sorted_names(game) -> list[str]:
+    """The zones a game of the fast layout keeps sorted, by name."""
+    return [game.zone_names[f] for f in sorted(game.sorted_fams)]
+
+
+def _exact_flag(f):
+    return click.option("--exact", is_flag=True,
+                        help="Play each seed's game exactly as `tav run --seed N` plays it. By default a zone whose "
+                             "order no rule reads (drawn only at random) is kept sorted: faster, the same games in "
+                             "distribution, and `tav run --fast --seed N` replays one (docs/engine.md).")(f)
 
 
 def _playable(game) -> None:
@@ -302,12 +316,14 @@ def _game_options(f, stdin: bool = False):
 @click.option("--quiet", "-q", is_flag=True, help="Print the result alone, not the log.")
 @click.option("--explain", is_flag=True, help="Under each gain or loss, the rules statement that made it and its amount "
               "term by term; under the result, the winner decision (with --json: each carries 'why').")
+@click.option("--fast", is_flag=True, help="Play the seed's game as tav sim, compare and report play it (without "
+              "--exact): zones whose order no rule reads kept sorted (docs/engine.md).")
 @guarded
-def run(file, players, seed, options, bots_spec, as_json, quiet=False, explain=False) -> None:
+def run(file, players, seed, options, bots_spec, as_json, quiet=False, explain=False, fast=False) -> None:
     """Play one whole game with bots (random unless --bots) and print its log."""
     from .engine.runner import Match, play_bots
 
-    game = _compile(file)
+    game = _compile(file, fast)
     _check_players(game, players)
     opts = _parse_options(game, options)
     bots = _bots(bots_spec, players)
@@ -418,7 +434,7 @@ def _lit(v) -> str:
     return "true" if v is True else "false" if v is False else str(v)
 
 
-def _replay(file: str, players: int, seed: int, opts: dict | None, bots: str | None = None) -> str:
+def _replay(file: str, players: int, seed: int, opts: dict | None, bots: str | None = None, fast: bool = False) -> str:
     """The command that plays one game of a run again, alone (with the run's budgets)."""
     import shlex
 
@@ -429,17 +445,20 @@ def _replay(file: str, players: int, seed: int, opts: dict | None, bots: str | N
     args = "".join(f" -o {shlex.quote(f'{k}={_lit(v)}')}" for k, v in (opts or {}).items())
     if bots and bots != "random":
         args += f" --bots {shlex.quote(bots)}"
+    if fast:  # (a game of the fast layout: replayed in it)
+        args += " --fast"
     return f"tav{pre} run {shlex.quote(file)} -p {players} --seed {seed}{args}"
 
 
-def _failure(r: dict, file: str, opts: dict | None, bots: str | None = None, part: str | None = None) -> dict:
+def _failure(r: dict, file: str, opts: dict | None, bots: str | None = None, part: str | None = None,
+             fast: bool = False) -> dict:
     """A game of a run that stopped with an error, as reported (and as JSON): its seed, the
     error and its place, the command that replays it; `part`: which games of the run (a
     comparison's side, a report's part)."""
     sp = r["span"]
     out = {"seed": r["seed"], "message": r["error"].split(" (seed ")[0],
            "file": sp.file if sp is not None else None, "line": sp.line if sp is not None else None,
-           "col": sp.col if sp is not None else None, "replay": _replay(file, r["players"], r["seed"], opts, bots)}
+           "col": sp.col if sp is not None else None, "replay": _replay(file, r["players"], r["seed"], opts, bots, fast)}
     if part is not None and part != "game":  # (a report's own games: no part named)
         out["part"] = part
     out["_span"] = sp
@@ -509,15 +528,16 @@ def _data_flags(f):
 @_data_flags
 @_dask_flag
 @_fail_fast_flag
+@_exact_flag
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @guarded
 def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_out, plot, dask, fail_fast,
-        as_json) -> None:
+        exact, as_json) -> None:
     """Simulate many games with bots (random unless --bots) and report speed and balance."""
     from .balance import bot_rates, pct, record, seat_rates
-    from .parallel import playouts, progress_bar
+    from .parallel import game_key, playouts, progress_bar
 
-    game = _compile(file)
+    game = _compile(file, fast=not exact)
     _check_players(game, players)
     opts = _parse_options(game, options)
     bots = _bots(bots_spec, players)
@@ -529,17 +549,18 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
     t0 = time.perf_counter()
     seeds = range(seed, seed + n_games)
     seat_bots = [_seat_bots(bots, players, i, rotate) for i in range(n_games)]
-    jobs_list = [(file, players, s, opts) + ((b,) if b is not None else ()) for s, (b, _) in zip(seeds, seat_bots)]
+    key = game_key(file, game)
+    jobs_list = [(key, players, s, opts) + ((b,) if b is not None else ()) for s, (b, _) in zip(seeds, seat_bots)]
     ok, records, search = [], [], {}
     with progress_bar("simulating", n_games) as tick:
-        results = _dask_guard(playouts(jobs_list, jobs, {file: game}, dask, progress=tick))
+        results = _dask_guard(playouts(jobs_list, jobs, {key: game}, dask, progress=tick))
         failed = []
         played = 0
         for i, r in enumerate(results):
             played += 1
             names = seat_bots[i][1]
             if "error" in r:  # this game stopped: reported below, the others go on (or, --fail-fast, not)
-                failed.append(_failure(r, file, opts, ",".join(names) if bots is not None else None))
+                failed.append(_failure(r, file, opts, ",".join(names) if bots is not None else None, fast=game.fast))
                 if fail_fast:
                     break
                 continue
@@ -566,7 +587,7 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
     rates = seat_rates(ok, players)
     data = {
         "game": game.title, "players": players, "seed": seed, "options": opts,
-        "games": n_games, "jobs": jobs, "seconds": round(secs, 4),
+        "games": n_games, "jobs": jobs, "exact": not game.fast, "seconds": round(secs, 4),
         "playouts_per_s": round(n_games / secs, 2), "decisions": decisions,
         "decisions_per_s": round(decisions / secs, 1),
         "mean_rounds": round(rounds / ended, 3),
@@ -599,6 +620,9 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
                + (f", bots {data['bots']}" + (" (rotated)" if rotate else "") if bots is not None else ""))
     click.echo(f"  {secs:.2f} s, {data['playouts_per_s']} playouts/s, {decisions} decisions, {data['decisions_per_s']} decisions/s"
                + (f" ({jobs} processes)" if jobs > 1 else ""))
+    if game.fast:
+        click.echo(f"  fast layout ({', '.join(_sorted_names(game))} kept sorted): `tav run --fast --seed N` replays a game; "
+                   "--exact plays each seed's exact game")
     click.echo(f"  mean rounds per game: {data['mean_rounds']}")
     click.echo("  seat  win rate [95% interval]  mean score")
     for p in range(players):
@@ -678,19 +702,20 @@ def diff(base, variant, as_json) -> None:
 @_data_flags
 @_dask_flag
 @_fail_fast_flag
+@_exact_flag
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @guarded
 def compare(base, variant, players, n_games, seed, jobs, options, base_options, variant_options, bots_spec,
-            games_out, plot, dask, fail_fast, as_json) -> None:
+            games_out, plot, dask, fail_fast, exact, as_json) -> None:
     """Play BASE and VARIANT on the same seeds and compare balance and length."""
     from .balance import record
     from .compare import differences, render, summarize
-    from .parallel import playouts, progress_bar
+    from .parallel import game_key, playouts, progress_bar
 
     games, opts = {}, {}
     paths = {"base": base, "variant": variant}
     for label, path, own in (("base", base, base_options), ("variant", variant, variant_options)):
-        g = _compile(path)
+        g = _compile(path, fast=not exact)
         _check_players(g, players)
         games[label] = g
         opts[label] = _parse_options(g, tuple(options) + tuple(own))
@@ -700,17 +725,19 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
     names = describe(bots) if bots is not None else "random"
     results = {"base": [], "variant": []}
     more = (bots,) if bots is not None else ()
-    todo = [(paths[label], players, s, opts[label] or None) + more for s in range(seed, seed + n_games)
+    keys = {label: game_key(paths[label], games[label]) for label in paths}
+    todo = [(keys[label], players, s, opts[label] or None) + more for s in range(seed, seed + n_games)
             for label in ("base", "variant")]
     labels = [label for _ in range(n_games) for label in ("base", "variant")]
-    local = {base: games["base"], variant: games["variant"]}
+    local = {keys["base"]: games["base"], keys["variant"]: games["variant"]}
     with progress_bar("comparing", len(todo)) as tick:
         done = _dask_guard(playouts(todo, jobs, local, dask, progress=tick))
         failed, pair, played = [], {}, 0
         for label, r in zip(labels, done):
             pair[label] = r
             if "error" in r:  # reported at the end; the seed is left out of both sides (they are paired by seed)
-                failed.append(_failure(r, paths[label], opts[label], names if bots is not None else None, label))
+                failed.append(_failure(r, paths[label], opts[label], names if bots is not None else None, label,
+                                       games[label].fast))
             if len(pair) < 2:
                 continue
             played += 1
@@ -772,16 +799,17 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
               help="Play on this many processes (the report is the same for any number).")
 @_dask_flag
 @_fail_fast_flag
+@_exact_flag
 @click.option("--json", "as_json", is_flag=True, help="Print the numbers as JSON.")
 @guarded
 def report(file, variant, players, n_games, seed, options, variant_options, bots_spec, skill_games, skill_bot,
-           vary, out_dir, fmt, games_out, jobs, dask, fail_fast, as_json) -> None:
+           vary, out_dir, fmt, games_out, jobs, dask, fail_fast, exact, as_json) -> None:
     """A balance report: seats, scores, length, ties, lead changes, branching, skill (search
     against random bots), option values (--vary) and a variant, with pictures (--out)."""
     from .bots import BotSpecError, parse_bots
     from .report import ReportError, Stopped, build, jsonable, render_text, vary_values, write
 
-    game = _compile(file)
+    game = _compile(file, fast=not exact)
     _check_players(game, players)
     opts = _parse_options(game, options)
     bots = _bots(bots_spec, players)
@@ -794,7 +822,7 @@ def report(file, variant, players, n_games, seed, options, variant_options, bots
                                  param_hint="--skill-bot")
     vgame = vopts = None
     if variant is not None:
-        vgame = _compile(variant)
+        vgame = _compile(variant, fast=not exact)
         _check_players(vgame, players)
         vopts = _parse_options(vgame, tuple(options) + tuple(variant_options))
         _SOURCES["current"] = game.model.sources
@@ -819,7 +847,7 @@ def report(file, variant, players, n_games, seed, options, variant_options, bots
         except Stopped as e:  # --fail-fast: what was played, and the game that stopped (after the bar)
             halted = e
     if halted is not None:
-        failed = [_failure(f, f["file"], f["options"], f["bots"], f["part"]) for f in halted.failed]
+        failed = [_failure(f, f["file"], f["options"], f["bots"], f["part"], f.get("fast", False)) for f in halted.failed]
         if as_json:
             click.echo(json.dumps({"games_played": halted.played, "stopped": True,
                                    "failed": _jsonable_failures(failed)}))
@@ -827,7 +855,7 @@ def report(file, variant, players, n_games, seed, options, variant_options, bots
             click.echo(f"{game.title}: the report stopped after {halted.played} of {total} games (--fail-fast)")
             _print_failures(failed, halted.played, stopped=True)
         sys.exit(1)
-    failed = [_failure(f, f["file"], f["options"], f["bots"], f["part"]) for f in rep.pop("failed")]
+    failed = [_failure(f, f["file"], f["options"], f["bots"], f["part"], f.get("fast", False)) for f in rep.pop("failed")]
     if failed:
         rep["failed"] = _jsonable_failures(failed)
     if games_out is not None:

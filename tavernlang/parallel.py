@@ -17,11 +17,18 @@ from typing import Any, Iterator
 _GAMES: dict[str, Any] = {}  # in a worker: rules file -> compiled game
 
 
-def _compiled(path: str):
-    g = _GAMES.get(path)
+def game_key(path: str, game):
+    """What a job names its game by: the rules file, or (file, "fast") for a game of the fast
+    layout (engine/layout.py), so a worker that compiles it afresh compiles the same game."""
+    return (path, "fast") if getattr(game, "fast", False) else path
+
+
+def _compiled(key):
+    g = _GAMES.get(key)
     if g is None:
         from . import compile_file
-        g = _GAMES[path] = compile_file(path)
+        path, fast = (key[0], True) if isinstance(key, tuple) else (key, False)
+        g = _GAMES[key] = compile_file(path, fast=fast)
     return g
 
 
@@ -170,7 +177,8 @@ def dask_playouts(jobs: list[tuple], address: str, chunk: int | None = None, pro
     same as on one process). Rules files are read by the workers at their absolute paths: a
     cluster of several machines needs the same checkout at the same place on each."""
     import os
-    jobs = [(os.path.abspath(j[0]),) + tuple(j[1:]) for j in jobs]
+    jobs = [((os.path.abspath(j[0][0]), j[0][1]) if isinstance(j[0], tuple) else os.path.abspath(j[0]),) + tuple(j[1:])
+            for j in jobs]
     client, cluster = dask_client(address)
     try:
         from distributed import as_completed

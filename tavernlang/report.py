@@ -115,21 +115,28 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
     tick = progress  # told of the games as they finish, chunk by chunk
     seeds = list(range(seed, seed + n_games))
     names = describe(bots) if bots else "random"
-    local = {path: game}
+    from .parallel import game_key
+    keys = {path: game_key(path, game)}  # (a game of the fast layout is named so to the workers)
+    fast = {path: game.fast}
     if variant is not None:
-        local[variant_path] = variant
+        keys[variant_path] = game_key(variant_path, variant)
+        fast[variant_path] = variant.fast
+    local = {keys[path]: game}
+    if variant is not None:
+        local[keys[variant_path]] = variant
 
     failed: list[dict] = []
     played = [0]
 
     def play_all(todo: list[tuple], part: str) -> list[dict]:
         out = []
-        results = playouts([(f, players, s, o or None, b, True) for f, s, o, b in todo], jobs, local, dask,
+        results = playouts([(keys[f], players, s, o or None, b, True) for f, s, o, b in todo], jobs, local, dask,
                            progress=tick)
         for (f, _, o, b), r in zip(todo, results):
             played[0] += 1
             if "error" in r:
-                failed.append(dict(r, part=part, file=f, options=o or {}, bots=describe(b) if b else None))
+                failed.append(dict(r, part=part, file=f, options=o or {}, bots=describe(b) if b else None,
+                                   fast=fast[f]))
                 if fail_fast:
                     results.close()
                     raise Stopped(failed, played[0])

@@ -18,6 +18,7 @@ from ..syntax import ast as A
 from .budget import counted, self_calling, spend
 from .common import RULE_FAULTS, Decision, Fn, _const, located, only_option  # noqa: F401  (Decision is part of the engine's API)
 from .expressions import ExpressionCompiler, _Fn, _reads_env
+from .layout import Layout, analyse
 from .state import NO_CAP, GameOver, State
 from .statements import StatementCompiler, _first, unit_words
 
@@ -25,9 +26,14 @@ from .statements import StatementCompiler, _first, unit_words
 class CompiledGame:
     """A game, compiled once; `new_state` makes fresh states for it."""
 
-    def __init__(self, model: GameModel, playout: bool = False):
+    def __init__(self, model: GameModel, playout: bool = False, fast: bool = False):
         self.model = model
         self.playout = playout  # the playout flavour (an agent makes every decision): see playouts()
+        # the fast layout (engine/layout.py): zones whose order nothing reads kept in card order;
+        # other games for a seed than the exact layout's, the same games in distribution
+        self.layout = analyse(model) if fast else Layout()
+        self.sorted_fams = self.layout.sorted
+        self.fast = bool(self.sorted_fams)
         self._playouts: CompiledGame | None = None
         self.title = model.title
         self.min_players, self.max_players = model.min_players, model.max_players
@@ -319,7 +325,7 @@ class CompiledGame:
         if self.playout:
             return self
         if self._playouts is None:
-            self._playouts = CompiledGame(self.model, playout=True)
+            self._playouts = CompiledGame(self.model, playout=True, fast=self.fast)
         return self._playouts
 
     def new_state(self, n: int, seed: int, options: dict[str, Any] | None = None) -> State:
@@ -346,7 +352,7 @@ class CompiledGame:
         st.all_cards = list(tpl.all_cards)
         st.attrs, st.opt, st.cap, st.capn = tpl.attrs, tpl.opt, tpl.cap, tpl.capn
         st.zbase, st.zfam, st.zfamily, st.zowner, st.zhidden, st.zprivate = tpl.zbase, tpl.zfam, tpl.zfamily, tpl.zowner, tpl.zhidden, tpl.zprivate
-        st.zholder, st.czone, st.holds = tpl.zholder, tpl.czone, tpl.holds
+        st.zholder, st.czone, st.holds, st.zsorted = tpl.zholder, tpl.czone, tpl.holds, tpl.zsorted
         return st
 
     def _fresh_state(self, n: int, seed: int, options: dict[str, Any] | None = None) -> State:
@@ -389,6 +395,8 @@ class CompiledGame:
             if not any(st.holds):
                 st.holds = None
         st.zhidden = [self.zone_vis[f] == "hidden" for f in st.zfamily]
+        if self.sorted_fams:
+            st.zsorted = [f in self.sorted_fams for f in st.zfamily]
         st.zprivate = [self.zone_vis[f] == "private" and st.zowner[z] is not None for z, f in enumerate(st.zfamily)]
         st.loc = [-1] * self.ncards
         st.facedown = [False] * self.ncards

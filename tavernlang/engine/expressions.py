@@ -13,6 +13,7 @@ Python expression for the value, evaluated once, after the lines.
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import re
@@ -593,6 +594,28 @@ class ExpressionCompiler:
                 return mask, cond.right
         return None, cond
 
+    def sorted_zone(self, e) -> int | None:
+        """The family of a zone the fast layout keeps in card order, when e names one (engine/layout.py)."""
+        if self.g.sorted_fams and isinstance(e, A.Name):
+            ref = self.m.refs.get(e)
+            if ref is not None and ref[0] == "zone" and ref[1] in self.g.sorted_fams:
+                return ref[1]
+        return None
+
+    def sorted_run(self, coll, mask):
+        """When coll is a zone kept in card order and the cards of `mask` are one run of card
+        numbers a..b-1: (lo, hi), each a function of the zone's text giving the text of where
+        that run starts and ends in the zone (a bisection; 0 or its length at either end)."""
+        if mask is None or self.sorted_zone(coll) is None:
+            return None
+        ids = [c for c, m in enumerate(mask) if m]
+        if not ids or ids[-1] - ids[0] + 1 != len(ids):
+            return None
+        a, b = ids[0], ids[-1] + 1
+        lo = (lambda z: "0") if a == 0 else (lambda z: f"_bisect({z}, {a})")
+        hi = (lambda z: f"len({z})") if b == len(mask) else (lambda z: f"_bisect({z}, {b})")
+        return lo, hi
+
     def _wants_list(self, c, i: int, a: A.Expr) -> bool:
         """A zone given for a `list of ...` parameter: the callee gets the zone's cards."""
         return (i < len(c.params) and c.params[i][1].startswith("list:")
@@ -869,6 +892,19 @@ class ExpressionCompiler:
             if op == "any":
                 return ls, f"(len({c}) > 0)"
             return ls, f"list({c})"
+        mask, rest = self._kind_split(e.cond, k)
+        run = self.sorted_run(e.coll, mask) if rest is None and op in ("any", "count", "every") else None
+        if run is not None:  # the fast layout: the kind's cards are one run of the sorted zone
+            ls, c = self.spill(*self.xcoll(e.coll))
+            lo, hi = run[0](c), run[1](c)
+            if op == "any":  # (at either end of the card numbers: the zone's first or last card says)
+                a = mask.index(True)
+                if lo == "0":
+                    return ls, f"(len({c}) > 0 and {c}[0] < {a + sum(mask)})"
+                if hi == f"len({c})":
+                    return ls, f"(len({c}) > 0 and {c}[-1] >= {a})"
+                return ls, f"({lo} < {hi})"
+            return ls, f"({hi} - {lo})" if op == "count" else f"({hi} - {lo} == len({c}))"
         counted = self._count_of(e, k) if op == "count" else None
         if counted is not None:  # count(x in C where x == V): C.count(V), a loop in C
             ls, c = self.xiter(e.coll)
@@ -1188,3 +1224,5 @@ def _has_words(words: tuple, want: tuple) -> bool:
 
 _HELPERS["_has_word"] = _has_word
 _HELPERS["_int"] = int
+_HELPERS["_bisect"] = bisect.bisect_left  # (the fast layout's runs of a sorted zone, engine/layout.py)
+_HELPERS["_insort"] = bisect.insort

@@ -6,6 +6,7 @@ zones are ints. Names appear only when a state is rendered.
 """
 from __future__ import annotations
 
+import bisect
 import random
 from typing import Any
 
@@ -25,7 +26,7 @@ class State:
                  "opt", "current", "next_player", "round", "rng", "log", "decisions", "attrs",
                  "zbase", "zfam", "zowner", "zfamily", "zhidden", "zprivate", "cap", "capn", "all_cards", "fired", "game", "agent", "turn_used", "offered", "views", "preset",
                  "zholder", "czone", "holds", "known_opts", "why", "explain", "steps", "step_limit", "deadline",
-                 "bot_random", "bot_count", "bot_max")
+                 "bot_random", "bot_count", "bot_max", "zsorted")
 
     def __init__(self, game, n: int, seed: int):
         self.game = game
@@ -80,6 +81,8 @@ class State:
         self.zholder: list[int] | None = None
         self.czone: dict | None = None
         self.holds: list | None = None
+        # the fast layout (engine/layout.py): each zone kept in card order, or None (no zone is)
+        self.zsorted: list[bool] | None = None
 
     # ---------------------------------------------------------------- cards
     def move(self, c: int, z: int, top: bool = True, face: str | None = None, me: int | None = None) -> None:
@@ -88,7 +91,9 @@ class State:
             self.drop_held(c, old)
         if old >= 0:
             self.zones[old].remove(c)
-        if top:
+        if self.zsorted is not None and self.zsorted[z]:
+            bisect.insort(self.zones[z], c)
+        elif top:
             self.zones[z].append(c)
         else:
             self.zones[z].insert(0, c)
@@ -193,6 +198,9 @@ class State:
         ia, ib = la.index(a), lb.index(b)
         la[ia], lb[ib] = b, a
         self.loc[a], self.loc[b] = zb, za
+        if self.zsorted is not None and za != zb and (self.zsorted[za] or self.zsorted[zb]):
+            la.sort()  # (the fast layout: a zone kept in card order stays so)
+            lb.sort()
 
     def view(self) -> tuple:
         """What decides who sees which card, as it is now (for `visible(..., view)` later)."""

@@ -211,7 +211,8 @@ class StatementCompiler:
     def l_Shuffle(self, s):
         """`shuffle Z`: Fisher-Yates with the game's RNG; nobody knows where a face-down card went."""
         zl, z = self.spill(*self.x(s.zone))
-        out = zl + [f"_shuffle(st.zones[{z}], st.rng.random)"]
+        # (the fast layout keeps a zone whose order nothing reads in card order: nothing to shuffle)
+        out = zl + ([] if self.sorted_zone(s.zone) is not None else [f"_shuffle(st.zones[{z}], st.rng.random)"])
         if not self.playout:
             c = self.tmp()
             out += [f"for {c} in st.zones[{z}]:", f"    if st.facedown[{c}]:", f"        st.seen[{c}] = 0",
@@ -414,8 +415,12 @@ class StatementCompiler:
         if self.g.has_card_zones:  # the cards on its zones drop first (State.drop_held)
             out += [f"if st.holds is not None and st.holds[{c}] is not None and {o} >= 0 and {o} != {d}:",
                     f"    st.drop_held({c}, {o})"]
-        out += [f"if {o} >= 0:", f"    st.zones[{o}].remove({c})",
-                f"st.zones[{d}].append({c})" if top else f"st.zones[{d}].insert(0, {c})", f"st.loc[{c}] = {d}"]
+        put = [f"st.zones[{d}].append({c})" if top else f"st.zones[{d}].insert(0, {c})"]
+        kept = self.g.sorted_fams  # (the fast layout: a zone whose order nothing reads is kept in card order)
+        if kept and (fam is None or fam in kept):
+            put = [f"_insort(st.zones[{d}], {c})"] if fam is not None else \
+                [f"if st.zsorted[{d}]:", f"    _insort(st.zones[{d}], {c})", "else:", "    " + put[0]]
+        out += [f"if {o} >= 0:", f"    st.zones[{o}].remove({c})", *put, f"st.loc[{c}] = {d}"]
         hidden = None if fam is None else self.g.zone_vis[fam] == "hidden"  # (a zone of a known family)
         if face is None and hidden:
             out += [f"st.facedown[{c}] = True", *([f"st.seen[{c}] = 0"] if know else [])]
@@ -526,6 +531,16 @@ class StatementCompiler:
             return ls + fl + [f"{o} = {fv}", f"{x} = {o}[_int(st.rng.random() * len({o}))] if {o} else None"]
         if s.cond is None:
             return ls + [f"{x} = {src}[_int(st.rng.random() * len({src}))] if {src} else None"]
+        run = self.sorted_run(s.coll, mask)
+        if run is not None:  # the fast layout: the kind's cards are one run of the sorted zone
+            ls, src = self.spill(ls, src)
+            lo, hi = run[0](src), self.tmp()
+            if lo != "0":
+                t = self.tmp()
+                ls, lo = ls + [f"{t} = {lo}"], t
+            ls.append(f"{hi} = {run[1](src)}")
+            start, k = ("", hi) if lo == "0" else (f"{lo} + ", f"({hi} - {lo})")
+            return ls + [f"{x} = {src}[{start}_int(st.rng.random() * {k})] if {hi} > {lo} else None"]
         # rejection sampling: uniform over the matching cards, without listing them
         n, y, km, rnd = self.tmp(), self.tmp(), self.k(mask), self.tmp()
         return ls + [f"{x} = None", f"{n} = len({src})", f"if {n}:", f"    {rnd} = st.rng.random", "    for _r in range(12):",

@@ -1,0 +1,124 @@
+"""Which zones may be kept in card order (the fast layout, `compile_file(path, fast=True)`).
+
+A hidden shared zone whose order the rules never read (it is only drawn from at random,
+counted, tested for a kind, moved into and shuffled) plays the same games *in distribution*
+whatever order its cards lie in. The fast layout keeps such a zone sorted by card number:
+cards declared together make one run, so `any(x in Z where x is K)` and a random draw of a
+kind are a bisection, not a walk, and `shuffle Z` has nothing to do. The games are other games
+for a seed than the exact layout's (the random numbers are drawn otherwise), the same games in
+distribution (tests/test_layout.py); `tav sim` plays it unless `--exact`, `tav run --fast`
+replays one of its games.
+
+The analysis is a whitelist: every place the rules name the zone (or a zone that may be it,
+such as `c.zone`) must be one of the uses below, else the zone keeps the exact layout.
+"""
+from __future__ import annotations
+
+import attrs
+
+from ..check.model import ZONE, GameModel
+from ..syntax import ast as A
+
+# the builtins of a zone that do not read the order of its cards
+_ORDER_FREE_CALLS = {"size", "empty", "full", "free"}
+_ORDER_FREE_PROPS = {"owner", "size", "capacity"}
+_SKIPPED = (A.ViewDecl, A.ScenarioDecl)  # read by the exact layout only (tav play's view, scenarios)
+
+
+def _fields(node):
+    """(field name, child) of a node, the children of tuples too."""
+    for f in attrs.fields(type(node)):
+        if f.name == "span":
+            continue
+        v = getattr(node, f.name)
+        if isinstance(v, A.Node):
+            yield f.name, v
+        elif isinstance(v, tuple):
+            for x in v:
+                if isinstance(x, A.Node):
+                    yield f.name, x
+                elif isinstance(x, tuple):
+                    for y in x:
+                        if isinstance(y, A.Node):
+                            yield f.name, y
+
+
+def _order_free(e, parent, field, grand) -> bool:
+    """Is the zone-valued expression e, at `field` of `parent`, used without reading the order of
+    its cards?"""
+    p = parent
+    if isinstance(p, A.Choose):
+        return field == "coll" and p.chooser is not None and p.chooser.random  # drawn at random
+    if isinstance(p, A.Quant):
+        return field == "coll" and p.op in ("any", "count", "every")
+    if isinstance(p, A.Aggregate):
+        if field != "coll":
+            return False
+        if p.op in ("sum", "min", "max"):
+            return True
+        # the distinct values in their order of first appearance: only their number is order-free
+        return p.op == "distinct" and isinstance(grand, A.Call) and grand.name == "size"
+    if isinstance(p, A.Call):
+        return p.name in _ORDER_FREE_CALLS
+    if isinstance(p, A.BinOp):
+        return p.op in ("==", "!=")
+    if isinstance(p, A.Attr):
+        return p.name in _ORDER_FREE_PROPS
+    if isinstance(p, A.Move):
+        return field == "dest"
+    if isinstance(p, A.Shuffle):
+        return True
+    return False
+
+
+@attrs.define
+class Layout:
+    """The fast layout of a game: the zone families kept in card order, and for each hidden
+    shared zone that is not, the first place that reads its order (a span) or why."""
+
+    sorted: frozenset = frozenset()
+    kept: dict = attrs.field(factory=dict)  # zone name -> (span or None, reason)
+
+
+def analyse(m: GameModel) -> Layout:
+    candidates = {z.slot: z.name for z in m.zones.values()
+                  if not z.decl.per_player and z.decl.visibility == "hidden"}
+    if not candidates:
+        return Layout()
+    kept: dict = {}
+    # locals bound over `every Z` are zones of that family (never a shared one)
+    family_locals = set()
+    dynamic_reads = []  # (span, what) of a zone value that may be any zone, where its order is read
+    for d in m.decls:
+        if isinstance(d, _SKIPPED):
+            continue
+        stack = [(d, None, None, None)]
+        while stack:
+            node, parent, field, grand = stack.pop()
+            for fname, ch in _fields(node):
+                stack.append((ch, node, fname, parent))
+            if isinstance(node, (A.Choose, A.For, A.Quant)) and isinstance(node.coll, A.EveryZone):
+                k = m.slots.get(node)
+                if k is not None:
+                    family_locals.add((id(d), k))
+            if parent is None or m.types.get(node) != ZONE:
+                continue
+            ref = m.refs.get(node)
+            if ref is not None and ref[0] == "zone":
+                if ref[1] in candidates and ref[1] not in kept and not _order_free(node, parent, field, grand):
+                    kept[ref[1]] = (node.span, f"its order is read here ({type(parent).__name__})")
+                continue
+            if ref is not None and ref[0] in ("pzone", "czone", "selfzone"):
+                continue  # (a zone of a per-player family or on a card: never a shared zone)
+            if isinstance(node, (A.Of, A.EveryZone)):
+                continue
+            if isinstance(node, A.Name) and ref is not None and ref[0] == "local" and (id(d), ref[1]) in family_locals:
+                continue
+            if not _order_free(node, parent, field, grand):
+                dynamic_reads.append((node.span, type(parent).__name__))
+    if dynamic_reads:  # a zone value that may be any of them (c.zone, a zone variable): none is sorted
+        sp, what = dynamic_reads[0]
+        for f in candidates:
+            kept.setdefault(f, (sp, f"a zone that may be this one has its order read here ({what})"))
+    sorted_fams = frozenset(f for f in candidates if f not in kept)
+    return Layout(sorted_fams, {candidates[f]: v for f, v in kept.items()})
