@@ -18,13 +18,25 @@ import functools
 import itertools
 import re
 
-from ..check.model import CARD, STR, ZONE
+from ..check.model import BOOL, CARD, INT, STR, ZONE
 from ..errors import GameError
 from ..syntax import ast as A
 from .budget import HELPERS as BUDGET_HELPERS
 from .common import GEN_SPANS, Fn
 
 _PURE = (A.Name, A.Lit, A.Attr, A.Of)  # arguments an inlined def may read more than once (or not at all)
+# a value of the cards bound to one or two names, kept in a table (ExpressionCompiler._card_table)
+_TABLED = (A.Call, A.BinOp, A.Not, A.Cond)  # (the roots tried: a name, an attribute is as cheap as a look-up)
+_TABLE_NODES = (A.Call, A.BinOp, A.Not, A.Neg, A.Cond, A.Lit, A.Name, A.Attr, A.IsKind)
+_TABLE_MOST = 250_000  # entries at most (500 cards for a value of two cards)
+_UNSET = object()  # an entry of a table not yet worked out
+_NAME = re.compile(r"(?<![.\w])([A-Za-z_]\w*)")
+_ATTR = re.compile(r"\.([A-Za-z_]\w*)")
+_OWN_TEMP = re.compile(r"^_[tvx]\d+$|^_k\d+$")
+_CALLED = re.compile(r"(?<![.\w])(_k\d+)\(")
+_CALL_ANY = re.compile(r"[A-Za-z_]\w*\(")
+_PURE_NAMES = {"None", "True", "False", "and", "or", "not", "if", "elif", "else", "is", "in", "pass",
+               "_has_word", "_has_word_lit", "_card_text", "len", "_UNSET"}
 INLINE_DEPTH = 6  # defs inlined into inlined defs, at most
 INLINE_NODES = 60  # a def whose body is larger stays a call
 _SIMPLE = re.compile(r"^(env\[\d+\]|_[vtxas]\d*|-?\d+|None|True|False|st\.current|_k\d+|\((env\[\d+\]|_[vtxas]\d*)\))$")
@@ -672,7 +684,90 @@ class ExpressionCompiler:
 
     # ================================================================ expressions
     def x(self, e: A.Expr) -> tuple[list[str], str]:
+        if type(e) in _TABLED:
+            t = self._card_table(e)
+            if t is not None:
+                return t
         return getattr(self, "x_" + type(e).__name__)(e)
+
+    # ================================================================ values of cards, kept
+    def _card_table(self, e):
+        """A value that only the cards bound to one or two names decide (their constant
+        attributes, constants, calls of defs and has_word that read nothing else), written as
+        a look-up in a table by card numbers, filled the first time each entry is asked for
+        (by a generated function of the cards alone: the same value, the same faults, at the
+        same place). None when e reads anything else (or is cheap to work out)."""
+        m = self.m
+        if m.types.get(e) not in (BOOL, INT, STR):
+            return None
+        slots, costly = [], False
+        loc, cards = self._locals or {}, self._cards
+        for n in A.walk(e):
+            if not isinstance(n, _TABLE_NODES):
+                return None
+            ref = m.refs.get(n)
+            if isinstance(n, A.Name):
+                if ref is None or ref[0] not in ("local", "const"):
+                    return None
+                if ref[0] == "local":
+                    if m.types.get(n) != CARD or loc.get(ref[1]) not in cards:
+                        return None
+                    if ref[1] not in slots:
+                        slots.append(ref[1])
+            elif isinstance(n, A.Call):
+                if ref is None or not (ref[0] == "def" or ref == ("builtin", "has_word") or ref == ("builtin", "text")):
+                    return None
+                costly = costly or ref[0] == "def" or ref == ("builtin", "has_word")
+        if not costly or not 1 <= len(slots) <= 2 or self.g.ncards ** len(slots) > _TABLE_MOST:
+            return None
+        memo = self.__dict__.setdefault("_tables", {})
+        key = (id(e), tuple(slots))
+        if key not in memo:
+            memo[key] = self._table_fn(e, slots)
+        made = memo[key]
+        if made is None:
+            return None
+        table, fn = made
+        va = [loc[k] for k in slots]
+        out, row, v = [], table, self.tmp()
+        for a in va[:-1]:
+            r = self.tmp()
+            out.append(f"{r} = {row}[{a}]")
+            row = r
+        out += [f"{v} = {row}[{va[-1]}]", f"if {v} is _UNSET:", f"    {v} = {row}[{va[-1]}] = {fn}({', '.join(va)})"]
+        return out, v
+
+    def _table_fn(self, e, slots):
+        """(the table's name, the name of the function of the cards that fills it), or None when
+        e, written out, reads the state or calls anything but the pure helpers."""
+        params = [f"_a{i}" for i in range(len(slots))]
+        saved = self._locals, self._cards, self._fn
+        self._locals = {k: p for k, p in zip(slots, params)}
+        self._cards = frozenset(params)
+        self._fn = _Fn()
+        try:
+            lines, val = getattr(self, "x_" + type(e).__name__)(e)
+        finally:
+            self._locals, self._cards, self._fn = saved
+        for name in _NAME.findall(" ".join(lines + [val])):
+            if not (name in _PURE_NAMES or _OWN_TEMP.match(name) or name in params):
+                return None
+        for attr in _ATTR.findall(" ".join(lines + [val])):
+            if attr != "get":
+                return None
+        text = " ".join(lines + [val])
+        if not ("(" in text.replace("((", "(") and _CALL_ANY.search(text)) and len(text) < 60:
+            return None  # (as cheap to work out as to look up)
+        fills = self.__dict__.setdefault("_table_fills", set())
+        for called in _CALLED.findall(" ".join(lines + [val])):  # (a constant called: only another table's function)
+            if called not in fills:
+                return None
+        fn = self._root(", ".join(params), lambda: (lines, val), e.span, e.span)
+        n = self.g.ncards
+        table = [_UNSET] * n if len(slots) == 1 else [[_UNSET] * n for _ in range(n)]
+        kf = self.k(fn)
+        fills.add(kf)
+        return self.k(table), kf
 
     def xiter(self, e: A.Expr) -> tuple[list[str], str]:
         """An expression as something only looped over: the zones of each player as a range."""
@@ -1224,5 +1319,6 @@ def _has_words(words: tuple, want: tuple) -> bool:
 
 _HELPERS["_has_word"] = _has_word
 _HELPERS["_int"] = int
+_HELPERS["_UNSET"] = _UNSET
 _HELPERS["_bisect"] = bisect.bisect_left  # (the fast layout's runs of a sorted zone, engine/layout.py)
 _HELPERS["_insort"] = bisect.insort
