@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tavernlang import Match, compile_file, playout
+from tavernlang import GameError, Match, compile_file, playout
 from tavernlang.cli import main
 from tavernlang.engine.runner import play_bots
 
@@ -254,3 +254,18 @@ action fail "fail" {
     assert "--seed 1 --fast" in res.output, res.output
     res = CliRunner().invoke(main, ["sim", str(p), "-p", "2", "-g", "3", "--exact"])
     assert res.exit_code == 1 and "--fast" not in res.output.split("replay:")[-1], res.output
+
+
+def test_a_save_of_the_fast_layout_resumes_in_it_and_only_in_it():
+    fast, exact = compile_file(LT, fast=True), compile_file(LT)
+    m = Match(fast, 4, 7)
+    for _ in range(30):
+        m.apply(len(m.choices) % len(m.pending.options))
+    data = json.loads(json.dumps(m.save(str(LT))))
+    assert data["layout"] == "fast" and "layout" not in Match(exact, 4, 7).save(str(LT))
+    again = Match.load(fast, data)
+    assert again.st.snapshot() == m.st.snapshot() and again.legal() == m.legal()
+    with pytest.raises(GameError, match="fast layout"):
+        Match.load(exact, data)
+    with pytest.raises(GameError, match="exact layout"):
+        Match.load(fast, Match(exact, 4, 7).save(str(LT)))

@@ -150,7 +150,7 @@ class Match:
 
     # ------------------------------------------------------------ saving
     def save(self, rules_path: str, rules_text: bytes | None = None) -> dict:
-        return {
+        data = {
             "format": SAVE_FORMAT,
             "rules": rules_path,
             "rules_sha256": hashlib.sha256(rules_text).hexdigest() if rules_text is not None else None,
@@ -160,12 +160,19 @@ class Match:
             "choices": list(self.choices),
             "state": self.st.snapshot(),
         }
+        if self.game.fast:  # (a game of the fast layout, engine/layout.py: it replays only in that layout)
+            data["layout"] = "fast"
+        return data
 
     @classmethod
     def load(cls, game: CompiledGame, data: dict, log: bool = True, rules_text: bytes | None = None,
              explain: bool = False) -> "Match":
         """Resume a saved game: replay its choices under the same rules (refused if they changed)."""
         players, seed, choices, options = check_save(game, data)
+        fast = data.get("layout") == "fast"
+        if fast != game.fast:
+            raise GameError("this game was saved in the fast layout (tav run --fast): it replays only in that layout"
+                            if fast else "this game was saved in the exact layout: it replays only in that layout")
         want = data.get("rules_sha256")
         if rules_text is not None and want and hashlib.sha256(rules_text).hexdigest() != want:
             raise GameError("the rules file has changed since this game was saved; "
