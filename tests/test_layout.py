@@ -269,3 +269,20 @@ def test_a_save_of_the_fast_layout_resumes_in_it_and_only_in_it():
         Match.load(exact, data)
     with pytest.raises(GameError, match="exact layout"):
         Match.load(fast, Match(exact, 4, 7).save(str(LT)))
+
+
+# ------------------------------------------------------------------ holes found by attacking the claims (tests/layout/)
+HOLES = ROOT / "tests" / "layout"
+
+
+def test_the_zone_of_a_card_may_be_the_pile():
+    # `zone of c` is `c.zone` written the other way: `top(zone of c)` reads the pile's order
+    path = HOLES / "zone_of_a_card.tav"
+    g = compile_file(path, fast=True)
+    assert not g.sorted_fams, g.layout
+    span, why = g.layout.kept["pile"]
+    assert "top(zone of c)" in path.read_text().splitlines()[span.line - 1] and "may be this one" in why
+    exact = compile_file(path)
+    scores = [playout(g, 2, s)["scores"] for s in range(400)]
+    assert scores == [playout(exact, 2, s)["scores"] for s in range(400)]
+    assert 0 < statistics.fmean(sc[0] for sc in scores) < 3  # (a Ruby, worth 3, on top about half the time)

@@ -110,7 +110,9 @@ def analyse(m: GameModel) -> Layout:
                 continue
             if ref is not None and ref[0] in ("pzone", "czone", "selfzone"):
                 continue  # (a zone of a per-player family or on a card: never a shared zone)
-            if isinstance(node, (A.Of, A.EveryZone)):
+            # (`zone of c` is `c.zone`, and `target of p` a zone variable: like an Attr, a zone
+            # that may be any of them; `hand of p` is a per-player zone, skipped above)
+            if isinstance(node, A.EveryZone):
                 continue
             if isinstance(node, A.Name) and ref is not None and ref[0] == "local" and (id(d), ref[1]) in family_locals:
                 continue
