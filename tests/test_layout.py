@@ -286,3 +286,34 @@ def test_the_zone_of_a_card_may_be_the_pile():
     scores = [playout(g, 2, s)["scores"] for s in range(400)]
     assert scores == [playout(exact, 2, s)["scores"] for s in range(400)]
     assert 0 < statistics.fmean(sc[0] for sc in scores) < 3  # (a Ruby, worth 3, on top about half the time)
+
+
+def test_two_cards_of_the_pile_swapped_keep_it_sorted():
+    g = compile_file(HOLES / "swap_in_the_pile.tav", fast=True)
+    assert [g.zone_names[f] for f in g.sorted_fams] == ["pile"]
+    z = g.new_state(2, 0).zbase[g.model.zones["pile"].slot]
+    for seed in range(30):
+        _sorted_at_every_decision(g, 2, seed, z)
+    # the Rubies stay in the pile: each of the 3 turns of each player scores 3, in either layout
+    for game in (g, compile_file(HOLES / "swap_in_the_pile.tav")):
+        assert {tuple(playout(game, 2, s)["scores"]) for s in range(300)} == {(9, 9)}
+
+
+def test_a_card_swapped_into_a_hand_keeps_the_hand_in_its_order():
+    # only the sorted pile is kept in card order: the card swapped into a hand lies where the one
+    # swapped out lay (a rule may read the hand's order: `top(hand of me)`)
+    path = HOLES / "swap_with_a_hand.tav"
+    g = compile_file(path, fast=True)
+    assert [g.zone_names[f] for f in g.sorted_fams] == ["pile"]
+    st = g.new_state(2, 0)
+    pile, hand = st.zbase[g.model.zones["pile"].slot], st.zbase[g.model.zones["hand"].slot]
+    for c in range(8):
+        st.move(c, pile)
+    st.move(5, hand)
+    st.move(1, hand)
+    st.swap(5, 7)
+    assert (st.zones[hand], st.zones[pile]) == ([7, 1], [0, 2, 3, 4, 5, 6])
+    st.swap(1, 6)
+    assert (st.zones[hand], st.zones[pile]) == ([7, 6], [0, 1, 2, 3, 4, 5])
+    exact, fast = _games(path, 2, 3000, False), _games(path, 2, 3000, True)
+    assert not differences(exact, fast, 2), differences(exact, fast, 2)

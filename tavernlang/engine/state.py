@@ -198,9 +198,11 @@ class State:
         ia, ib = la.index(a), lb.index(b)
         la[ia], lb[ib] = b, a
         self.loc[a], self.loc[b] = zb, za
-        if self.zsorted is not None and za != zb and (self.zsorted[za] or self.zsorted[zb]):
-            la.sort()  # (the fast layout: a zone kept in card order stays so)
-            lb.sort()
+        if self.zsorted is not None:  # (the fast layout: a zone kept in card order stays so, and only it)
+            if self.zsorted[za]:
+                la.sort()  # (two of its own cards swapped, too)
+            if self.zsorted[zb] and zb != za:
+                lb.sort()
 
     def view(self) -> tuple:
         """What decides who sees which card, as it is now (for `visible(..., view)` later)."""
