@@ -136,6 +136,10 @@ def determinize(st, p: int, rng: random.Random) -> dict[int, int]:
             st.loc[new] = z
             st.facedown[new] = fd[old]
             st.seen[new] = seen[old]
+    if st.zsorted is not None:  # (the fast layout, engine/layout.py: a zone kept in card order stays so)
+        for z in {z for places in slots.values() for z, _, _ in places}:
+            if st.zsorted[z]:
+                st.zones[z].sort()
     _remap_vars(st, sigma)
     return sigma
 

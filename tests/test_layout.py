@@ -317,3 +317,23 @@ def test_a_card_swapped_into_a_hand_keeps_the_hand_in_its_order():
     assert (st.zones[hand], st.zones[pile]) == ([7, 6], [0, 1, 2, 3, 4, 5])
     exact, fast = _games(path, 2, 3000, False), _games(path, 2, 3000, True)
     assert not differences(exact, fast, 2), differences(exact, fast, 2)
+
+
+def test_a_search_bots_worlds_keep_the_pile_sorted():
+    import random
+
+    from tavernlang.bots import determinize, parse_bots, play
+
+    path = HOLES / "search_worlds.tav"
+    g = compile_file(path, fast=True)
+    assert [g.zone_names[f] for f in g.sorted_fams] == ["pile"]
+    for seed in range(20):  # (the Gems, Ruby and Opal, lie either side of the Flints: dealt again, they swap)
+        m = Match(g, 2, seed)
+        z = m.st.zbase[g.model.zones["pile"].slot]
+        determinize(m.st, m.pending.player, random.Random(seed))
+        assert m.st.zones[z] == sorted(m.st.zones[z]), seed
+    # greedy always takes "flat" (4, more than the 3 Flints there are at most), in either layout
+    bots = parse_bots("greedy,greedy", 2)
+    for game in (g, compile_file(path)):
+        got = {tuple(play(game, 2, s, None, bots)["scores"]) for s in range(40)}
+        assert got == {(8, 8)}, got
