@@ -751,6 +751,7 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
     n_games = played
     report = {
         "base_file": base, "variant_file": variant, "players": players, "games": n_games, "seed": seed,
+        "base_exact": not games["base"].fast, "variant_exact": not games["variant"].fast,  # (the layout of each side)
         "base_options": opts["base"], "variant_options": opts["variant"], "bots": names if bots is not None else None,
         "base": summarize(results["base"], players), "variant": summarize(results["variant"], players),
         "difference": differences(results["base"], results["variant"], players),

@@ -147,7 +147,7 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
     def run(f, opts, b=None, part="game"):
         return play_all([(f, s, opts, b) for s in seeds], part)
     main_games = run(path, options, bots)
-    rep = {"game": game.title, "file": path, "players": players, "games": n_games, "seed": seed,
+    rep = {"game": game.title, "file": path, "players": players, "games": n_games, "seed": seed, "exact": not game.fast,
            "options": options, "bots": names, "balance": summary(main_games, players)}
     records = [record(r, options, names, "game") for r in main_games]
     skill = None

@@ -337,3 +337,14 @@ def test_a_search_bots_worlds_keep_the_pile_sorted():
     for game in (g, compile_file(path)):
         got = {tuple(play(game, 2, s, None, bots)["scores"]) for s in range(40)}
         assert got == {(8, 8)}, got
+
+
+def test_compare_and_report_say_which_layout_each_side_played(tmp_path):
+    variant = ROOT / "examples" / "little_tavern" / "thirty_coins.tav"
+    r = CliRunner().invoke(main, ["compare", str(LT), str(variant), "-p", "3", "-g", "4", "--json"])
+    data = json.loads(r.output)
+    assert (data["base_exact"], data["variant_exact"]) == (False, False)
+    r = CliRunner().invoke(main, ["compare", str(LT), str(variant), "-p", "3", "-g", "4", "--json", "--exact"])
+    assert json.loads(r.output)["base_exact"] is True
+    r = CliRunner().invoke(main, ["report", str(LT), "-p", "3", "-g", "4", "--skill-games", "0", "--json"])
+    assert json.loads(r.output)["exact"] is False
