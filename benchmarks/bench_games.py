@@ -4,7 +4,8 @@ side by side with another checkout of tavernlang (interleaved, so both see the s
     python benchmarks/bench_games.py [--seconds 2] [--games little_tavern cavern_tavern ...]
                                      [--against /path/to/other/checkout] [--rounds 3] [--cpu]
 
-Each measurement plays seeds from 0 with uniformly random bots (as `tav sim`) for --seconds;
+Each measurement plays seeds from 0 with uniformly random bots (as `tav sim`, in the fast layout
+where the game and the checkout have one; --exact: the exact layout) for --seconds;
 with --against, each (game, player count) is measured alternately here and there --rounds times
 and the medians are printed, with their ratio. The other checkout runs in a subprocess with its
 own tavernlang on PYTHONPATH. --cpu counts the process's CPU time instead of the wall clock:
@@ -29,7 +30,10 @@ _ONE = r'''
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from tavernlang import compile_file, playout
-game = compile_file(sys.argv[2])
+try:  # (as tav sim plays it: the fast layout, where this checkout has one)
+    game = compile_file(sys.argv[2], fast=sys.argv[6] == "fast")
+except TypeError:
+    game = compile_file(sys.argv[2])
 n, seconds = int(sys.argv[3]), float(sys.argv[4])
 clock = time.process_time if sys.argv[5] == "cpu" else time.perf_counter
 playout(game, n, 0)  # warm up
@@ -41,10 +45,11 @@ print(json.dumps({"pps": games / el, "us": 1e6 * el / max(1, decisions)}))
 '''
 
 
-def measure(checkout: Path, game: str, n: int, seconds: float, cpu: bool = False) -> dict:
+def measure(checkout: Path, game: str, n: int, seconds: float, cpu: bool = False, exact: bool = False) -> dict:
     env = dict(os.environ, PYTHONPATH=str(checkout))
     out = subprocess.run([sys.executable, "-c", _ONE, str(checkout), str(checkout / "games" / f"{game}.tav"),
-                          str(n), str(seconds), "cpu" if cpu else "wall"], env=env, capture_output=True, text=True, check=True)
+                          str(n), str(seconds), "cpu" if cpu else "wall", "exact" if exact else "fast"],
+                         env=env, capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
 
 
@@ -63,13 +68,14 @@ def main() -> None:
     ap.add_argument("--against", type=Path, default=None)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--cpu", action="store_true", help="count CPU time, not wall time")
+    ap.add_argument("--exact", action="store_true", help="the exact layout (tav sim --exact), not the fast one")
     a = ap.parse_args()
     print(f"random playouts, {a.seconds:g} s {'of CPU time' if a.cpu else ''} a measurement" +
           (f", median of {a.rounds}, here vs {a.against}" if a.against else ""))
     for game in a.games:
         for n in counts(ROOT, game):
             if a.against is None:
-                r = measure(ROOT, game, n, a.seconds, a.cpu)
+                r = measure(ROOT, game, n, a.seconds, a.cpu, a.exact)
                 print(f"  {game:22s} {n}p  {r['pps']:8.1f} playouts/s  {r['us']:6.1f} µs/decision")
                 continue
             if not (a.against / "games" / f"{game}.tav").exists():
@@ -78,7 +84,7 @@ def main() -> None:
             for i in range(a.rounds):  # (in turn, the first of each pair changing: both see the same load)
                 pair = [(here, ROOT), (there, a.against)]
                 for out, where in (pair if i % 2 == 0 else pair[::-1]):
-                    out.append(measure(where, game, n, a.seconds, a.cpu))
+                    out.append(measure(where, game, n, a.seconds, a.cpu, a.exact))
             h, t = (statistics.median(r["pps"] for r in here), statistics.median(r["pps"] for r in there))
             hu, tu = (statistics.median(r["us"] for r in here), statistics.median(r["us"] for r in there))
             print(f"  {game:22s} {n}p  here {h:8.1f}  there {t:8.1f} playouts/s  x{h / t:4.2f}"
