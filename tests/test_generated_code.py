@@ -60,7 +60,8 @@ def test_hostile_names_and_strings_stay_data():
     names = rules_identifiers(HOSTILE) - {"st", "env"}  # (a zone is named env and one st: see below)
     assert {"__import__", "exec", "eval", "lambda", "yield", "__class__", "_t1", "_k0", "_g"} <= names | {"st", "env"}
     assert game.gen_source and game.playouts().gen_source
-    for src in game.gen_source + game.playouts().gen_source:  # (both flavours)
+    fast = compile_file(HOSTILE, fast=True)  # (and the fast layout's, engine/layout.py)
+    for src in game.gen_source + game.playouts().gen_source + fast.gen_source + fast.playouts().gen_source:
         check_source(src, names - set(keyword.kwlist) - BUILTINS - ATTRS - {"src"})
     # the game runs, and its log says the strings exactly as written
     m = Match(game, 2, 3)
