@@ -719,6 +719,12 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
         _check_players(g, players)
         games[label] = g
         opts[label] = _parse_options(g, tuple(options) + tuple(own))
+    if games["base"].fast != games["variant"].fast:
+        # one side reads the pile's order: both play exactly, so that the sides, paired by seed,
+        # draw alike (a fast side against an exact one would share none of its random numbers)
+        for label in games:
+            if games[label].fast:
+                games[label] = _compile(paths[label])
     bots = _bots(bots_spec, players)
     _outputs(games_out, plot)
     from .bots import describe

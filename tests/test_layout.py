@@ -348,3 +348,14 @@ def test_compare_and_report_say_which_layout_each_side_played(tmp_path):
     assert json.loads(r.output)["base_exact"] is True
     r = CliRunner().invoke(main, ["report", str(LT), "-p", "3", "-g", "4", "--skill-games", "0", "--json"])
     assert json.loads(r.output)["exact"] is False
+
+
+def test_compare_plays_both_sides_exactly_when_one_reads_the_pile():
+    variant = ROOT / "tests" / "layout" / "reads_the_center.tav"
+    assert not compile_file(variant, fast=True).fast  # (top(center): its order is read)
+    r = CliRunner().invoke(main, ["compare", str(LT), str(variant), "-p", "3", "-g", "6", "--json"])
+    data = json.loads(r.output)
+    assert (data["base_exact"], data["variant_exact"]) == (True, True)
+    exact = json.loads(CliRunner().invoke(main, ["compare", str(LT), str(variant), "-p", "3", "-g", "6", "--json",
+                                                  "--exact"]).output)
+    assert exact["base"] == data["base"] and exact["variant"] == data["variant"]
