@@ -830,6 +830,8 @@ def report(file, variant, players, n_games, seed, options, variant_options, bots
     vgame = vopts = None
     if variant is not None:
         vgame = _compile(variant, fast=not exact)
+        if vgame.fast != game.fast:  # (as compare: both exact, so that a seed draws alike on both)
+            game, vgame = (_compile(file), vgame) if game.fast else (game, _compile(variant))
         _check_players(vgame, players)
         vopts = _parse_options(vgame, tuple(options) + tuple(variant_options))
         _SOURCES["current"] = game.model.sources

@@ -359,3 +359,5 @@ def test_compare_plays_both_sides_exactly_when_one_reads_the_pile():
     exact = json.loads(CliRunner().invoke(main, ["compare", str(LT), str(variant), "-p", "3", "-g", "6", "--json",
                                                   "--exact"]).output)
     assert exact["base"] == data["base"] and exact["variant"] == data["variant"]
+    r = CliRunner().invoke(main, ["report", str(LT), str(variant), "-p", "3", "-g", "4", "--skill-games", "0", "--json"])
+    assert json.loads(r.output)["exact"] is True, r.output[-500:]
