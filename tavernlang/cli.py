@@ -119,6 +119,12 @@ def _compile(path: str, fast: bool = False):
     return game
 
 
+def _exact(game):
+    """The game in the exact layout (the one it is, when it is; else compiled again from its model)."""
+    from .engine.compile import CompiledGame
+    return CompiledGame(game.model) if game.fast else game
+
+
 def _sorted_names(game) -> list[str]:
     """The zones a game of the fast layout keeps sorted, by name."""
     return [game.zone_names[f] for f in sorted(game.sorted_fams)]
@@ -722,9 +728,7 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
     if games["base"].fast != games["variant"].fast:
         # one side reads the pile's order: both play exactly, so that the sides, paired by seed,
         # draw alike (a fast side against an exact one would share none of its random numbers)
-        for label in games:
-            if games[label].fast:
-                games[label] = _compile(paths[label])
+        games = {label: _exact(g) for label, g in games.items()}
     bots = _bots(bots_spec, players)
     _outputs(games_out, plot)
     from .bots import describe
@@ -831,7 +835,7 @@ def report(file, variant, players, n_games, seed, options, variant_options, bots
     if variant is not None:
         vgame = _compile(variant, fast=not exact)
         if vgame.fast != game.fast:  # (as compare: both exact, so that a seed draws alike on both)
-            game, vgame = (_compile(file), vgame) if game.fast else (game, _compile(variant))
+            game, vgame = _exact(game), _exact(vgame)
         _check_players(vgame, players)
         vopts = _parse_options(vgame, tuple(options) + tuple(variant_options))
         _SOURCES["current"] = game.model.sources

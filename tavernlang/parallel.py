@@ -16,7 +16,7 @@ from typing import Any, Iterator
 
 _GAMES: dict[str, Any] = {}  # in a worker: rules file -> compiled game
 # chunks of random playouts per worker: enough that the last chunk to finish leaves the other
-# workers idle for little (with 4 a chunk, 2,000 Little Tavern games left one core idle ~50 ms)
+# workers idle for little (with 4 a chunk, a run of half a second left one core idle ~50 ms)
 CHUNKS = 16
 
 
@@ -185,8 +185,9 @@ def dask_playouts(jobs: list[tuple], address: str, chunk: int | None = None, pro
     same as on one process). Rules files are read by the workers at their absolute paths: a
     cluster of several machines needs the same checkout at the same place on each."""
     import os
-    jobs = [((os.path.abspath(j[0][0]), j[0][1]) if isinstance(j[0], tuple) else os.path.abspath(j[0]),) + tuple(j[1:])
-            for j in jobs]
+    def absolute(key):  # (a game's key: its file, or (file, "fast"))
+        return (os.path.abspath(key[0]), key[1]) if isinstance(key, tuple) else os.path.abspath(key)
+    jobs = [(absolute(j[0]),) + tuple(j[1:]) for j in jobs]
     client, cluster = dask_client(address)
     try:
         from distributed import as_completed

@@ -116,14 +116,9 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
     seeds = list(range(seed, seed + n_games))
     names = describe(bots) if bots else "random"
     from .parallel import game_key
-    keys = {path: game_key(path, game)}  # (a game of the fast layout is named so to the workers)
-    fast = {path: game.fast}
-    if variant is not None:
-        keys[variant_path] = game_key(variant_path, variant)
-        fast[variant_path] = variant.fast
-    local = {keys[path]: game}
-    if variant is not None:
-        local[keys[variant_path]] = variant
+    games = {path: game, **({variant_path: variant} if variant is not None else {})}
+    keys = {p: game_key(p, g) for p, g in games.items()}  # (a game of the fast layout is named so to the workers)
+    local = {keys[p]: g for p, g in games.items()}
 
     failed: list[dict] = []
     played = [0]
@@ -136,7 +131,7 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
             played[0] += 1
             if "error" in r:
                 failed.append(dict(r, part=part, file=f, options=o or {}, bots=describe(b) if b else None,
-                                   fast=fast[f]))
+                                   fast=games[f].fast))
                 if fail_fast:
                     results.close()
                     raise Stopped(failed, played[0])

@@ -614,19 +614,21 @@ class ExpressionCompiler:
                 return ref[1]
         return None
 
-    def sorted_run(self, coll, mask):
-        """When coll is a zone kept in card order and the cards of `mask` are one run of card
-        numbers a..b-1: (lo, hi), each a function of the zone's text giving the text of where
-        that run starts and ends in the zone (a bisection; 0 or its length at either end)."""
+    def sorted_run(self, coll, mask) -> tuple[int, int] | None:
+        """(a, b) when coll is a zone kept in card order and the cards of `mask` are the one run
+        of card numbers a..b-1, else None."""
         if mask is None or self.sorted_zone(coll) is None:
             return None
         ids = [c for c, m in enumerate(mask) if m]
         if not ids or ids[-1] - ids[0] + 1 != len(ids):
             return None
-        a, b = ids[0], ids[-1] + 1
-        lo = (lambda z: "0") if a == 0 else (lambda z: f"_bisect({z}, {a})")
-        hi = (lambda z: f"len({z})") if b == len(mask) else (lambda z: f"_bisect({z}, {b})")
-        return lo, hi
+        return ids[0], ids[-1] + 1
+
+    def run_ends(self, z: str, run: tuple[int, int]) -> tuple[str, str]:
+        """The text of where run a..b-1 starts and ends in the sorted zone z: a bisection, or 0
+        and its length at either end of the card numbers."""
+        a, b = run
+        return ("0" if a == 0 else f"_bisect({z}, {a})"), (f"len({z})" if b == self.g.ncards else f"_bisect({z}, {b})")
 
     def _wants_list(self, c, i: int, a: A.Expr) -> bool:
         """A zone given for a `list of ...` parameter: the callee gets the zone's cards."""
@@ -749,19 +751,16 @@ class ExpressionCompiler:
             lines, val = getattr(self, "x_" + type(e).__name__)(e)
         finally:
             self._locals, self._cards, self._fn = saved
-        for name in _NAME.findall(" ".join(lines + [val])):
-            if not (name in _PURE_NAMES or _OWN_TEMP.match(name) or name in params):
-                return None
-        for attr in _ATTR.findall(" ".join(lines + [val])):
-            if attr != "get":
-                return None
         text = " ".join(lines + [val])
-        if not ("(" in text.replace("((", "(") and _CALL_ANY.search(text)) and len(text) < 60:
+        if not _CALL_ANY.search(text) and len(text) < 60:
             return None  # (as cheap to work out as to look up)
+        if any(not (name in _PURE_NAMES or _OWN_TEMP.match(name) or name in params) for name in _NAME.findall(text)):
+            return None
+        if any(attr != "get" for attr in _ATTR.findall(text)):
+            return None
         fills = self.__dict__.setdefault("_table_fills", set())
-        for called in _CALLED.findall(" ".join(lines + [val])):  # (a constant called: only another table's function)
-            if called not in fills:
-                return None
+        if any(called not in fills for called in _CALLED.findall(text)):  # (a constant called: only another table's function)
+            return None
         fn = self._root(", ".join(params), lambda: (lines, val), e.span, e.span)
         n = self.g.ncards
         table = [_UNSET] * n if len(slots) == 1 else [[_UNSET] * n for _ in range(n)]
@@ -991,13 +990,12 @@ class ExpressionCompiler:
         run = self.sorted_run(e.coll, mask) if rest is None and op in ("any", "count", "every") else None
         if run is not None:  # the fast layout: the kind's cards are one run of the sorted zone
             ls, c = self.spill(*self.xcoll(e.coll))
-            lo, hi = run[0](c), run[1](c)
+            lo, hi = self.run_ends(c, run)
             if op == "any":  # (at either end of the card numbers: the zone's first or last card says)
-                a = mask.index(True)
-                if lo == "0":
-                    return ls, f"(len({c}) > 0 and {c}[0] < {a + sum(mask)})"
-                if hi == f"len({c})":
-                    return ls, f"(len({c}) > 0 and {c}[-1] >= {a})"
+                if run[0] == 0:
+                    return ls, f"(len({c}) > 0 and {c}[0] < {run[1]})"
+                if run[1] == self.g.ncards:
+                    return ls, f"(len({c}) > 0 and {c}[-1] >= {run[0]})"
                 return ls, f"({lo} < {hi})"
             return ls, f"({hi} - {lo})" if op == "count" else f"({hi} - {lo} == len({c}))"
         counted = self._count_of(e, k) if op == "count" else None

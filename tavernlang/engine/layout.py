@@ -25,24 +25,6 @@ _ORDER_FREE_PROPS = {"owner", "size", "capacity"}
 _SKIPPED = (A.ViewDecl, A.ScenarioDecl)  # read by the exact layout only (tav play's view, scenarios)
 
 
-def _fields(node):
-    """(field name, child) of a node, the children of tuples too."""
-    for f in attrs.fields(type(node)):
-        if f.name == "span":
-            continue
-        v = getattr(node, f.name)
-        if isinstance(v, A.Node):
-            yield f.name, v
-        elif isinstance(v, tuple):
-            for x in v:
-                if isinstance(x, A.Node):
-                    yield f.name, x
-                elif isinstance(x, tuple):
-                    for y in x:
-                        if isinstance(y, A.Node):
-                            yield f.name, y
-
-
 def _order_free(e, parent, field, grand) -> bool:
     """Is the zone-valued expression e, at `field` of `parent`, used without reading the order of
     its cards?"""
@@ -95,7 +77,7 @@ def analyse(m: GameModel) -> Layout:
         stack = [(d, None, None, None)]
         while stack:
             node, parent, field, grand = stack.pop()
-            for fname, ch in _fields(node):
+            for fname, ch in A.named_children(node):
                 stack.append((ch, node, fname, parent))
             if isinstance(node, (A.Choose, A.For, A.Quant)) and isinstance(node.coll, A.EveryZone):
                 k = m.slots.get(node)

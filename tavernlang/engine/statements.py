@@ -534,11 +534,10 @@ class StatementCompiler:
         run = self.sorted_run(s.coll, mask)
         if run is not None:  # the fast layout: the kind's cards are one run of the sorted zone
             ls, src = self.spill(ls, src)
-            lo, hi = run[0](src), self.tmp()
+            lo, hi = self.run_ends(src, run)
+            ls, hi = self.spill(ls, hi)
             if lo != "0":
-                t = self.tmp()
-                ls, lo = ls + [f"{t} = {lo}"], t
-            ls.append(f"{hi} = {run[1](src)}")
+                ls, lo = self.spill(ls, lo)
             start, k = ("", hi) if lo == "0" else (f"{lo} + ", f"({hi} - {lo})")
             return ls + [f"{x} = {src}[{start}_int(st.rng.random() * {k})] if {hi} > {lo} else None"]
         # rejection sampling: uniform over the matching cards, without listing them

@@ -689,22 +689,28 @@ class File(Node):
     source: str
 
 
-def children(node: Node):
-    """Every child node, for generic walks (lint, checks)."""
+def named_children(node: Node):
+    """(field name, child) of every child node, in order (a field of tuples names each of theirs)."""
     for f in attrs.fields(type(node)):
         if f.name == "span":
             continue
         v = getattr(node, f.name)
         if isinstance(v, Node):
-            yield v
+            yield f.name, v
         elif isinstance(v, tuple):
             for x in v:
                 if isinstance(x, Node):
-                    yield x
+                    yield f.name, x
                 elif isinstance(x, tuple):
                     for y in x:
                         if isinstance(y, Node):
-                            yield y
+                            yield f.name, y
+
+
+def children(node: Node):
+    """Every child node, for generic walks (lint, checks)."""
+    for _, c in named_children(node):
+        yield c
 
 
 def walk(node: Node):
