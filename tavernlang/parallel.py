@@ -180,27 +180,92 @@ def dask_client(address: str):
 
 
 def dask_playouts(jobs: list[tuple], address: str, chunk: int | None = None, progress=None,
-                  fn=None) -> Iterator[dict]:
+                  fn=None, wait: float | None = None) -> Iterator[dict]:
     """The games played on a Dask cluster in chunks of seeds, results in the order of `jobs` (the
     same as on one process). Rules files are read by the workers at their absolute paths: a
-    cluster of several machines needs the same checkout at the same place on each."""
+    cluster of several machines needs the same checkout at the same place on each. A cluster with
+    no worker is waited for `wait` seconds (worker_wait() by default), at the start and whenever
+    every worker has left, then the run stops with a DaskError."""
     import os
     def absolute(key):  # (a game's key: its file, or (file, "fast"))
         return (os.path.abspath(key[0]), key[1]) if isinstance(key, tuple) else os.path.abspath(key)
     jobs = [(absolute(j[0]),) + tuple(j[1:]) for j in jobs]
     client, cluster = dask_client(address)
+    limit = worker_wait() if wait is None else wait
     try:
-        from distributed import as_completed
-        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        _await_workers(client, address, limit)
+        workers = max(1, _workers(client))
         size = chunk or _chunk_size(jobs, workers, fn, cluster=True)
         tasks = [(k, jobs[i:i + size], fn) for k, i in enumerate(range(0, len(jobs), size))]
         futures = client.map(_play_numbered, tasks, pure=False)
         # each chunk as it finishes (for the progress bar), the results in order
-        yield from _in_order((f.result() for f in as_completed(futures)), progress)
+        yield from _in_order(_finished(client, futures, address, limit), progress)
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+WORKER_WAIT = 60.0  # seconds a run waits for a Dask worker when the cluster has none
+
+
+def worker_wait() -> float:
+    """How long a run waits for a Dask worker: TAV_DASK_WAIT (seconds) or WORKER_WAIT."""
+    import os
+    text = os.environ.get("TAV_DASK_WAIT", "")
+    try:
+        value = float(text) if text else WORKER_WAIT
+    except ValueError:
+        raise DaskError(f"TAV_DASK_WAIT='{text}' is not a number of seconds") from None
+    if not value > 0:
+        raise DaskError(f"TAV_DASK_WAIT='{text}' must be more than 0 seconds")
+    return value
+
+
+def _workers(client) -> int:
+    return len(client.scheduler_info().get("workers", {}))
+
+
+def _say_waiting(address: str, limit: float, why: str) -> None:
+    import sys
+    print(f"{why}: waiting up to {limit:g} s for a worker at {address} (TAV_DASK_WAIT sets how long)",
+          file=sys.stderr, flush=True)
+
+
+def _await_workers(client, address: str, limit: float) -> None:
+    """Return when the cluster has a worker; say so on stderr while it has none."""
+    if _workers(client):
+        return
+    _say_waiting(address, limit, "the Dask cluster has no worker")
+    try:
+        client.wait_for_workers(1, timeout=limit)
+    except TimeoutError:
+        raise DaskError(f"no Dask worker joined the scheduler at '{address}' in {limit:g} s") from None
+
+
+def _finished(client, futures: list, address: str, limit: float, poll: float = 1.0) -> Iterator:
+    """The futures' results as they finish; stops with a DaskError when the cluster has had no
+    worker for `limit` seconds while games were left to play (they would never be played)."""
+    import time
+    from distributed import wait
+    left, alone_since = set(futures), None
+    while left:
+        try:
+            done = wait(list(left), timeout=poll, return_when="FIRST_COMPLETED").done
+        except TimeoutError:  # (nothing finished within poll seconds)
+            done = set()
+        for f in done:
+            left.discard(f)
+            yield f.result()
+        if done or _workers(client):
+            alone_since = None
+            continue
+        if alone_since is None:
+            alone_since = time.monotonic()
+            _say_waiting(address, limit, f"every Dask worker has left, {len(left)} chunks of games unplayed")
+        elif time.monotonic() - alone_since > limit:
+            raise DaskError(f"every Dask worker left the scheduler at '{address}' and none came back in "
+                            f"{limit:g} s: {len(left)} chunks of games were not played")
 
 
 class progress_bar:
