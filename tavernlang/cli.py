@@ -22,7 +22,7 @@ from . import guard
 from .guard import Timeout, guarded, remember_sources
 from .guard import diag_json as _diag_json
 
-MAX_GAMES = 1_000_000  # games of one sim/compare/report: a run keeps each game's result (issue 15: -g 100000000)
+MAX_GAMES = 1_000_000  # games of one sim/compare/report: a run keeps each game's result in memory
 
 
 def _compile(path: str, fast: bool = False):
@@ -104,6 +104,8 @@ class _Commands(click.Group):
 def main(max_steps, max_log, max_seconds, max_memory, timeout) -> None:
     """tavernlang: check, run, play and simulate board games written as rules text."""
     from .engine import budget
+    from .loader import allow_deep_rules
+    allow_deep_rules()
     if any(v is not None for v in (max_steps, max_log, max_seconds, max_memory)):
         budget.set_limits(max_steps, max_log, max_seconds, max_memory)
     budget.limit_memory()
@@ -198,11 +200,8 @@ def info(file, as_json) -> None:
     click.echo("actions: " + ", ".join(data["actions"]))
     for name, o in opts.items():
         rng = f" in {o['min']}..{o['max']}" if "min" in o else ""
-        vals = f" one of {', '.join(map(str, o['values']))}" if "values" in o else ""
-        def lit(v):
-            return "true" if v is True else "false" if v is False else str(v)
-        vals = f" one of {', '.join(lit(v) for v in o['values'])}" if "values" in o else ""
-        click.echo(f"option {name} = {lit(o['default'])}{rng}{vals}" + (f"  ({o['doc']})" if "doc" in o else ""))
+        vals = f" one of {', '.join(_lit(v) for v in o['values'])}" if "values" in o else ""
+        click.echo(f"option {name} = {_lit(o['default'])}{rng}{vals}" + (f"  ({o['doc']})" if "doc" in o else ""))
 
 
 def _bots_flag(f):
