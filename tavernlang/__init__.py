@@ -31,7 +31,9 @@ def __getattr__(name: str):
 def compile_file(path, fast: bool = False):
     """Parse, check and compile a rules file (raises TavError with every error found).
     `fast`: the fast layout (engine/layout.py), as `tav sim` plays unless --exact: the same
-    games in distribution, other games for a seed."""
+    games in distribution, other games for a seed. Raises Python's recursion limit for deep
+    rules (loader.allow_deep_rules), as the `tav` command does."""
     from .engine.compile import CompiledGame
-    from .loader import load
+    from .loader import allow_deep_rules, load
+    allow_deep_rules()
     return CompiledGame(load(path), fast=fast)

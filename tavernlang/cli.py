@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -18,92 +17,12 @@ import click
 from .options import parse_options as _parse_options
 from .paths import RulesPath
 
-from .errors import GameError, SourceCache, TavError
+from .errors import GameError, TavError
+from . import guard
+from .guard import Timeout, guarded, remember_sources
+from .guard import diag_json as _diag_json
 
-MAX_GAMES = 1_000_000  # games of one sim/compare/report: a run keeps each game's result (issue 15: -g 100000000)
-
-
-def _fail_tav(e: TavError) -> None:
-    click.echo(e.render(), err=True)
-    n = len(e.diagnostics)
-    if n > 1:
-        click.echo(f"{n} errors", err=True)
-    sys.exit(1)
-
-
-def _diag_json(d) -> dict:
-    sp = d.span
-    return {"file": sp.file, "line": sp.line, "col": sp.col, "end_line": sp.end_line, "end_col": sp.end_col,
-            "severity": d.severity, "message": d.message, **({"code": d.code} if d.code else {})}
-
-
-def _fail_json(diags) -> None:
-    """An error of a command given --json: one JSON object on stdout (exit 1)."""
-    click.echo(json.dumps({"errors": [_diag_json(d) for d in diags]}))
-    sys.exit(1)
-
-
-def guarded(fn):
-    """Turn every user-facing failure into a message and an exit code (with --json, a JSON
-    object on stdout: {"errors": [{file, line, col, message...}]})."""
-
-    @functools.wraps(fn)
-    def wrapper(*a, **kw):
-        as_json = kw.get("as_json") is True
-        try:
-            return fn(*a, **kw)
-        except TavError as e:
-            if as_json:
-                _fail_json(e.diagnostics)
-            _fail_tav(e)
-        except GameError as e:
-            d = e.diagnostic()
-            if as_json:
-                _fail_json([d])
-            if d.span.file == "<builtin>":
-                click.echo(f"error: {e}", err=True)
-            else:
-                click.echo(d.render(_SOURCES.get("current")), err=True)
-            sys.exit(1)
-        except RecursionError:
-            if as_json:
-                _fail_json([GameError("the rules nest too deeply to run").diagnostic()])
-            click.echo("error: the rules nest too deeply to run", err=True)
-            sys.exit(1)
-        except (MemoryError, Timeout) as e:  # at the rules that were running, when rules were
-            from .engine.budget import out_of_memory
-            from .engine.common import located
-            span = located(e).span
-            err = out_of_memory(span) if isinstance(e, MemoryError) else \
-                GameError(f"tav stopped{' here' if span is not None else ''}: the command's time is up "
-                          f"(tav --timeout {e.args[0]})", span)
-            d = err.diagnostic()
-            if as_json:
-                _fail_json([d])
-            click.echo(d.render(_SOURCES.get("all")) if d.span.file != "<builtin>" else f"error: {err}", err=True)
-            sys.exit(1)
-        except BrokenPipeError:
-            sys.stderr.close()
-            sys.exit(0)
-        except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
-            sys.exit(130)
-        except click.exceptions.Exit:
-            raise
-        except click.ClickException:
-            raise
-        except (SystemExit, click.Abort):
-            raise
-        except Exception as e:  # an engine bug: say so briefly, no traceback
-            if os.environ.get("TAV_DEBUG"):
-                raise
-            click.echo(f"internal error: {type(e).__name__}: {e} (set TAV_DEBUG=1 for details)", err=True)
-            sys.exit(1)
-
-    return wrapper
-
-
-_SOURCES: dict = {}  # the sources of the last game compiled, to show rules text under run-time errors
+MAX_GAMES = 1_000_000  # games of one sim/compare/report: a run keeps each game's result in memory
 
 
 def _compile(path: str, fast: bool = False):
@@ -113,8 +32,7 @@ def _compile(path: str, fast: bool = False):
     from .paths import load_rules
 
     model = load_rules(path)
-    _SOURCES["current"] = model.sources  # (also under an error of compiling it)
-    _SOURCES.setdefault("all", SourceCache())._texts.update(model.sources._texts)  # (a run's games of two files)
+    remember_sources(model.sources)  # (also under an error of compiling it)
     game = CompiledGame(model, fast=fast)
     return game
 
@@ -186,15 +104,13 @@ class _Commands(click.Group):
 def main(max_steps, max_log, max_seconds, max_memory, timeout) -> None:
     """tavernlang: check, run, play and simulate board games written as rules text."""
     from .engine import budget
+    from .loader import allow_deep_rules
+    allow_deep_rules()
     if any(v is not None for v in (max_steps, max_log, max_seconds, max_memory)):
         budget.set_limits(max_steps, max_log, max_seconds, max_memory)
     budget.limit_memory()
     if timeout is not None:
         _start_timeout(timeout)
-
-
-class Timeout(Exception):
-    """The time of `tav --timeout` is up."""
 
 
 def _start_timeout(seconds: int) -> None:
@@ -284,11 +200,8 @@ def info(file, as_json) -> None:
     click.echo("actions: " + ", ".join(data["actions"]))
     for name, o in opts.items():
         rng = f" in {o['min']}..{o['max']}" if "min" in o else ""
-        vals = f" one of {', '.join(map(str, o['values']))}" if "values" in o else ""
-        def lit(v):
-            return "true" if v is True else "false" if v is False else str(v)
-        vals = f" one of {', '.join(lit(v) for v in o['values'])}" if "values" in o else ""
-        click.echo(f"option {name} = {lit(o['default'])}{rng}{vals}" + (f"  ({o['doc']})" if "doc" in o else ""))
+        vals = f" one of {', '.join(_lit(v) for v in o['values'])}" if "values" in o else ""
+        click.echo(f"option {name} = {_lit(o['default'])}{rng}{vals}" + (f"  ({o['doc']})" if "doc" in o else ""))
 
 
 def _bots_flag(f):
@@ -488,7 +401,7 @@ def _print_failures(failed: list[dict], total: int, stopped: bool = False) -> No
         kinds.setdefault((f["message"], f["_span"], f.get("part")), []).append(f)
     for (msg, span, part), fs in kinds.items():
         d = GameError(msg, span).diagnostic()
-        click.echo(d.render(_SOURCES.get("all")) if d.span.file != "<builtin>" else f"error: {msg}", err=True)
+        click.echo(d.render(guard.SOURCES.get("all")) if d.span.file != "<builtin>" else f"error: {msg}", err=True)
         seeds = [f["seed"] for f in fs]
         click.echo(f"    in {len(fs)} {part + ' ' if part else ''}game(s), seeds {', '.join(map(str, seeds[:10]))}"
                    f"{' ...' if len(seeds) > 10 else ''}; replay: {fs[0]['replay']}", err=True)
@@ -838,7 +751,7 @@ def report(file, variant, players, n_games, seed, options, variant_options, bots
             game, vgame = _exact(game), _exact(vgame)
         _check_players(vgame, players)
         vopts = _parse_options(vgame, tuple(options) + tuple(variant_options))
-        _SOURCES["current"] = game.model.sources
+        guard.SOURCES["current"] = game.model.sources
     elif variant_options:
         raise click.BadParameter("is for a VARIANT", param_hint="--variant-option")
     try:
@@ -927,7 +840,7 @@ def test(paths, verbose) -> None:
             errors += 1
             continue
         except GameError as e:  # (rules that cannot be compiled: nested too deeply)
-            click.echo(e.diagnostic().render(_SOURCES.get("current")), err=True)
+            click.echo(e.diagnostic().render(guard.SOURCES.get("current")), err=True)
             errors += 1
             continue
         if not game.scenarios:

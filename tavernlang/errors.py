@@ -7,6 +7,9 @@ never surface as Python tracebacks.
 """
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable, Iterator
+
 import attrs
 
 
@@ -62,9 +65,39 @@ class SourceCache:
     def add(self, file: str, text: str) -> None:
         self._texts[file] = text
 
+    def update(self, other: SourceCache) -> None:
+        """Add every file of `other` (its text replaces one of the same name here)."""
+        self._texts.update(other._texts)
+
+    def files(self) -> list[str]:
+        """The names of the files held, in the order they were added."""
+        return list(self._texts)
+
+    def items(self) -> list[tuple[str, str]]:
+        """(file name, text) of each file held, in the order they were added."""
+        return list(self._texts.items())
+
+    def text(self, file: str) -> str | None:
+        """The text of a file, or None when it is not held."""
+        return self._texts.get(file)
+
+    def tav_comments(self, pattern: re.Pattern, files: Iterable[str]) -> Iterator[tuple[str, int, str, re.Match]]:
+        """The lines of `files` where `pattern` (a `# tav: ...` comment) is found: (file, line
+        number, the line, the match), in file and line order. Files not held are skipped."""
+        for f in files:
+            text = self._texts.get(f)
+            if text is None:
+                continue
+            for i, line in enumerate(text.split("\n"), 1):  # as the parser counts lines
+                if "tav:" not in line:
+                    continue
+                mt = pattern.search(line)
+                if mt is not None:
+                    yield f, i, line, mt
+
     def all_text(self) -> bytes:
         """Every source, in a fixed order: what a save's rules hash covers (includes too). By
-        content only, never by path, so that a save loads from any folder (issue 15)."""
+        content only, never by path, so that a save loads from any folder."""
         return b"".join(t.encode() + b"\0" for t in sorted(self._texts.values()))
 
     def line(self, file: str, line: int) -> str | None:

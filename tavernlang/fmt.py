@@ -483,9 +483,6 @@ def format_text(text: str, path: str = "<text>", width: int = WIDTH) -> str:
     """The canonical layout of a rules file's text (see the module's doc). Raises TavError, a
     located diagnostic as `tav check` gives it, when the text does not parse; the result always
     parses to the same syntax tree as the text."""
-    import sys
-    if sys.getrecursionlimit() < 6000:  # the syntax tree may be MAX_DEPTH deep (as the loader allows)
-        sys.setrecursionlimit(6000)
     try:
         return _format(text, path, width)
     except TavError as e:

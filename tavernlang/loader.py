@@ -186,14 +186,26 @@ def resolve_include(base: Path, inc: str) -> Path:
     return base / inc
 
 
+DEEP_RULES = 6000
+"""The recursion limit that rules nested as deep as the parser allows (MAX_DEPTH), and calls of
+definitions nested some thousand deep, need."""
+
+
+def allow_deep_rules() -> None:
+    """Raise Python's recursion limit to DEEP_RULES (never lower it). Called once where a program
+    starts with rules: the `tav` command and `tavernlang.compile_file`. `load` itself leaves the
+    limit alone: under Python's default a file still loads, and a recursion of definitions
+    deeper than Python follows stops with a located error ("calls nested about N deep")."""
+    if sys.getrecursionlimit() < DEEP_RULES:
+        sys.setrecursionlimit(DEEP_RULES)
+
+
 def load(path: str | Path, overlay: dict[Path, str] | None = None, parsed: dict | None = None) -> GameModel:
     """Parse and check a rules file; raise TavError listing every error. `overlay`: texts to read
     instead of files; `parsed`: a cache of syntax trees to use and fill (see read_decls)."""
-    if sys.getrecursionlimit() < 6000:  # the syntax tree may be MAX_DEPTH deep
-        sys.setrecursionlimit(6000)
     sources = SourceCache()
     decls = read_decls(path, sources, overlay=overlay, parsed=parsed)
-    if not decls:  # (it would pass, and then have no game to run: issue 15)
+    if not decls:  # (it would pass, and then have no game to run)
         raise TavError([Diagnostic(Span(_display(Path(path)), 1, 1), "this file is empty: it declares nothing "
                                    "(a game starts with 'game \"NAME\"')")], sources)
     model = GameModel(path=str(path), sources=sources)

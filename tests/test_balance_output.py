@@ -7,19 +7,13 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from tavernlang.balance import wilson
-from tavernlang.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 LITTLE = str(ROOT / "games" / "little_tavern.tav")
 CAVERN = str(ROOT / "games" / "cavern_tavern.tav")
 THIRTY = str(ROOT / "examples" / "little_tavern" / "thirty_coins.tav")
-
-
-def tav(*args):
-    return CliRunner().invoke(main, list(args))
 
 
 def test_wilson_stays_within_0_1():
@@ -30,7 +24,7 @@ def test_wilson_stays_within_0_1():
     assert abs(lo - 0.4038) < 1e-3 and abs(hi - 0.5962) < 1e-3  # the textbook value
 
 
-def test_sim_json_has_intervals_and_games_out(tmp_path):
+def test_sim_json_has_intervals_and_games_out(tav, tmp_path):
     out = tmp_path / "games.jsonl"
     r = tav("sim", LITTLE, "-p", "3", "-g", "12", "--seed", "4", "--json", "--games-out", str(out))
     assert r.exit_code == 0, r.output
@@ -44,7 +38,7 @@ def test_sim_json_has_intervals_and_games_out(tmp_path):
     assert all(x["bots"] == "random,random,random" and len(x["scores"]) == 3 for x in recs)
 
 
-def test_games_out_csv_and_bad_extensions(tmp_path):
+def test_games_out_csv_and_bad_extensions(tav, tmp_path):
     out = tmp_path / "g.csv"
     r = tav("sim", LITTLE, "-p", "2", "-g", "5", "--games-out", str(out), "-o", "win_coins=10")
     assert r.exit_code == 0, r.output
@@ -55,7 +49,7 @@ def test_games_out_csv_and_bad_extensions(tmp_path):
         assert r.exit_code == 2 and flag in r.output and "Traceback" not in r.output
 
 
-def test_plot_png_and_svg_read_back(tmp_path):
+def test_plot_png_and_svg_read_back(tav, tmp_path):
     pytest.importorskip("matplotlib")
     import matplotlib.image as mpimg
     png = tmp_path / "sim.png"
@@ -72,7 +66,7 @@ def test_plot_png_and_svg_read_back(tmp_path):
     assert root.tag.endswith("svg") and "win rate by seat" in text and "variant" in text
 
 
-def test_plot_without_matplotlib_names_the_extra(tmp_path, monkeypatch):
+def test_plot_without_matplotlib_names_the_extra(tav, tmp_path, monkeypatch):
     import builtins
     real = builtins.__import__
 
@@ -86,7 +80,7 @@ def test_plot_without_matplotlib_names_the_extra(tmp_path, monkeypatch):
     assert "[plot]" in r.output and "Traceback" not in r.output
 
 
-def test_compare_intervals_stay_within_bounds_and_fit_80_columns():
+def test_compare_intervals_stay_within_bounds_and_fit_80_columns(tav):
     r = tav("compare", LITTLE, THIRTY, "-p", "3", "-g", "5", "--json")
     rep = json.loads(r.output)
     for side in ("base", "variant"):
@@ -98,7 +92,7 @@ def test_compare_intervals_stay_within_bounds_and_fit_80_columns():
     assert max(len(x) for x in text.splitlines()) <= 80
 
 
-def test_compare_with_options_on_both_sides_and_on_one():
+def test_compare_with_options_on_both_sides_and_on_one(tav):
     both = json.loads(tav("compare", LITTLE, THIRTY, "-p", "3", "-g", "6", "-o", "event_cost=0", "--json").output)
     assert both["base_options"] == {"event_cost": 0} and both["variant_options"] == {"event_cost": 0}
     # one option value against another of the same game

@@ -21,10 +21,6 @@ CAVERN = str(ROOT / "games" / "cavern_tavern.tav")
 BLIND = str(ROOT / "tests" / "bots" / "blind_draw.tav")
 
 
-def tav(*args):
-    return CliRunner().invoke(main, list(args))
-
-
 @pytest.fixture(scope="module")
 def little():
     return compile_file(LITTLE)
@@ -47,14 +43,14 @@ def test_parse_bots():
 
 
 @pytest.mark.parametrize("args", [["--bots", "chess"], ["--bots", "mcts:-1"], ["--bots", "random,random"]])
-def test_bad_bots_are_usage_errors(args):
+def test_bad_bots_are_usage_errors(tav, args):
     for cmd in (["run", LITTLE, "-p", "3"], ["sim", LITTLE, "-p", "3", "-g", "2"]):
         r = tav(*cmd, *args)
         assert r.exit_code == 2, r.output
         assert "--bots" in r.output and "Traceback" not in r.output
 
 
-def test_random_bots_play_exactly_the_games_of_today(little):
+def test_random_bots_play_exactly_the_games_of_today(tav, little):
     plain = json.loads(tav("run", LITTLE, "-p", "3", "--seed", "7", "--json").output)
     rnd = json.loads(tav("run", LITTLE, "-p", "3", "--seed", "7", "--json", "--bots", "random").output)
     listed = json.loads(tav("run", LITTLE, "-p", "3", "--seed", "7", "--json", "--bots", "random,random,random").output)
@@ -81,7 +77,7 @@ def test_a_game_with_search_bots_gives_the_fields_of_a_playout(little):
         assert watch(little, 2, seed, None, None)["steps"] == playout(little, 2, seed)["steps"]
 
 
-def test_search_bots_are_seeded(little):
+def test_search_bots_are_seeded(tav, little):
     bots = parse_bots("mcts:8,greedy,random", 3)
     one = play(little, 3, 11, None, bots)
     two = play(little, 3, 11, None, bots)
@@ -222,7 +218,7 @@ def test_mcts_beats_random_bots_at_little_tavern(little):
     assert lo > 0.25, wins  # better than an even share, beyond chance
 
 
-def test_lint_simulate_with_bots():
+def test_lint_simulate_with_bots(tav):
     r = tav("lint", LITTLE, "--simulate", "6", "-p", "3", "--bots", "greedy,random,mcts:2")
     assert r.exit_code in (0, 1), r.output
     assert "simulated 6 games" in r.output

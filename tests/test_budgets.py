@@ -1,4 +1,4 @@
-"""Budgets of time and memory (issue 15): a rules file that runs away stops with an error at its
+"""Budgets of time and memory: a rules file that runs away stops with an error at its
 place (FILE:LINE:COL: error: ..., exit 1), never with a MemoryError, an OverflowError or a
 traceback. Each file here ran for minutes or ate gigabytes before the budgets."""
 from __future__ import annotations
@@ -169,7 +169,7 @@ def test_a_game_has_at_most_100_players_and_100000_cards(tmp_path):
     assert r.exit_code == 1 and "x.tav:13:1: error: with this card the game has more than 100000 cards" in r.output
 
 
-# ---------------------------------------------------------------- the caps of the engine, placed (issue 15)
+# ---------------------------------------------------------------- the caps of the engine, placed
 def test_deep_legitimate_recursion_is_not_called_endless(tmp_path):
     """An effect recursing 100,000 deep would end: it is stopped at Python's depth of nested
     calls, and the message says so (not "calls itself without end", not the step budget),
@@ -194,8 +194,8 @@ def test_deep_recursion_of_a_def_is_placed_at_the_def(tmp_path):
 
 
 def test_an_expression_python_cannot_compile_is_placed(tmp_path):
-    """60 nested counts make more nested loops than Python compiles: placed at the expression
-    (it was "error: the rules nest too deeply to run", with no place)."""
+    """60 nested counts make more nested loops than Python compiles: placed at the expression,
+    with its rules line."""
     e = "count(x in z where x.v > " * 60 + "1" + ")" * 60
     body = (f'kind K {{ var v: int = 1 }}\ncard "k" x3: K\nzone z: shared public\n'
             f'def d: int = {e}\naction a "a" {{ gain d c }}\n')
@@ -212,8 +212,8 @@ WRAP = ('counter t per player = 0 in 0..9 wrap\n'
 
 @pytest.mark.parametrize("laps,want", [(2, 22 + 1), (100, 1100 + 1), (300, 3300 + 1)])
 def test_wrap_around_triggers_fire_once_a_lap_without_a_cap(tmp_path, laps, want):
-    """A gain of many laps fires a wrap-around track's triggers once a lap (it was capped,
-    silently, at 100 laps)."""
+    """A gain of many laps fires a wrap-around track's triggers once a lap, with no cap
+    on the laps."""
     text = _text(WRAP.replace("G", str(10 * laps))).replace("rounds 1000", "rounds 1")
     r = run(tmp_path, text, "run", "FILE", "-p", "2", "-q")
     assert r.exit_code == 0 and f"P1: {want}" in r.output, r.output
@@ -242,8 +242,7 @@ def test_a_game_without_end_stops_at_the_rounds_block(tmp_path):
 
 
 def test_too_many_decisions_is_placed(tmp_path, monkeypatch):
-    """A random playout's 200,000 decisions (here 50) end at the rules that asked the last one
-    (it was an error with no place)."""
+    """A random playout's 200,000 decisions (here 50) end at the rules that asked the last one."""
     from tavernlang.engine import runner
     from tavernlang.errors import GameError
     monkeypatch.setattr(runner, "MAX_DECISIONS", 50)
@@ -256,7 +255,7 @@ def test_too_many_decisions_is_placed(tmp_path, monkeypatch):
     assert (e.value.span.line, e.value.span.col) in ((4, 16), (6, 14)), e.value.span  # a choice, or the turn
 
 
-# ---------------------------------------------------------------- time and memory (issue 15)
+# ---------------------------------------------------------------- time and memory
 SLOW_LOOP = 'action a "a" { for i in range(1, 100000) { for j in range(1, 100000) { set c of me = 1 } } }\n'
 
 

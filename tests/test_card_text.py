@@ -1,4 +1,4 @@
-"""Card text: a kind (or a card) says how its cards read, from their attributes (issue 13, item 1)."""
+"""Card text: a kind (or a card) says how its cards read, from their attributes."""
 from __future__ import annotations
 
 from pathlib import Path

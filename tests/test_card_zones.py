@@ -1,5 +1,5 @@
-"""The constructs added for Tiefenthal (issue 10): zones on cards (`zone NAME: ...` in a kind,
-`drop to`, `.holder`), a kind's derived values (`def` in a kind), `repeat while`, a phase for each
+"""Zones on cards (`zone NAME: ...` in a kind, `drop to`, `.holder`) and what games with them
+use: a kind's derived values (`def` in a kind), `repeat while`, a phase for each
 player (`for each player [from P]`, `do PHASE as p`), indexing a zone, stdlib/deckbuilding.tav."""
 from __future__ import annotations
 
@@ -208,7 +208,7 @@ def test_check_errors(tmp_path, text, message):
     assert any(message in m for m in msgs), msgs
 
 
-# ====================================================================== a QA pass's findings, fixed
+# ====================================================================== card zones: edges
 # (each test below failed before its fix)
 
 def scen_file(tmp_path, text):
@@ -428,7 +428,7 @@ scenario "own capacity" players 2 {
     assert all(x.passed for x in r.values()), [x.transcript() for x in r.values()]
 
 
-# ====================================================================== issue 15's engine findings
+# ====================================================================== triggers, logs and who saw a card
 
 def test_emit_in_a_handler_or_trigger_and_triggers_in_any_order(tmp_path):
     g, r = scen_file(tmp_path, '''

@@ -62,28 +62,13 @@ def test_nothing_is_created_or_lost(game, n, options):
 
 
 @pytest.mark.parametrize("n, options", [MODES[5], MODES[-2]])
-def test_same_seed_same_game_and_save_resumes(game, n, options, tmp_path):
+def test_same_seed_same_game_and_save_resumes(game, n, options, save_resume):
     from tavernlang.engine.runner import play_bots
-    bots, a, b = Match(game, n, 5, options), Match(game, n, 5, options), Match(game, n, 5, options)
+    bots = Match(game, n, 5, options)
     play_bots(bots)
     r = playout(game, n, 5, options)  # the fast path plays the same game as the decision-by-decision one
     assert r["decisions"] == len(bots.choices) and r["scores"] == bots.result["scores"]
-    rng = random.Random(5)
-    picks = []
-    while not a.over:
-        i = rng.randrange(len(a.pending.options))
-        picks.append(i)
-        a.apply(i)
-    for i in picks[: len(picks) // 2]:
-        b.apply(i)
-    path = tmp_path / "save.json"
-    path.write_text(json.dumps(b.save(str(GAME))))
-    resumed = Match.load(game, json.loads(path.read_text()))
-    assert resumed.legal() == b.legal() and resumed.to_act() == b.to_act()
-    for i in picks[len(picks) // 2:]:
-        resumed.apply(i)
-    assert resumed.log_lines() == a.log_lines()
-    assert resumed.result == a.result
+    save_resume(game, GAME, n, 5, options)
 
 
 def test_solo_goal_decides_standard_mode(game):
@@ -135,3 +120,24 @@ def test_no_turn_ends_while_a_die_could_still_be_placed(game, n):
                 passed += 1
         m.apply(rng.randrange(len(labels)))
     assert offered > 20 and passed > 5
+
+
+def test_a_save_with_its_rules_text_resumes_identically_and_keeps_hands_hidden(game):
+    """A game saved with its rules text after 150 decisions resumes offering the same decisions
+    to the same end; another player's Items, Secret Task and drawn cards stay hidden in views."""
+    text = game.model.sources.all_text()
+    m = Match(game, 3, 4, {"secret_chamber": True})
+    r = random.Random(4)
+    while len(m.choices) < 150:
+        m.apply(r.randrange(len(m.pending.options)))
+    m2 = Match.load(game, json.loads(json.dumps(m.save("x", text))), rules_text=text)
+    r1, r2 = random.Random(9), random.Random(9)
+    while not m.over:
+        assert m.legal() == m2.legal()
+        m.apply(r1.randrange(len(m.pending.options)))
+        m2.apply(r2.randrange(len(m2.pending.options)))
+    assert m2.over and m.result == m2.result and m.log_lines() == m2.log_lines()
+    for p in range(3):
+        for z, cards in m.view(p)["zones"].items():
+            if z.startswith(("items of", "secret of", "looking of")) and not z.endswith(f"P{p + 1}"):
+                assert set(cards) <= {"?"}, (p, z, cards)

@@ -6,25 +6,19 @@ import subprocess
 import sys
 from pathlib import Path
 
-from click.testing import CliRunner
 
-from tavernlang.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 LT = str(ROOT / "games" / "little_tavern.tav")
 
 
-def tav(*args, input=None):
-    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
-
-
-def test_check_is_silent_when_clean():
+def test_check_is_silent_when_clean(tav):
     r = tav("check", LT, str(ROOT / "examples" / "dice_tavern.tav"))
     assert r.exit_code == 0
     assert r.output == ""
 
 
-def test_check_reports_errors_with_places(tmp_path):
+def test_check_reports_errors_with_places(tav, tmp_path):
     f = tmp_path / "bad.tav"
     f.write_text('game "x"\ncounter coins per player\naction a { gain 1 coin }\n')
     r = tav("check", str(f))
@@ -33,7 +27,7 @@ def test_check_reports_errors_with_places(tmp_path):
     assert "^" in r.output
 
 
-def test_info_json():
+def test_info_json(tav):
     r = tav("info", LT, "--json")
     assert r.exit_code == 0
     data = json.loads(r.output)
@@ -43,14 +37,14 @@ def test_info_json():
     assert data["options"]["win_coins"]["min"] == 1
 
 
-def test_run_prints_a_log_and_result():
+def test_run_prints_a_log_and_result(tav):
     r = tav("run", LT, "--players", "3", "--seed", "1")
     assert r.exit_code == 0
     assert "-- round 1: Play --" in r.output
     assert "(winner)" in r.output
 
 
-def test_run_json_and_determinism():
+def test_run_json_and_determinism(tav):
     a = json.loads(tav("run", LT, "--players", "4", "--seed", "9", "--json").output)
     b = json.loads(tav("run", LT, "--players", "4", "--seed", "9", "--json").output)
     assert a == b
@@ -59,13 +53,13 @@ def test_run_json_and_determinism():
     assert a["seed"] == 9 and len(a["scores"]) == 4
 
 
-def test_run_with_an_option_changes_the_game():
+def test_run_with_an_option_changes_the_game(tav):
     short = json.loads(tav("run", LT, "-p", "3", "--seed", "2", "--option", "win_coins=5", "--json").output)
     assert short["rounds"] == 1
     assert max(short["scores"]) >= 5
 
 
-def test_usage_errors_exit_2():
+def test_usage_errors_exit_2(tav):
     assert tav("run", LT, "--players", "9").exit_code == 2
     assert tav("run", LT, "--players", "3", "--option", "nope=1").exit_code == 2
     assert tav("run", LT, "--players", "3", "--option", "win_coins=lots").exit_code == 2
@@ -74,7 +68,7 @@ def test_usage_errors_exit_2():
     assert tav("frobnicate").exit_code == 2
 
 
-def test_sim_json():
+def test_sim_json(tav):
     r = tav("sim", LT, "--players", "4", "--games", "20", "--seed", "1", "--json")
     assert r.exit_code == 0
     data = json.loads(r.output)
@@ -84,7 +78,7 @@ def test_sim_json():
     assert abs(sum(data["wins_by_seat"]) - 20) < 1e-6
 
 
-def test_sim_on_two_processes_reports_what_one_does():
+def test_sim_on_two_processes_reports_what_one_does(tav):
     one = json.loads(tav("sim", LT, "--players", "3", "--games", "24", "--json").output)
     two = json.loads(tav("sim", LT, "--players", "3", "--games", "24", "--jobs", "2", "--json").output)
     for key in ("decisions", "mean_rounds", "wins_by_seat", "mean_score_by_seat"):
@@ -92,14 +86,14 @@ def test_sim_on_two_processes_reports_what_one_does():
     assert two["jobs"] == 2
 
 
-def test_compare_on_two_processes_reports_what_one_does():
+def test_compare_on_two_processes_reports_what_one_does(tav):
     base, variant = LT, str(ROOT / "examples" / "little_tavern" / "thirty_coins.tav")
     one = json.loads(tav("compare", base, variant, "-p", "3", "-g", "12", "--json").output)
     two = json.loads(tav("compare", base, variant, "-p", "3", "-g", "12", "-j", "2", "--json").output)
     assert one["difference"] == two["difference"] and one["variant"] == two["variant"]
 
 
-def test_a_rules_error_on_a_worker_process_keeps_its_place(tmp_path):
+def test_a_rules_error_on_a_worker_process_keeps_its_place(tav, tmp_path):
     f = tmp_path / "boom.tav"
     f.write_text('game "boom"\nplayers 2..2\nvar who: player\ncounter c per player = 0\n'
                  'rounds 2 { phase a { gain 1 c to who } }\n')
@@ -107,19 +101,19 @@ def test_a_rules_error_on_a_worker_process_keeps_its_place(tmp_path):
     assert r.exit_code == 1 and f"{f}:5:22: error: a value here is none" in r.output
 
 
-def test_sim_text():
+def test_sim_text(tav):
     r = tav("sim", LT, "--players", "2", "--games", "5")
     assert r.exit_code == 0
     assert "playouts/s" in r.output and "win rate" in r.output
 
 
-def test_test_command_runs_scenarios():
+def test_test_command_runs_scenarios(tav):
     r = tav("test", str(ROOT / "tests" / "scenarios" / "little_tavern" / "counting_tips.tav"))
     assert r.exit_code == 0
     assert "1 passed, 0 failed" in r.output
 
 
-def test_test_command_fails_on_a_broken_expectation(tmp_path):
+def test_test_command_fails_on_a_broken_expectation(tav, tmp_path):
     import shutil
     shutil.copy(ROOT / "games" / "little_tavern.tav", tmp_path / "little_tavern.tav")  # includes stay in the tree
     shutil.copytree(ROOT / "games" / "little_tavern", tmp_path / "little_tavern")
@@ -132,7 +126,7 @@ def test_test_command_fails_on_a_broken_expectation(tmp_path):
     assert "expected player(1).coins == 99 (player(1).coins is " in r.output  # and what it found
 
 
-def test_play_save_and_resume(tmp_path):
+def test_play_save_and_resume(tav, tmp_path):
     save = tmp_path / "g.json"
     r = tav("play", LT, "--players", "3", "--seat", "2", "--seed", "5", "--save-to", str(save), input="1\n1\ns\nq\n")
     assert r.exit_code == 0, r.output
@@ -144,7 +138,7 @@ def test_play_save_and_resume(tmp_path):
     assert f"resumed Little Tavern after {len(data['choices'])} decisions" in r2.output
 
 
-def test_play_shows_only_the_seats_view():
+def test_play_shows_only_the_seats_view(tav):
     # hidden center: the player sees face-down cards only as a count
     r = tav("play", LT, "--players", "2", "--seat", "1", "--seed", "3", input="v\nq\n")
     assert "center: 58 face-down card(s)" in r.output or "face-down cards" in r.output
@@ -159,7 +153,7 @@ def test_python_dash_m_and_no_traceback_on_garbage(tmp_path):
     assert f"{f}:1:1: error:" in p.stderr
 
 
-def test_a_run_time_fault_in_the_rules_is_placed(tmp_path):
+def test_a_run_time_fault_in_the_rules_is_placed(tav, tmp_path):
     f = tmp_path / "bad.tav"
     f.write_text('game "Bad"\nplayers 2..2\ncounter coins per player = 0\nvar who: player\n'
                  'rounds 1 {\n  phase a { gain 1 coins to who }\n}\nwinner: highest coins\n')
@@ -170,7 +164,7 @@ def test_a_run_time_fault_in_the_rules_is_placed(tmp_path):
         assert "Traceback" not in r.output
 
 
-def test_final_scoring_runs_once_when_the_game_ends(tmp_path):
+def test_final_scoring_runs_once_when_the_game_ends(tav, tmp_path):
     f = tmp_path / "final.tav"
     f.write_text('game "Final"\nplayers 2..2\ncounter points per player = 0\ncounter gems per player = 0\n'
                  'action dig "dig a gem" { gain 1 gems }\n'

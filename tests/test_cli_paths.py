@@ -1,4 +1,4 @@
-"""Paths on the command line (issue 15, CLI consistency): a path that does not exist or cannot
+"""Paths on the command line, alike in every command: a path that does not exist or cannot
 be read as rules (a FIFO, a folder where one game is played) is a usage error, exit 2, on every
 command; folders and `-` (standard input) are accepted where several rules files are (check,
 test, lint, fmt; `-` also for run and info); a file that declares nothing is an error; a variant
@@ -56,7 +56,7 @@ def test_a_missing_path_is_a_usage_error(where, cmd):
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
 @pytest.mark.parametrize("cmd", sorted(COMMANDS))
 def test_a_fifo_is_a_usage_error_and_never_opened(where, cmd):
-    """A FIFO blocked `tav fmt` for ever (it was opened); the others reported it at a made-up 1:1, exit 1."""
+    """A FIFO given as a rules file is a usage error of every command, `tav fmt` too, and is never opened."""
     r = invoke(_args(cmd, "fifo.tav"))
     assert r.exit_code == 2 and "cannot read 'fifo.tav': not a regular file" in r.output, r.output
 

@@ -5,17 +5,11 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from tavernlang.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 LITTLE = str(ROOT / "games" / "little_tavern.tav")
 THIRTY = str(ROOT / "examples" / "little_tavern" / "thirty_coins.tav")
-
-
-def tav(*args):
-    return CliRunner().invoke(main, list(args))
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +24,7 @@ def _same(d):
     return {k: v for k, v in d.items() if k not in ("seconds", "playouts_per_s", "decisions_per_s", "jobs")}
 
 
-def test_sim_on_dask_reports_what_one_process_does(scheduler):
+def test_sim_on_dask_reports_what_one_process_does(tav, scheduler):
     one = json.loads(tav("sim", LITTLE, "-p", "3", "-g", "30", "--seed", "3", "--json").output)
     r = tav("sim", LITTLE, "-p", "3", "-g", "30", "--seed", "3", "--json", "--dask", scheduler)
     assert r.exit_code == 0, r.output
@@ -42,24 +36,24 @@ def test_sim_on_dask_reports_what_one_process_does(scheduler):
     assert _same(one) == _same(two)
 
 
-def test_compare_on_dask(scheduler):
+def test_compare_on_dask(tav, scheduler):
     args = ["compare", LITTLE, THIRTY, "-p", "3", "-g", "12", "--json"]
     assert json.loads(tav(*args).output) == json.loads(tav(*args, "--dask", scheduler).output)
 
 
-def test_no_scheduler_is_a_usage_error():
+def test_no_scheduler_is_a_usage_error(tav):
     r = tav("sim", LITTLE, "-p", "3", "-g", "2", "--dask", "local:x")
     assert r.exit_code == 2 and "--dask" in r.output and "Traceback" not in r.output
 
 
-def test_report_on_dask(scheduler):
+def test_report_on_dask(tav, scheduler):
     args = ["report", LITTLE, "-p", "3", "-g", "10", "--skill-games", "2", "--skill-bot", "greedy", "--json"]
     one, two = json.loads(tav(*args).output), json.loads(tav(*args, "--dask", scheduler).output)
     one.pop("seconds"), two.pop("seconds")
     assert one == two
 
 
-def test_lint_simulate_on_dask(scheduler):
+def test_lint_simulate_on_dask(tav, scheduler):
     """lint's coverage from the workers: what fired in each game comes back, the same findings."""
     args = ["lint", LITTLE, "--simulate", "30", "--format", "json"]
     one, two = tav(*args), tav(*args, "--dask", scheduler)

@@ -265,7 +265,7 @@ HOSTILE = {
     "include_cycle": ({"a.tav": b'game "T"\nplayers 2..4\ninclude "b.tav"\n', "b.tav": b'# b\ninclude "a.tav"\n'},
                       "a.tav", {1}, ("b.tav", 2, 1), "include cycle"),
     "missing_file": ({}, "nowhere.tav", {2}, None, "does not exist"),  # a usage error, as for every command
-    # a file that declares nothing is an error (issue 15: it passed check, then had no game to run)
+    # a file that declares nothing is an error (it would pass check, then have no game to run)
     "empty": ({"input.tav": b""}, "input.tav", {1}, ("input.tav", 1, 1), "this file is empty"),
     "only_comment": ({"input.tav": b"# nothing here yet\n"}, "input.tav", {1}, ("input.tav", 1, 1), "this file is empty"),
     "only_comment_no_newline": ({"input.tav": b"# nothing here yet"}, "input.tav", {1}, ("input.tav", 1, 1),

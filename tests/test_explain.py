@@ -1,4 +1,4 @@
-"""Why a number is what it is (issue 13): each gain's amount term by term, each term's value
+"""Why a number is what it is: each gain's amount term by term, each term's value
 from the game's own evaluator and its place in the rules; the winner decision key by key; what
 a seat may not see stays out of its explanation; explaining changes nothing in the game."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Runs of many games where some stop with an error (issue 15): `tav sim`, `tav compare` and
+"""Runs of many games where some stop with an error: `tav sim`, `tav compare` and
 `tav report` go on, leave those games out of the numbers, and report each error once at its
 place with its seeds and the command that replays one; `--fail-fast` stops at the first with a
 summary. Exit 1 when any game stopped."""

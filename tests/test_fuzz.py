@@ -1,4 +1,4 @@
-"""Fuzzing (issue 15): rules files made by mutating the seed files and by a small grammar of
+"""Fuzzing: rules files made by mutating the seed files and by a small grammar of
 declarations, run through `tav check`, `tav run` and `tav test` with a small step budget.
 Whatever the file, tav exits 0, 1 or 2, never with an internal error or a traceback, every
 error has a place (FILE:LINE:COL), and every run ends within its budget.

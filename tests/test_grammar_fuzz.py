@@ -1,4 +1,4 @@
-"""Fuzzing from the grammar itself (issue 15): hypothesis's `from_lark` draws text from
+"""Fuzzing from the grammar itself: hypothesis's `from_lark` draws text from
 tavernlang/syntax/grammar.lark — whole files of declarations, and expressions and statements
 set into a small game — and each file goes through `tav check`, `tav run` and `tav test`
 (tests/test_fuzz.py's `_run_all`): exit 0, 1 or 2 only, no internal error, every error placed,

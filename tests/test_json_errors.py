@@ -1,4 +1,4 @@
-"""--json errors (issue 15): every command that offers --json reports an error in the rules, or a
+"""--json errors: every command that offers --json reports an error in the rules, or a
 game that stops, as one JSON object on stdout, {"errors": [{file, line, col, message, ...}]},
 exit 1; `tav check --json` too (an empty list when clean)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The fast layout (engine/layout.py; the issue's item 4): a hidden shared zone whose order no
+"""The fast layout (engine/layout.py): a hidden shared zone whose order no
 rule reads is kept in card order. Which zones qualify (a whitelist of uses), that such a zone
 stays sorted whatever moves into or out of it, that both flavours play the same games in it,
 that its games are the exact layout's *in distribution* (rounds, decisions, each seat's wins

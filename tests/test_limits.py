@@ -1,4 +1,4 @@
-"""What a rules file may declare and do is bounded, and each bound is a located error (issue 15):
+"""What a rules file may declare and do is bounded, and each bound is a located error:
 number literals, copies of a card, rounds, the numbers of one `choose number`."""
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def test_check_bounds(tmp_path, text, where, message):
 def test_run_bounds_are_located(tmp_path):
     r = run(tmp_path, 'game "R"\nplayers 2\naction a "a" { }\n'
             'rounds 1000000000 { phase p "P" turns from player(1) once_each { actions a } }\n', "run", "FILE", "-p", "2")
-    # (a number written in the rules: tav check says so, issue 15)
+    # (a number written in the rules: tav check says so)
     assert r.exit_code == 1 and "x.tav:4:8: error: a game has at most 10000 rounds, not 1000000000" in r.output
     r = run(tmp_path, 'game "R"\nplayers 2\noption n: int = 1000000000 in 1..2000000000\naction a "a" { }\n'
             'rounds n { phase p "P" turns from player(1) once_each { actions a } }\n', "run", "FILE", "-p", "2")

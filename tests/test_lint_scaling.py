@@ -1,4 +1,4 @@
-"""Static lint shares its card tests (issue 11 item 7): a filter tests each distinct
+"""Static lint shares its card tests: a filter tests each distinct
 value of what its condition reads once, not every card. These tests pin the
 behaviour (the same cards as testing each card, the same reasons, the work counted
 in card tests), never a duration: the speed is benchmarks/bench_lint.py --scaling's."""

@@ -1,4 +1,4 @@
-"""The log in plain words (issue 13): a counter's amount in its unit, one or several."""
+"""The log in plain words: a counter's amount in its unit, one or several."""
 from __future__ import annotations
 
 from tavernlang import compile_file

@@ -1,4 +1,4 @@
-"""tavernlang.pettingzoo: any rules file as a PettingZoo AEC environment (issue 16 item 4)."""
+"""tavernlang.pettingzoo: any rules file as a PettingZoo AEC environment."""
 from __future__ import annotations
 
 import subprocess

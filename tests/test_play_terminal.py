@@ -1,7 +1,7 @@
 """`tav play` driven as a person drives it: a pseudo-terminal (pexpect) plays a few decisions of
 Cavern Tavern and Little Tavern, reads the screen, and checks that card text, the board view,
 the reasons an action is missing and an explanation appear, and that another seat's private
-cards (a Secret Task) never appear on the screen of a seat that may not see them (issue 13)."""
+cards (a Secret Task) never appear on the screen of a seat that may not see them."""
 from __future__ import annotations
 
 import io

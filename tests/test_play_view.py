@@ -1,5 +1,5 @@
 """The board view and the options of `tav play`, as a person reads them, for one fixed state of
-each seed game (issue 13): snapshots, so any change to how the table reads is seen in review."""
+each seed game: snapshots, so any change to how the table reads is seen in review."""
 from __future__ import annotations
 
 from pathlib import Path

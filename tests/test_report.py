@@ -5,21 +5,15 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from tavernlang import compile_file
 from tavernlang.bots import parse_bots, play
-from tavernlang.cli import main
 from tavernlang.engine.runner import playout
 from tavernlang.report import lead_stats, traced
 
 ROOT = Path(__file__).resolve().parent.parent
 LITTLE = str(ROOT / "games" / "little_tavern.tav")
 THIRTY = str(ROOT / "examples" / "little_tavern" / "thirty_coins.tav")
-
-
-def tav(*args):
-    return CliRunner().invoke(main, list(args))
 
 
 def test_traced_games_are_the_games_sim_plays():
@@ -45,7 +39,7 @@ def test_lead_stats():
     assert s["winner_led_at_half"][0] == 1.0
 
 
-def test_report_text_and_json():
+def test_report_text_and_json(tav):
     r = tav("report", LITTLE, "-p", "3", "-g", "20", "--skill-games", "3", "--skill-bot", "mcts:3",
             "--vary", "event_cost=0,2")
     assert r.exit_code == 0, r.output
@@ -59,7 +53,7 @@ def test_report_text_and_json():
     assert j["skill"] is None and j["balance"]["rounds"]["n"] == 20
 
 
-def test_report_with_a_variant_writes_a_page_with_pictures(tmp_path):
+def test_report_with_a_variant_writes_a_page_with_pictures(tav, tmp_path):
     pytest.importorskip("matplotlib")
     out = tmp_path / "rep"
     r = tav("report", LITTLE, THIRTY, "-p", "3", "-g", "10", "--skill-games", "2", "--skill-bot", "greedy",
@@ -85,13 +79,13 @@ def test_report_with_a_variant_writes_a_page_with_pictures(tmp_path):
     (["-V", "win_coins=3"], "VARIANT"),
     (["--bots", "nope"], "--bots"),
 ])
-def test_report_usage_errors(args, hint):
+def test_report_usage_errors(tav, args, hint):
     r = tav("report", LITTLE, "-p", "3", "-g", "4", *args)
     assert r.exit_code == 2, r.output
     assert hint in r.output and "Traceback" not in r.output
 
 
-def test_report_on_two_processes_is_the_same():
+def test_report_on_two_processes_is_the_same(tav):
     args = ["report", LITTLE, "-p", "3", "-g", "12", "--skill-games", "2", "--skill-bot", "mcts:2", "--json"]
     one, two = json.loads(tav(*args).output), json.loads(tav(*args, "-j", "2").output)
     one.pop("seconds"), two.pop("seconds")

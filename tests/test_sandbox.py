@@ -1,4 +1,4 @@
-"""Includes stay inside the game's folder tree (issue 15's include probes): a rules file may
+"""Includes stay inside the game's folder tree: a rules file may
 include or extend only regular .tav files under its project root or the installed stdlib/, of
 a bounded size, never through a link leading out; nothing of a refused file is ever shown."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A save is checked field by field against the rules it belongs to (issue 15's hand-made saves):
+"""A save is checked field by field against the rules it belongs to (a save edited by hand too):
 each damaged field is a clear error naming it, never an internal error; the rules are known by
 their content, so a save loads from any folder."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Secrecy, as a property (issue 15): in random games of every seed game, no seat's view, options
+"""Secrecy, as a property: in random games of every seed game, no seat's view, options
 or log names a card that seat may not see.
 
 Each log line is checked when it is written (the log is a list that looks at what it is given):

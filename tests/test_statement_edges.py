@@ -1,4 +1,4 @@
-"""Edges of statements the generator writes out (issue 11's one backend), where the closures it
+"""Edges of statements the generator writes out, where the closures it
 replaced behaved in a way a game could see: each test here failed on a divergence found by
 comparing the two (the commit before 4999eda against it, game by game and on small hostile files)."""
 from __future__ import annotations

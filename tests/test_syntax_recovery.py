@@ -1,4 +1,4 @@
-"""Every syntax error of a file is reported, not only the first (issue 15): after an error the
+"""Every syntax error of a file is reported, not only the first: after an error the
 parser starts again at the next declaration, each error at its own place."""
 from __future__ import annotations
 

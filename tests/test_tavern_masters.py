@@ -4,7 +4,6 @@ scenarios in tests/scenarios/tavern_masters/; tests/test_games.py runs the gener
 the default options.)"""
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
@@ -100,30 +99,15 @@ def test_nothing_is_created_or_lost(game, n, options):
 
 
 @pytest.mark.parametrize("n, options", [(3, {}), (2, {"timing": "OneAtATime"})])
-def test_same_seed_same_game_and_save_resumes(game, n, options, tmp_path):
-    bots, a, b = Match(game, n, 5, options), Match(game, n, 5, options), Match(game, n, 5, options)
+def test_same_seed_same_game_and_save_resumes(game, n, options, save_resume):
+    bots = Match(game, n, 5, options)
     play_bots(bots)
     r = playout(game, n, 5, options)  # the fast path plays the same game as the decision-by-decision one
     assert r["decisions"] == len(bots.choices) and r["scores"] == bots.result["scores"]
     again = Match(game, n, 5, options)
     play_bots(again)
     assert again.log_lines() == bots.log_lines()
-    rng = random.Random(5)
-    picks = []
-    while not a.over:
-        i = rng.randrange(len(a.pending.options))
-        picks.append(i)
-        a.apply(i)
-    for i in picks[: len(picks) // 2]:
-        b.apply(i)
-    path = tmp_path / "save.json"
-    path.write_text(json.dumps(b.save(str(GAME))))
-    resumed = Match.load(game, json.loads(path.read_text()))
-    assert resumed.legal() == b.legal() and resumed.to_act() == b.to_act()
-    for i in picks[len(picks) // 2:]:
-        resumed.apply(i)
-    assert resumed.log_lines() == a.log_lines()
-    assert resumed.result == a.result
+    save_resume(game, GAME, n, 5, options)
 
 
 def test_the_two_timings_play_differently(game):
@@ -188,7 +172,7 @@ def test_tav_run_finishes(args):
 @pytest.mark.slow
 @pytest.mark.parametrize("n, options", MODES)
 def test_a_thousand_random_games_end(game, n, options, request):
-    """The issue's bar: no game of 1,000 stalls, at every player count and mode (about a
+    """No game of 1,000 stalls, at every player count and mode (about a
     minute each; run with `pytest -m slow`)."""
     if "slow" not in (request.config.getoption("markexpr") or ""):
         pytest.skip("a long simulation: run with -m slow")

@@ -3,7 +3,6 @@ the original game and the online adaptation. (Its rulebook's rules are scenarios
 tests/scenarios/taverns_of_tiefenthal/; tests/test_games.py runs the generic checks.)"""
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
@@ -80,29 +79,13 @@ def test_no_card_is_created_or_lost(game, n, options):
 
 
 @pytest.mark.parametrize("n, options", [MODES[2], MODES[-3]])
-def test_same_seed_same_game_and_save_resumes(game, n, options, tmp_path):
+def test_same_seed_same_game_and_save_resumes(game, n, options, save_resume):
     from tavernlang.engine.runner import play_bots
     bots = Match(game, n, 5, options)
     play_bots(bots)
     r = playout(game, n, 5, options)  # the fast path plays the same game
     assert r["decisions"] == len(bots.choices) and r["scores"] == bots.result["scores"]
-    a, b = Match(game, n, 5, options), Match(game, n, 5, options)
-    rng = random.Random(5)
-    picks = []
-    while not a.over:
-        i = rng.randrange(len(a.pending.options))
-        picks.append(i)
-        a.apply(i)
-    for i in picks[: len(picks) // 2]:
-        b.apply(i)
-    path = tmp_path / "save.json"
-    path.write_text(json.dumps(b.save(str(GAME))))
-    resumed = Match.load(game, json.loads(path.read_text()))
-    assert resumed.legal() == b.legal() and resumed.to_act() == b.to_act()
-    for i in picks[len(picks) // 2:]:
-        resumed.apply(i)
-    assert resumed.log_lines() == a.log_lines()
-    assert resumed.result == a.result
+    save_resume(game, GAME, n, 5, options)
 
 
 def test_hidden_decks_stay_hidden(game):

@@ -194,7 +194,7 @@ def _whole(v) -> bool:
 
 def check_save(game: CompiledGame, data) -> tuple[int, int, list[int], dict]:
     """A save's fields, each checked against the rules it belongs to: a GameError naming the
-    first field that is wrong (issue 15's hand-made saves)."""
+    first field that is wrong (a save edited by hand is checked as closely as the rules)."""
     def bad(field, why):
         return GameError(f"the save file is damaged: '{field}' {why}")
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:

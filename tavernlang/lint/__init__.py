@@ -153,21 +153,11 @@ class Suppression:
 
 def suppressions(sources, files: Iterable[str]) -> dict[tuple[str, int], Suppression]:
     out = {}
-    texts = getattr(sources, "_texts", {})
-    for f in files:
-        text = texts.get(f)
-        if text is None:
-            continue
-        for i, line in enumerate(text.split("\n"), 1):
-            if "tav:" not in line:
-                continue
-            mt = SUPPRESS.search(line)
-            if mt is None:
-                continue
-            codes = parse_codes(mt.group(1))
-            col = mt.start() + 1
-            reason = mt.group(2).split("#", 1)[0].strip()  # a further comment is not the reason
-            out[(f, i)] = Suppression(Span(f, i, col, i, len(line.rstrip()) + 1), codes, reason)
+    for f, i, line, mt in sources.tav_comments(SUPPRESS, files):
+        codes = parse_codes(mt.group(1))
+        col = mt.start() + 1
+        reason = mt.group(2).split("#", 1)[0].strip()  # a further comment is not the reason
+        out[(f, i)] = Suppression(Span(f, i, col, i, len(line.rstrip()) + 1), codes, reason)
     return out
 
 
@@ -178,7 +168,7 @@ def apply_suppressions(model, findings: list[Finding], checked=lambda code: True
     rule's lint leaves out its base game's findings, so the base's suppressions are not
     reported as matching nothing there (only those of the variant's own files are)."""
     own = {c.span.file for c in variants.changes_of(model)} or None
-    files = list(getattr(model.sources, "_texts", {}).keys())
+    files = model.sources.files()
     sups = suppressions(model.sources, files)
     used: set = set()
     out = []
@@ -227,7 +217,7 @@ def lint_path(path, select=(), ignore=(), model=None, extra=None, overlay=None):
 
     def checked(code):
         if code.startswith("TAV7"):  # whether a simulated game shows it depends on N, the seeds and the
-            return False  # options: an unmatched suppression of it says nothing (issue 15: CI runs broke)
+            return False  # options: an unmatched suppression of it says nothing, so it is never reported
         return code in static and enabled(code, select, ignore) and not (game_only and code.startswith(_GAME_ONLY))
     return apply_suppressions(model, found, checked, select, ignore), model
 

@@ -11,43 +11,13 @@ wrong command line. Also runnable as ``python -m tavernlang.lint.command FILE...
 """
 from __future__ import annotations
 
-import functools
 import json
-import os
 import sys
 
 import click
 
-from ..errors import GameError, TavError
+from ..guard import guarded, remember_sources
 from ..paths import RulesPath
-
-
-def _guarded(fn):
-    @functools.wraps(fn)
-    def wrapper(*a, **kw):
-        try:
-            return fn(*a, **kw)
-        except TavError as e:
-            click.echo(e.render(), err=True)
-            sys.exit(1)
-        except GameError as e:
-            click.echo(f"error: {e}", err=True)
-            sys.exit(1)
-        except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
-            raise
-        except BrokenPipeError:
-            sys.stderr.close()
-            sys.exit(0)
-        except MemoryError:  # (the process's limit: engine/budget.py)
-            from ..engine.budget import out_of_memory
-            click.echo(f"error: {out_of_memory(None)}", err=True)
-            sys.exit(1)
-        except Exception as e:  # a linter bug: say so briefly
-            if os.environ.get("TAV_DEBUG"):
-                raise
-            click.echo(f"internal error: {type(e).__name__}: {e} (set TAV_DEBUG=1 for details)", err=True)
-            sys.exit(1)
-    return wrapper
 
 
 def _options(game, pairs):
@@ -84,7 +54,7 @@ def _options(game, pairs):
               help="With --simulate, play on a Dask cluster: a scheduler's address (tcp://HOST:8786), or local:N "
                    "to start N workers here (needs the [dask] extra; docs/scaling.md).")
 @click.option("--list-rules", is_flag=True, help="List every rule with its code and exit.")
-@_guarded
+@guarded
 def lint(files, fmt, select, ignore, simulate, seed, players, options, vary_options, max_steps, bots, jobs, dask,
          list_rules):
     """Find rules that can never take effect, statically (and by simulation with --simulate)."""
@@ -121,6 +91,7 @@ def lint(files, fmt, select, ignore, simulate, seed, players, options, vary_opti
             from ..engine.compile import CompiledGame
             from .coverage import findings as dyn_findings, simulate as run_sim
 
+            remember_sources(model.sources)  # (the rules text under an error that stops the simulation)
             game = CompiledGame(model)
             if players is not None and not game.min_players <= players <= game.max_players:
                 raise click.BadParameter(f"{game.title} is for {game.min_players} to {game.max_players} "

@@ -112,7 +112,7 @@ class Values:
         self._order = {id(cd): i for i, (cd, _) in enumerate(self.universe)}
         self._names = frozenset(cd.name for cd, _ in self.universe)
         self._kinds = frozenset(cd.kind for cd, _ in self.universe)
-        # card tests memoised by what they read of a card (issue 11 item 7): the features
+        # card tests memoised by what they read of a card: the features
         # a condition reads, a card's value of a feature, the cards grouped by values
         self._feats: dict = {}  # (cond, binder) -> tuple of features
         self._cval: dict = {}  # (card id, attribute) -> card_value

@@ -11,53 +11,15 @@ marks nothing), 2 for a wrong command line.
 """
 from __future__ import annotations
 
-import functools
 import json
-import os
 import re
 import sys
 
 import click
 
-from ..errors import GameError, TavError, _excerpt
+from ..errors import _excerpt
+from ..guard import guarded
 from ..paths import RulesPath
-
-
-def _guarded(fn):
-    @functools.wraps(fn)
-    def wrapper(*a, **kw):
-        try:
-            return fn(*a, **kw)
-        except TavError as e:
-            if kw.get("as_json") is True:  # --json: the errors as JSON too (as tav's other commands)
-                from ..cli import _fail_json
-                _fail_json(e.diagnostics)
-            click.echo(e.render(), err=True)
-            sys.exit(1)
-        except GameError as e:
-            if kw.get("as_json") is True:
-                from ..cli import _fail_json
-                _fail_json([e.diagnostic()])
-            click.echo(f"error: {e}", err=True)
-            sys.exit(1)
-        except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
-            raise
-        except BrokenPipeError:
-            sys.stderr.close()
-            sys.exit(0)
-        except MemoryError:  # (the process's limit: engine/budget.py)
-            from ..engine.budget import out_of_memory
-            click.echo(f"error: {out_of_memory(None)}", err=True)
-            sys.exit(1)
-        except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
-            sys.exit(130)
-        except Exception as e:  # a bug of the tool: say so briefly
-            if os.environ.get("TAV_DEBUG"):
-                raise
-            click.echo(f"internal error: {type(e).__name__}: {e} (set TAV_DEBUG=1 for details)", err=True)
-            sys.exit(1)
-    return wrapper
 
 
 def _place(sp) -> dict:
@@ -166,7 +128,7 @@ def _usage(message: str):
                    "the game includes it), or in these lines of it. Repeat for several.")
 @click.option("--stand-ins", "stand_ins", is_flag=True,
               help="List the survivors of stand-in data too (marked '# tav: stand-in'; never scored).")
-@_guarded
+@guarded
 def mutate(file, tests, jobs, as_json, time_limit, progress, only, stand_ins):
     """Change the rules of FILE one small step at a time and report the changes no scenario notices."""
     from .run import OnlyError

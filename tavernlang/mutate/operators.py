@@ -7,7 +7,7 @@ game's files afresh. :func:`mutants` lists them for the declarations of the give
 files (the game's own files: its entry file and the data files it includes, never
 the standard library, never scenarios).
 
-The operators (issue 14): numbers ±1 and to 0 (in rules and in card data, a card's
+The operators: numbers ±1 and to 0 (in rules and in card data, a card's
 copies ±1), comparisons (`<`↔`<=`, `>`↔`>=`, `==`↔`!=`), `and`↔`or`, a dropped
 `not`, a removed `require`, a removed statement, `then`/`else` swapped, an enum
 constant replaced by the next of its enum, `highest`↔`lowest`, tie-breaks

@@ -344,9 +344,8 @@ def merge(targets: list, transcripts: dict) -> list:
 
 def _merged_sources(a: SourceCache, b: SourceCache) -> SourceCache:
     out = SourceCache()
-    for src in (a, b):
-        for f, text in getattr(src, "_texts", {}).items():
-            out.add(f, text)
+    out.update(a)
+    out.update(b)
     return out
 
 
@@ -354,19 +353,9 @@ def _merged_sources(a: SourceCache, b: SourceCache) -> SourceCache:
 def markers(sources: SourceCache, files) -> dict:
     """The equivalent markers of `files`: (file, line) -> (Span, reason)."""
     out = {}
-    texts = getattr(sources, "_texts", {})
-    for f in files:
-        text = texts.get(f)
-        if text is None:
-            continue
-        for i, line in enumerate(text.split("\n"), 1):
-            if "tav:" not in line:
-                continue
-            mt = EQUIVALENT.search(line)
-            if mt is None:
-                continue
-            reason = mt.group(1).split("#", 1)[0].strip()
-            out[(f, i)] = (Span(f, i, mt.start() + 1, i, len(line.rstrip()) + 1), reason)
+    for f, i, line, mt in sources.tav_comments(EQUIVALENT, files):
+        reason = mt.group(1).split("#", 1)[0].strip()
+        out[(f, i)] = (Span(f, i, mt.start() + 1, i, len(line.rstrip()) + 1), reason)
     return out
 
 
@@ -379,25 +368,19 @@ def stand_in_markers(sources: SourceCache, files, decls) -> list[Marker]:
     that line; on a line of its own, the declaration (or statement, or attribute: the largest
     thing) that starts on the next line that is not a comment, to its end; `stand-in file` on a
     line of its own before the file's first declaration, the whole file."""
-    texts = getattr(sources, "_texts", {})
     out: list[Marker] = []
     by_file: dict = {}
     for d in decls:
         by_file.setdefault(d.span.file, []).append(d)
     for f in sorted(files):
-        text = texts.get(f)
+        text = sources.text(f)
         if text is None:
             continue
         lines = text.split("\n")
         tops = by_file.get(f, [])
         first = min((d.span.line for d in tops), default=len(lines) + 1)
         starts: dict | None = None  # line -> (first col, farthest end) of the nodes starting there
-        for i, line in enumerate(lines, 1):
-            if "tav:" not in line:
-                continue
-            mt = STAND_IN.search(line)
-            if mt is None:
-                continue
+        for _, i, line, mt in sources.tav_comments(STAND_IN, [f]):
             sp = Span(f, i, mt.start() + 1, i, len(line.rstrip()) + 1)
             words = mt.group(1).split("#", 1)[0].strip()
             alone = not line[: mt.start()].strip()

@@ -1,6 +1,6 @@
-"""The constructs added for Tavern Masters (issue 9): phases played at the same time
-(`simultaneous [if C]`, `pass final`), `show CARDS to P`, `choose [up to] N`, `has_word` and
-`text`, `setup at random` in scenarios, and decisions with one option taken without asking."""
+"""Phases played at the same time (`simultaneous [if C]`, `pass final`) and trading in them
+(`show CARDS to P`, `choose [up to] N`, a choice `by p`), with `has_word` and `text`, `setup at
+random` in scenarios, and decisions with one option taken without asking."""
 from __future__ import annotations
 
 import json
