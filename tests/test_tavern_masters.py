@@ -143,11 +143,14 @@ def test_hidden_hands_stay_hidden(game, timing):
 
 
 def test_shown_cards_are_seen_only_by_the_player_shown(game):
-    """A trade's `show`: the player shown sees the cards; everyone else reads only how many."""
+    """A trade's `show` of cards of the partner's Hand: the player shown sees the cards; everyone
+    else reads only how many."""
     for seed in range(20):
         m = Match(game, 3, seed)
         play_bots(m)
-        shows = [(text, hidden, data) for text, hidden, data in m.st.log if data.get("type") == "show"]
+        log = m.st.log
+        shows = [(text, hidden, data) for i, (text, hidden, data) in enumerate(log)
+                 if data.get("type") == "show" and log[i - 1][2].get("prompt") == "cards to show"]
         if not shows:
             continue
         text, hidden, data = shows[0]
