@@ -19,12 +19,43 @@ from .budget import counted, self_calling, spend
 from .common import RULE_FAULTS, Decision, Fn, _const, located, only_option  # noqa: F401  (Decision is part of the engine's API)
 from .expressions import ExpressionCompiler, _Fn, _reads_env
 from .layout import Layout, analyse
+from .program import Program
 from .state import NO_CAP, GameOver, State
 from .statements import StatementCompiler, _first, unit_words
 
 
+def _of_program(name: str) -> property:
+    return property(lambda self: getattr(self.program, name), doc=f"The compiled rules' `{name}` (Program.{name}).")
+
+
 class CompiledGame:
-    """A game, compiled once; `new_state` makes fresh states for it."""
+    """A game, compiled once; `new_state` makes fresh states for it. Its tables of cards and zones
+    are set here; what compiling the rules makes is `self.program`, whose fields read as the
+    game's own (`game.phases`)."""
+
+    option_default = _of_program("option_default")
+    card_fields = _of_program("card_fields")
+    attr_rows = _of_program("attr_rows")
+    counter_init = _of_program("counter_init")
+    counter_info = _of_program("counter_info")
+    var_init = _of_program("var_init")
+    var_default = _of_program("var_default")
+    zone_cap = _of_program("zone_cap")
+    zone_drop = _of_program("zone_drop")
+    kdef_cells = _of_program("kdef_cells")
+    def_frames = _of_program("def_frames")
+    actions = _of_program("actions")
+    setup = _of_program("setup")
+    setup_frame = _of_program("setup_frame")
+    game_end = _of_program("game_end")
+    game_end_frame = _of_program("game_end_frame")
+    rounds_count = _of_program("rounds_count")
+    phases = _of_program("phases")
+    end_conds = _of_program("end_conds")
+    winner_keys = _of_program("winner_keys")
+    winner_everyone = _of_program("winner_everyone")
+    guarded_winners = _of_program("guarded_winners")
+    scenarios = _of_program("scenarios")
 
     def __init__(self, model: GameModel, playout: bool = False, fast: bool = False):
         self.model = model
@@ -84,10 +115,12 @@ class CompiledGame:
         self.card_templates = [self._template(cd, ck) for cd, ck in zip(self.card_decl, self.card_kind)]
         self._pad = [None] * model.max_frame
         self._templates: dict = {}
+        self.gen_source: list[str] = []  # the generated Python source, one function's text each
+        self.program = Program()  # what the compiler makes of the rules (its fields read as the game's)
         c = _Compiler(self)
         c.playout = playout
         self._compiler = c
-        c.compile_all()
+        c.compile_all(self.program)
 
     def compiler_expr_value(self, e, st: State):
         """Evaluate a constant expression of the rules (option bounds and the like)."""
@@ -459,7 +492,7 @@ class CompiledGame:
 
     def flow(self, st: State):
         """The whole game as a generator of Decisions (generated: _Compiler.flow)."""
-        return self._flow(st)
+        return self.program.flow(st)
 
     def final_scoring(self, st: State):
         """`at game end`: once, however the game ended (`end game` inside it changes nothing)."""
@@ -726,11 +759,13 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         self.legal_me: dict = {}  # action name -> its legality as `f(st, me)`, for the turn loop (action_legal)
 
     # ================================================================ top
-    def compile_all(self) -> None:
+    def compile_all(self, p: Program) -> Program:
+        """Compile the rules into `p`, the game's Program (the generation steps read what is
+        made so far through the game, `g.phases` being `p.phases`)."""
         g, m = self.g, self.m
         self.counted_calls = self_calling(m)  # each call of these is a step of the budget (engine/budget.py)
-        g.option_default = [self.expr(o.decl.default) for o in m.options.values()]
-        g.card_fields = []
+        p.option_default = [self.expr(o.decl.default) for o in m.options.values()]
+        p.card_fields = []
         cache: dict[int, list] = {}
         exprs: dict[int, dict] = {}
         for cd in g.card_decl:
@@ -748,10 +783,10 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                         fields[info.slot] = f.value
                 exprs[id(cd)] = fields
                 cache[id(cd)] = [(slot, self.expr(e)) for slot, e in fields.items()]
-            g.card_fields.append(cache[id(cd)])
+            p.card_fields.append(cache[id(cd)])
         # an attribute every card gives as a constant of the rules text: one table for every game,
         # read by the generated code as a constant (not through the state)
-        g.attr_rows = {}
+        p.attr_rows = {}
         for slot in range(len(m.attrs_by_name)):
             row, const = [], True
             for cd in g.card_decl:
@@ -762,18 +797,18 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                     break
                 row.append(v)
             if const:
-                g.attr_rows[slot] = row
-        self.attr_rows = g.attr_rows
-        g.counter_init = [self.expr(c.decl.initial) if c.decl.initial else _const(0) for c in m.counters.values()]
-        g.counter_info = [c for c in m.counters.values()]
-        g.var_init = [self.expr(v.decl.initial) if v.decl.initial else None for v in m.vars.values()]
+                p.attr_rows[slot] = row
+        self.attr_rows = p.attr_rows
+        p.counter_init = [self.expr(c.decl.initial) if c.decl.initial else _const(0) for c in m.counters.values()]
+        p.counter_info = [c for c in m.counters.values()]
+        p.var_init = [self.expr(v.decl.initial) if v.decl.initial else None for v in m.vars.values()]
         defaults = {"int": 0, "bool": False, "str": ""}
-        g.var_default = [defaults.get(v.type) for v in m.vars.values()]
-        g.zone_cap = [self.expr(z.decl.capacity) if z.decl.capacity else None for z in m.zones.values()]
+        p.var_default = [defaults.get(v.type) for v in m.vars.values()]
+        p.zone_cap = [self.expr(z.decl.capacity) if z.decl.capacity else None for z in m.zones.values()]
         # a zone on cards of several kinds: each kind's own capacity and `drop to`
-        g.zone_cap += [{k: self.expr(kz.capacity) for k, kz in cz.decls.items() if kz.capacity is not None}
+        p.zone_cap += [{k: self.expr(kz.capacity) for k, kz in cz.decls.items() if kz.capacity is not None}
                        for cz in m.card_zones.values()]
-        g.zone_drop = [None] * len(m.zones) + [{k: self.expr(kz.drop) for k, kz in cz.decls.items() if kz.drop is not None}
+        p.zone_drop = [None] * len(m.zones) + [{k: self.expr(kz.drop) for k, kz in cz.decls.items() if kz.drop is not None}
                                                 for cz in m.card_zones.values()]
         # triggers on counters
         # every trigger and handler is known before any body is compiled, so a `gain` or an `emit`
@@ -793,38 +828,39 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                 bodies.append((entry, 0, d.body))
         for entry, at, body in bodies:
             entry[at] = self.gen_block(body)
-        g.kdef_cells = {n: [None] for n in m.kind_defs}
+        p.kdef_cells = {n: [None] for n in m.kind_defs}
         loops = self.counted_calls
         for name, d in m.kind_defs.items():
             f = self.def_body(d, ("kdef", name) in loops)
-            g.kdef_cells[name][0] = counted(f, d.decl.span, True) if ("kdef", name) in loops else f
+            p.kdef_cells[name][0] = counted(f, d.decl.span, True) if ("kdef", name) in loops else f
         for name, d in m.defs.items():
             f = self.def_body(d, ("def", name) in loops)
             g.def_cells[name][0] = counted(f, d.decl.span, True) if ("def", name) in loops else f
-        g.def_frames = {n: d.frame for n, d in m.defs.items()}
+        p.def_frames = {n: d.frame for n, d in m.defs.items()}
         for name, e in m.effects.items():
             # (a body that asks nothing is a plain function: its callers run it without a generator)
             f = self.block(e.decl.body, skip_requires=True)[1]
             g.effect_cells[name][0] = (self.requires(e), f, e.frame, e)  # (its callers count the steps)
-        g.actions = {}
+        p.actions = {}
         for name, a in m.actions.items():
             body = self.gen_block(a.decl.body, skip_requires=True)
-            g.actions[name] = _Action(name, a.decl.title or name, self.action_legal(a), body, a.frame)
-            g.actions[name].first = self.first_choice(a)
-        g.setup = self.gen_block(m.setup.decl.body) if m.setup else None
-        g.setup_frame = m.setup.frame if m.setup else 1
-        g.game_end = self.gen_block(m.game_end.decl.body) if m.game_end else None
-        g.game_end_frame = m.game_end.frame if m.game_end else 1
-        g.rounds_count = self.expr(m.rounds.count) if m.rounds and m.rounds.count else None
-        g.phases = [self.phase(p) for p in m.phases]
-        g.end_conds = [self.expr(e.cond) for e in m.end_conds]
-        g._flow = self.flow()
-        g.winner_keys = [self.expr(k) for k in m.winner.keys] if m.winner else []
-        g.winner_everyone = self.expr(m.winner.everyone_if) if m.winner and m.winner.everyone_if else None
-        g.guarded_winners = [(self.expr(w.guard), [self.expr(k) for k in w.keys],
+            p.actions[name] = _Action(name, a.decl.title or name, self.action_legal(a), body, a.frame)
+            p.actions[name].first = self.first_choice(a)
+        p.setup = self.gen_block(m.setup.decl.body) if m.setup else None
+        p.setup_frame = m.setup.frame if m.setup else 1
+        p.game_end = self.gen_block(m.game_end.decl.body) if m.game_end else None
+        p.game_end_frame = m.game_end.frame if m.game_end else 1
+        p.rounds_count = self.expr(m.rounds.count) if m.rounds and m.rounds.count else None
+        p.phases = [self.phase(ph) for ph in m.phases]
+        p.end_conds = [self.expr(e.cond) for e in m.end_conds]
+        p.flow = self.flow()
+        p.winner_keys = [self.expr(k) for k in m.winner.keys] if m.winner else []
+        p.winner_everyone = self.expr(m.winner.everyone_if) if m.winner and m.winner.everyone_if else None
+        p.guarded_winners = [(self.expr(w.guard), [self.expr(k) for k in w.keys],
                               self.expr(w.everyone_if) if w.everyone_if is not None else None)
                              for w in m.guarded_winners]
-        g.scenarios = [self.scenario(sc) for sc in m.scenarios]
+        p.scenarios = [self.scenario(sc) for sc in m.scenarios]
+        return p
 
     def flow(self):
         """The whole game as one generated generator function of the state: setup, the rounds
