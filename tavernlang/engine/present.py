@@ -19,10 +19,9 @@ if TYPE_CHECKING:
 class Presentation:
     """Labels, text and visibility of a compiled game's values (mixed into CompiledGame)."""
 
-    def zone_name(self, z: int, st: State | None = None) -> str:
-        return self._zone_label(z, self._n_for_names)
-
-    _n_for_names = 1
+    def zone_name(self, z: int, st: State) -> str:
+        """Zone z's label in st's game ("table of P2"): zone numbers depend on the player count."""
+        return self._zone_label(z, st.n)
 
     def _zone_label(self, z: int, n: int) -> str:
         f = self._zone_family_of(z, n)
