@@ -258,8 +258,8 @@ def info(file, as_json) -> None:
         d = o.decl
         entry = {"type": o.type.replace("enum:", ""), "default": st.opt[o.slot]}
         if d.low is not None:
-            entry["min"] = game.compiler_expr_value(d.low, st)
-            entry["max"] = game.compiler_expr_value(d.high, st)
+            entry["min"] = game.evaluate(d.low, st)
+            entry["max"] = game.evaluate(d.high, st)
         if o.type.startswith("enum:"):
             entry["values"] = list(m.enums[o.type[5:]])
         if o.type == "bool":

@@ -97,7 +97,7 @@ def vary_values(game, spec: str) -> tuple[str, list]:
     default = st.opt[o.slot]
     if d.low is None:
         raise ReportError(f"--vary: option '{name}' has no range: give its values ({name}=V1,V2)")
-    lo, hi = game.compiler_expr_value(d.low, st), game.compiler_expr_value(d.high, st)
+    lo, hi = game.evaluate(d.low, st), game.evaluate(d.high, st)
     return name, sorted({lo, default, hi})
 
 

@@ -22,3 +22,16 @@ def test_the_modules_below_the_compiler_import_nothing_from_it():
     for name in ("turns", "present", "initial", "ranking", "program", "layout", "state"):
         mods = _imported_modules(ENGINE / f"{name}.py")
         assert not any(m in (".compile", "tavernlang.engine.compile") for m in mods), name
+
+
+def test_no_module_but_the_compilers_own_reads_the_games_compiler():
+    """Tools evaluate the rules' expressions through the game (function_of, evaluate)."""
+    root = ENGINE.parent.parent
+    readers = []
+    for path in sorted((root / "tavernlang").rglob("*.py")) + sorted((root / "tests").rglob("*.py")):
+        if path == ENGINE / "compile.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr == "_compiler":
+                readers.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert readers == []

@@ -122,6 +122,7 @@ class CompiledGame(Presentation):
         self.card_templates = [self._template(cd, ck) for cd, ck in zip(self.card_decl, self.card_kind)]
         self._pad = [None] * model.max_frame
         self._templates: dict = {}
+        self._functions: dict = {}  # (expression, shape) -> its function (function_of)
         self.gen_source: list[str] = []  # the generated Python source, one function's text each
         self.program = Program()  # what the compiler makes of the rules (its fields read as the game's)
         c = _Compiler(self)
@@ -129,12 +130,31 @@ class CompiledGame(Presentation):
         self._compiler = c
         c.compile_all(self.program)
 
-    def compiler_expr_value(self, e, st: State):
-        """Evaluate a constant expression of the rules (option bounds and the like)."""
-        return self._compiler.expr(e)(st, [None] * (self.model.max_frame + 1))
+    # ---------------------------------------------------------------- evaluating the rules' expressions
+    def function_of(self, e: A.Expr, shape: str = "value") -> Fn:
+        """An expression of the rules as a function `f(st, env)` of this game, made once: its value
+        ("value"); its cards as a new list ("cards": of a card, a list of cards or a zone); or the
+        collection it names ("collection": a zone gives its own list of cards). `env` is the frame
+        of the expression's place: slot 0 is `me`, its locals after (evaluate makes one)."""
+        key = (e, shape)
+        f = self._functions.get(key)
+        if f is None:
+            make = {"value": self._compiler.expr, "cards": self._compiler.cards_of, "collection": self._compiler.coll}[shape]
+            f = self._functions[key] = make(e)
+        return f
+
+    def evaluate(self, e: A.Expr, st: State, env: list | None = None):
+        """The value of an expression of the rules in st (option bounds, a view's test, a
+        scenario's `expect`); env: its frame (by default `me` and every local none)."""
+        return self.function_of(e)(st, env if env is not None else [None] * (self.model.max_frame + 1))
+
+    def argument_as_cards(self, callee, i: int, arg: A.Expr) -> bool:
+        """Is `arg`, the i-th argument of a call of `callee` (a def or an effect), passed as its
+        cards (function_of(arg, "cards")): a zone given for a `list of ...` parameter."""
+        return self._compiler._wants_list(callee, i, arg)
 
     def log_move(self, st: State, c: int, old: int, z: int) -> None:
-        self._compiler._log_move(st, self, c, old, z, None, None)
+        StatementCompiler._log_move(st, self, c, old, z, None, None)
 
     def _zbase(self, n: int) -> list[int]:
         out, k = [], 0

@@ -99,7 +99,7 @@ def fresh_state(g, n: int, seed: int, options: dict[str, Any] | None = None) -> 
     for o in m.options.values():
         d = o.decl
         if d.low is not None and d.high is not None:
-            lo, hi = g._compiler.expr(d.low)(st, env), g._compiler.expr(d.high)(st, env)
+            lo, hi = g.evaluate(d.low, st, env), g.evaluate(d.high, st, env)
             v = st.opt[o.slot]
             if not (isinstance(v, int) and lo <= v <= hi):
                 raise GameError(f"option '{o.name}' is {v}, outside its range {lo}..{hi}", d.span)

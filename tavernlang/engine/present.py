@@ -156,7 +156,7 @@ class Presentation:
             for r in a.requires:
                 env = [me] + [None] * (a.frame + 1)
                 try:
-                    ok = self._compiler.expr(r.cond)(st, env)
+                    ok = self.evaluate(r.cond, st, env)
                 except RULE_FAULTS:
                     ok = False
                 if not ok:
