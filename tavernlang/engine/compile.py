@@ -64,14 +64,16 @@ class CompiledGame(Presentation):
     guarded_winners = _of_program("guarded_winners")
     scenarios = _of_program("scenarios")
 
-    def __init__(self, model: GameModel, playout: bool = False, fast: bool = False):
+    def __init__(self, model: GameModel, playout: bool = False, layout: Layout | None = None, fast: bool = False):
+        """`layout`: which zones are kept in card order (engine/layout.py); by default none (the
+        exact layout). `fast=True` is short for `layout=analyse(model)`, the fast layout: other
+        games for a seed than the exact layout's, the same games in distribution."""
         self.model = model
         self.playout = playout  # the playout flavour (an agent makes every decision): see playouts()
-        # the fast layout (engine/layout.py): zones whose order nothing reads kept in card order;
-        # other games for a seed than the exact layout's, the same games in distribution
-        self.layout = analyse(model) if fast else Layout()
-        self.sorted_fams = self.layout.sorted
-        self.fast = bool(self.sorted_fams)
+        if fast and layout is not None:
+            raise ValueError("give a layout or fast=True, not both")
+        self.layout = analyse(model) if fast else layout if layout is not None else Layout()
+        self.sorted_fams = self.layout.sorted  # the zone families kept in card order (the generator reads them)
         self._playouts: CompiledGame | None = None
         self.title = model.title
         self.min_players, self.max_players = model.min_players, model.max_players
@@ -172,7 +174,7 @@ class CompiledGame(Presentation):
         if self.playout:
             return self
         if self._playouts is None:
-            self._playouts = CompiledGame(self.model, playout=True, fast=self.fast)
+            self._playouts = CompiledGame(self.model, playout=True, layout=self.layout)
         return self._playouts
 
     def new_state(self, n: int, seed: int, options: dict[str, Any] | None = None) -> State:
