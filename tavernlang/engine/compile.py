@@ -21,8 +21,8 @@ from ..syntax import ast as A
 from .budget import counted, self_calling
 from .common import Decision, Fn, _const  # noqa: F401  (Decision is part of the engine's API)
 from .expressions import ExpressionCompiler, _Fn, _reads_env
-from .layout import Layout, analyse
 from .initial import new_state
+from .layout import Layout, analyse
 from .present import Presentation
 from .program import Program
 from .ranking import result
@@ -127,10 +127,8 @@ class CompiledGame(Presentation):
         self._functions: dict = {}  # (expression, shape) -> its function (function_of)
         self.gen_source: list[str] = []  # the generated Python source, one function's text each
         self.program = Program()  # what the compiler makes of the rules (its fields read as the game's)
-        c = _Compiler(self)
-        c.playout = playout
-        self._compiler = c
-        c.compile_all(self.program)
+        self._compiler = _Compiler(self, playout)  # (kept: function_of compiles what tools ask for)
+        self._compiler.compile_all(self.program)
 
     # ---------------------------------------------------------------- evaluating the rules' expressions
     def function_of(self, e: A.Expr, shape: str = "value") -> Fn:
@@ -159,6 +157,7 @@ class CompiledGame(Presentation):
         StatementCompiler._log_move(st, self, c, old, z, None, None)
 
     def _zbase(self, n: int) -> list[int]:
+        """Each zone family's first zone number in an n-player game."""
         out, k = [], 0
         for f, per in enumerate(self.zone_per):
             out.append(k)
@@ -215,9 +214,10 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
     def runtime_helpers(self) -> dict:
         return {**StatementCompiler.runtime_helpers(self), **TURN_HELPERS}
 
-    def __init__(self, game: CompiledGame):
+    def __init__(self, game: CompiledGame, playout: bool = False):
         self.g = game
         self.m = game.model
+        self.playout = playout  # the playout flavour: an agent decides every choice, nothing is yielded
         self.option_fns: dict = {}  # choose statement -> function listing its options
         self.legal_me: dict = {}  # action name -> its legality as `f(st, me)`, for the turn loop (action_legal)
 
