@@ -110,13 +110,13 @@ def _compile(path: str, exact: bool = True):
     """The game of a rules file in a layout (engine/layout.py): the exact one (tav run's, unless
     --fast), or else the fast one (sim's, compare's and report's, unless --exact)."""
     from .engine.compile import CompiledGame
-    from .engine.layout import choose
+    from .engine.layout import layout_for
     from .paths import load_rules
 
     model = load_rules(path)
     _SOURCES["current"] = model.sources  # (also under an error of compiling it)
     _SOURCES.setdefault("all", SourceCache())._texts.update(model.sources._texts)  # (a run's games of two files)
-    game = CompiledGame(model, layout=choose(model, exact))
+    game = CompiledGame(model, layout=layout_for(model, exact))
     return game
 
 

@@ -58,8 +58,9 @@ def _order_free(e, parent, field, grand) -> bool:
 
 @attrs.define
 class Layout:
-    """The fast layout of a game: the zone families kept in card order, and for each hidden
-    shared zone that is not, the first place that reads its order (a span) or why."""
+    """A game's layout: the zone families kept in card order (none: the exact layout, `Layout()`),
+    and for each hidden shared zone that is not, the first place that reads its order (a span)
+    or why."""
 
     sorted: frozenset = frozenset()  # the zone families kept in card order (their slots)
     kept: dict = attrs.field(factory=dict)  # zone name -> (span or None, reason)
@@ -70,12 +71,13 @@ class Layout:
         return not self.sorted
 
 
-def choose(m: GameModel, exact: bool) -> Layout:
+def layout_for(m: GameModel, exact: bool) -> Layout:
     """The layout a tool plays `m` in: the exact one, or the fast one (`analyse`)."""
     return Layout() if exact else analyse(m)
 
 
 def analyse(m: GameModel) -> Layout:
+    """The fast layout of m: each hidden shared zone whose order no rule reads kept in card order."""
     candidates = {z.slot: z.name for z in m.zones.values()
                   if not z.decl.per_player and z.decl.visibility == "hidden"}
     if not candidates:
