@@ -3,7 +3,8 @@ rules write them, and who may read them (visibility masks).
 
 `Presentation` is a base of `CompiledGame` (engine/compile.py): its methods read the game's
 tables (card_name, card_kind, card_vars, card_templates, copies_of, copy_no, zone_names,
-zone_per, zone_is_card, zone_holders, _zbase, kdef_cells, effect_titles, model) and the state they are given, never change either.
+zone_per, zone_is_card, zone_holders, _zbase, kdef_cells, effect_titles, model), evaluate its
+expressions (evaluate) and read the state they are given; they change neither.
 """
 from __future__ import annotations
 
