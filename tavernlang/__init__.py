@@ -30,10 +30,13 @@ def __getattr__(name: str):
 
 def compile_file(path, fast: bool = False):
     """Parse, check and compile a rules file (raises TavError with every error found).
-    `fast`: the fast layout (engine/layout.py), as `tav sim` plays unless --exact: the same
-    games in distribution, other games for a seed. Raises Python's recursion limit for deep
-    rules (loader.allow_deep_rules), as the `tav` command does."""
+    `fast`: a choice of layout (engine/layout.py), the fast one (`game.layout` keeps the zones
+    whose order no rule reads in card order), as `tav sim` plays unless --exact: the same games
+    in distribution, other games for a seed. By default the exact layout. Raises Python's
+    recursion limit for deep rules (loader.allow_deep_rules), as the `tav` command does."""
     from .engine.compile import CompiledGame
+    from .engine.layout import Layout, analyse
     from .loader import allow_deep_rules, load
     allow_deep_rules()
-    return CompiledGame(load(path), fast=fast)
+    model = load(path)
+    return CompiledGame(model, layout=analyse(model) if fast else Layout())

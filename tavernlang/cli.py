@@ -25,22 +25,23 @@ from .guard import diag_json as _diag_json
 MAX_GAMES = 1_000_000  # games of one sim/compare/report: a run keeps each game's result in memory
 
 
-def _compile(path: str, fast: bool = False):
-    """The game of a rules file; `fast`: in the fast layout (engine/layout.py), as sim, compare
-    and report play it unless --exact."""
+def _compile(path: str, exact: bool = True):
+    """The game of a rules file in a layout (engine/layout.py): the exact one (tav run's, unless
+    --fast), or else the fast one (sim's, compare's and report's, unless --exact)."""
     from .engine.compile import CompiledGame
+    from .engine.layout import layout_for
     from .paths import load_rules
 
     model = load_rules(path)
     remember_sources(model.sources)  # (also under an error of compiling it)
-    game = CompiledGame(model, fast=fast)
+    game = CompiledGame(model, layout=layout_for(model, exact))
     return game
 
 
 def _exact(game):
     """The game in the exact layout (the one it is, when it is; else compiled again from its model)."""
     from .engine.compile import CompiledGame
-    return CompiledGame(game.model) if game.fast else game
+    return game if game.layout.exact else CompiledGame(game.model)
 
 
 def _sorted_names(game) -> list[str]:
@@ -174,8 +175,8 @@ def info(file, as_json) -> None:
         d = o.decl
         entry = {"type": o.type.replace("enum:", ""), "default": st.opt[o.slot]}
         if d.low is not None:
-            entry["min"] = game.compiler_expr_value(d.low, st)
-            entry["max"] = game.compiler_expr_value(d.high, st)
+            entry["min"] = game.evaluate(d.low, st)
+            entry["max"] = game.evaluate(d.high, st)
         if o.type.startswith("enum:"):
             entry["values"] = list(m.enums[o.type[5:]])
         if o.type == "bool":
@@ -242,7 +243,7 @@ def run(file, players, seed, options, bots_spec, as_json, quiet=False, explain=F
     """Play one whole game with bots (random unless --bots) and print its log."""
     from .engine.runner import Match, play_bots
 
-    game = _compile(file, fast)
+    game = _compile(file, exact=not fast)
     _check_players(game, players)
     opts = _parse_options(game, options)
     bots = _bots(bots_spec, players)
@@ -456,7 +457,7 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
     from .balance import bot_rates, pct, record, seat_rates
     from .parallel import game_key, playouts, progress_bar
 
-    game = _compile(file, fast=not exact)
+    game = _compile(file, exact)
     _check_players(game, players)
     opts = _parse_options(game, options)
     bots = _bots(bots_spec, players)
@@ -479,7 +480,7 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
             played += 1
             names = seat_bots[i][1]
             if "error" in r:  # this game stopped: reported below, the others go on (or, --fail-fast, not)
-                failed.append(_failure(r, file, opts, ",".join(names) if bots is not None else None, fast=game.fast))
+                failed.append(_failure(r, file, opts, ",".join(names) if bots is not None else None, fast=not game.layout.exact))
                 if fail_fast:
                     break
                 continue
@@ -506,7 +507,7 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
     rates = seat_rates(ok, players)
     data = {
         "game": game.title, "players": players, "seed": seed, "options": opts,
-        "games": n_games, "jobs": jobs, "exact": not game.fast, "seconds": round(secs, 4),
+        "games": n_games, "jobs": jobs, "exact": game.layout.exact, "seconds": round(secs, 4),
         "playouts_per_s": round(n_games / secs, 2), "decisions": decisions,
         "decisions_per_s": round(decisions / secs, 1),
         "mean_rounds": round(rounds / ended, 3),
@@ -539,7 +540,7 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
                + (f", bots {data['bots']}" + (" (rotated)" if rotate else "") if bots is not None else ""))
     click.echo(f"  {secs:.2f} s, {data['playouts_per_s']} playouts/s, {decisions} decisions, {data['decisions_per_s']} decisions/s"
                + (f" ({jobs} processes)" if jobs > 1 else ""))
-    if game.fast:
+    if not game.layout.exact:
         click.echo(f"  fast layout ({', '.join(_sorted_names(game))} kept sorted): `tav run --fast --seed N` replays a game; "
                    "--exact plays each seed's exact game")
     click.echo(f"  mean rounds per game: {data['mean_rounds']}")
@@ -634,11 +635,11 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
     games, opts = {}, {}
     paths = {"base": base, "variant": variant}
     for label, path, own in (("base", base, base_options), ("variant", variant, variant_options)):
-        g = _compile(path, fast=not exact)
+        g = _compile(path, exact)
         _check_players(g, players)
         games[label] = g
         opts[label] = _parse_options(g, tuple(options) + tuple(own))
-    if games["base"].fast != games["variant"].fast:
+    if games["base"].layout.exact != games["variant"].layout.exact:
         # one side reads the pile's order: both play exactly, so that the sides, paired by seed,
         # draw alike (a fast side against an exact one would share none of its random numbers)
         games = {label: _exact(g) for label, g in games.items()}
@@ -660,7 +661,7 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
             pair[label] = r
             if "error" in r:  # reported at the end; the seed is left out of both sides (they are paired by seed)
                 failed.append(_failure(r, paths[label], opts[label], names if bots is not None else None, label,
-                                       games[label].fast))
+                                       not games[label].layout.exact))
             if len(pair) < 2:
                 continue
             played += 1
@@ -674,7 +675,7 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
     n_games = played
     report = {
         "base_file": base, "variant_file": variant, "players": players, "games": n_games, "seed": seed,
-        "base_exact": not games["base"].fast, "variant_exact": not games["variant"].fast,  # (the layout of each side)
+        "base_exact": games["base"].layout.exact, "variant_exact": games["variant"].layout.exact,  # (the layout of each side)
         "base_options": opts["base"], "variant_options": opts["variant"], "bots": names if bots is not None else None,
         "base": summarize(results["base"], players), "variant": summarize(results["variant"], players),
         "difference": differences(results["base"], results["variant"], players),
@@ -733,7 +734,7 @@ def report(file, variant, players, n_games, seed, options, variant_options, bots
     from .bots import BotSpecError, parse_bots
     from .report import ReportError, Stopped, build, jsonable, render_text, vary_values, write
 
-    game = _compile(file, fast=not exact)
+    game = _compile(file, exact)
     _check_players(game, players)
     opts = _parse_options(game, options)
     bots = _bots(bots_spec, players)
@@ -746,8 +747,8 @@ def report(file, variant, players, n_games, seed, options, variant_options, bots
                                  param_hint="--skill-bot")
     vgame = vopts = None
     if variant is not None:
-        vgame = _compile(variant, fast=not exact)
-        if vgame.fast != game.fast:  # (as compare: both exact, so that a seed draws alike on both)
+        vgame = _compile(variant, exact)
+        if vgame.layout.exact != game.layout.exact:  # (as compare: both exact, so that a seed draws alike on both)
             game, vgame = _exact(game), _exact(vgame)
         _check_players(vgame, players)
         vopts = _parse_options(vgame, tuple(options) + tuple(variant_options))

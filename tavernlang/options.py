@@ -32,8 +32,8 @@ def _convert(game, o, raw: str):
         d = o.decl
         if d.low is not None:
             st = game.new_state(game.min_players, 0)
-            lo = game.compiler_expr_value(d.low, st)
-            hi = game.compiler_expr_value(d.high, st)
+            lo = game.evaluate(d.low, st)
+            hi = game.evaluate(d.high, st)
             if not lo <= v <= hi:
                 raise click.BadParameter(f"option '{o.name}' must be in {lo}..{hi}, not {v}", param_hint="--option")
         return v

@@ -14,24 +14,27 @@ import logging
 import multiprocessing as mp
 from typing import Any, Iterator
 
-_GAMES: dict[str, Any] = {}  # in a worker: rules file -> compiled game
+_GAMES: dict[Any, Any] = {}  # in a worker: a game's key (game_key, or a rules file alone) -> compiled game
 # chunks of random playouts per worker: enough that the last chunk to finish leaves the other
 # workers idle for little (with 4 a chunk, a run of half a second left one core idle ~50 ms)
 CHUNKS = 16
 
 
-def game_key(path: str, game):
-    """What a job names its game by: the rules file, or (file, "fast") for a game of the fast
-    layout (engine/layout.py), so a worker that compiles it afresh compiles the same game."""
-    return (path, "fast") if getattr(game, "fast", False) else path
+def game_key(path: str, game) -> tuple[str, frozenset]:
+    """What a job names its game by: the rules file and its layout, as the zone families kept in
+    card order (engine/layout.py; none: the exact layout), so a worker that compiles it afresh
+    compiles the same game. (A rules file alone names its game in the exact layout.)"""
+    return (path, game.layout.sorted)
 
 
 def _compiled(key):
     g = _GAMES.get(key)
     if g is None:
-        from . import compile_file
-        path, fast = (key[0], True) if isinstance(key, tuple) else (key, False)
-        g = _GAMES[key] = compile_file(path, fast=fast)
+        from .engine.compile import CompiledGame
+        from .engine.layout import Layout
+        from .loader import load
+        path, sorted_fams = key if isinstance(key, tuple) else (key, frozenset())
+        g = _GAMES[key] = CompiledGame(load(path), layout=Layout(sorted_fams))
     return g
 
 
@@ -102,8 +105,9 @@ def _in_order(finished, progress) -> Iterator[dict]:
 
 def playouts(jobs: list[tuple], n_jobs: int, local: dict | None = None, dask: str | None = None,
              progress=None, fn=None) -> Iterator[dict]:
-    """The results of `jobs` (rules file, players, seed, options[, bots]), in order. `local` maps a
-    rules file to its game compiled in this process (used when there is a single job). `dask`: the
+    """The results of `jobs` (game key, players, seed, options[, bots]), in order: a game key is a
+    rules file (its exact layout) or game_key's (file, layout). `local` maps a key to its game
+    compiled in this process (used when there is a single job). `dask`: the
     address of a Dask scheduler to play on instead (see `dask_playouts`). `progress(n)`: told as
     games finish, chunk by chunk, whatever their order. `fn`: another task than a playout, a
     module-level function called as fn(game, *rest of the job) on the worker."""
@@ -187,7 +191,7 @@ def dask_playouts(jobs: list[tuple], address: str, chunk: int | None = None, pro
     no worker is waited for `wait` seconds (worker_wait() by default), at the start and whenever
     every worker has left, then the run stops with a DaskError."""
     import os
-    def absolute(key):  # (a game's key: its file, or (file, "fast"))
+    def absolute(key):  # (a game's key: its file and its layout's sorted zone families, or its file)
         return (os.path.abspath(key[0]), key[1]) if isinstance(key, tuple) else os.path.abspath(key)
     jobs = [(absolute(j[0]),) + tuple(j[1:]) for j in jobs]
     client, cluster = dask_client(address)

@@ -272,11 +272,7 @@ def _owner_title(owner, seat: int) -> str:
 
 def _fn(g, e):
     """An expression of the rules compiled once for this game (a range's bounds, a view's `if`)."""
-    cache = g.__dict__.setdefault("_play_fns", {})
-    f = cache.get(e)
-    if f is None:
-        f = cache[e] = g._compiler.expr(e)
-    return f
+    return g.function_of(e)
 
 
 def _counter_line(match: Match, seat: int, name: str, owner=None) -> str:

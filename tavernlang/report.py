@@ -97,7 +97,7 @@ def vary_values(game, spec: str) -> tuple[str, list]:
     default = st.opt[o.slot]
     if d.low is None:
         raise ReportError(f"--vary: option '{name}' has no range: give its values ({name}=V1,V2)")
-    lo, hi = game.compiler_expr_value(d.low, st), game.compiler_expr_value(d.high, st)
+    lo, hi = game.evaluate(d.low, st), game.evaluate(d.high, st)
     return name, sorted({lo, default, hi})
 
 
@@ -117,7 +117,7 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
     names = describe(bots) if bots else "random"
     from .parallel import game_key
     games = {path: game, **({variant_path: variant} if variant is not None else {})}
-    keys = {p: game_key(p, g) for p, g in games.items()}  # (a game of the fast layout is named so to the workers)
+    keys = {p: game_key(p, g) for p, g in games.items()}  # (each game named with its layout to the workers)
     local = {keys[p]: g for p, g in games.items()}
 
     failed: list[dict] = []
@@ -131,7 +131,7 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
             played[0] += 1
             if "error" in r:
                 failed.append(dict(r, part=part, file=f, options=o or {}, bots=describe(b) if b else None,
-                                   fast=games[f].fast))
+                                   fast=not games[f].layout.exact))
                 if fail_fast:
                     results.close()
                     raise Stopped(failed, played[0])
@@ -142,7 +142,7 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
     def run(f, opts, b=None, part="game"):
         return play_all([(f, s, opts, b) for s in seeds], part)
     main_games = run(path, options, bots)
-    rep = {"game": game.title, "file": path, "players": players, "games": n_games, "seed": seed, "exact": not game.fast,
+    rep = {"game": game.title, "file": path, "players": players, "games": n_games, "seed": seed, "exact": game.layout.exact,
            "options": options, "bots": names, "balance": summary(main_games, players)}
     records = [record(r, options, names, "game") for r in main_games]
     skill = None

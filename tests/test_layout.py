@@ -67,11 +67,11 @@ def pile(tmp_path, uses: str = "", name: str = "pile.tav") -> Path:
 def test_little_tavern_keeps_its_center_sorted_and_the_other_games_keep_their_decks():
     g = compile_file(LT, fast=True)
     assert [g.zone_names[f] for f in g.sorted_fams] == ["center"]
-    assert g.fast and not compile_file(LT).fast  # (the exact layout is the default)
+    assert not g.layout.exact and compile_file(LT).layout.exact  # (the exact layout is the default)
     for name, deck in (("cavern_tavern", "order_deck"), ("tavern_masters", "tavern_deck"),
                        ("taverns_of_tiefenthal", "guest_deck")):
         other = compile_file(ROOT / "games" / f"{name}.tav", fast=True)
-        assert not other.sorted_fams and not other.fast
+        assert not other.sorted_fams and other.layout.exact
         span, why = other.layout.kept[deck]  # drawn from the top: its order is read
         assert span is not None and "read" in why
 
@@ -92,7 +92,7 @@ def test_a_pile_drawn_at_random_is_kept_sorted(tmp_path):
 ])
 def test_a_pile_whose_order_is_read_keeps_the_exact_layout(tmp_path, uses, line):
     g = compile_file(pile(tmp_path, uses), fast=True)
-    assert not g.sorted_fams and not g.fast
+    assert not g.sorted_fams and g.layout.exact
     span, why = g.layout.kept["pile"]
     assert line in (tmp_path / "pile.tav").read_text().splitlines()[span.line - 1], (span, why)
 
@@ -352,7 +352,7 @@ def test_compare_and_report_say_which_layout_each_side_played(tmp_path):
 
 def test_compare_plays_both_sides_exactly_when_one_reads_the_pile():
     variant = ROOT / "tests" / "layout" / "reads_the_center.tav"
-    assert not compile_file(variant, fast=True).fast  # (top(center): its order is read)
+    assert compile_file(variant, fast=True).layout.exact  # (top(center): its order is read)
     r = CliRunner().invoke(main, ["compare", str(LT), str(variant), "-p", "3", "-g", "6", "--json"])
     data = json.loads(r.output)
     assert (data["base_exact"], data["variant_exact"]) == (True, True)
@@ -361,3 +361,23 @@ def test_compare_plays_both_sides_exactly_when_one_reads_the_pile():
     assert exact["base"] == data["base"] and exact["variant"] == data["variant"]
     r = CliRunner().invoke(main, ["report", str(LT), str(variant), "-p", "3", "-g", "4", "--skill-games", "0", "--json"])
     assert json.loads(r.output)["exact"] is True, r.output[-500:]
+
+
+def test_a_game_is_compiled_in_the_layout_it_is_given():
+    from tavernlang.engine.compile import CompiledGame
+    from tavernlang.engine.layout import Layout, analyse
+    model = compile_file(LT).model
+    fast = analyse(model)
+    assert fast.sorted and CompiledGame(model, layout=fast).layout is fast
+    assert CompiledGame(model, layout=fast).playouts().layout is fast
+    assert CompiledGame(model).layout.exact and CompiledGame(model, layout=Layout()).layout.exact
+
+
+def test_a_workers_game_key_names_the_layout_it_compiles_again(monkeypatch):
+    from tavernlang import parallel
+    from tavernlang.parallel import _compiled, game_key
+    monkeypatch.setattr(parallel, "_GAMES", {})  # (as a fresh worker)
+    fast, exact = compile_file(LT, fast=True), compile_file(LT)
+    assert game_key(str(LT), fast) == (str(LT), fast.layout.sorted) != game_key(str(LT), exact)
+    assert _compiled(game_key(str(LT), fast)).layout.sorted == fast.layout.sorted
+    assert _compiled(str(LT)).layout.exact  # (a rules file alone: its exact layout)

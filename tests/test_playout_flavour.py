@@ -186,7 +186,7 @@ def test_every_zone_is_each_players_zone_in_seat_order(tmp_path, n):
 
 
 # The uniform bot is written into the playout flavour (statements.bot_pick); the interactive
-# flavour and a simultaneous phase's picks (compile._simultaneous_turns) ask st.agent. Both count
+# flavour and a simultaneous phase's picks (turns._simultaneous_turns) ask st.agent. Both count
 # against runner.MAX_DECISIONS (here patched): a game of exactly 11 decisions ends at a bound of
 # 11 and stops at each lower bound at the decision past it, the same place in both flavours.
 ELEVEN = """game "Eleven decisions"

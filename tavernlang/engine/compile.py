@@ -1,39 +1,79 @@
-"""Compile a checked GameModel once into closures.
+"""Compile a checked GameModel once into generated Python source (docs/engine.md).
 
-Every expression becomes ``f(st, env) -> value`` and every statement either a
-plain function ``f(st, env)`` or, when it can ask a player something, a
-generator function that yields :class:`Decision` objects and receives the
-chosen option index. ``env`` is a flat list of local slots fixed by the
-checker (slot 0 is `me`), so nothing is looked up by name while playing.
+`CompiledGame` is a compiled game: its static tables of cards and zones, and the `Program` the
+compiler makes of its rules (engine/program.py). `_Compiler` generates the flow (setup, rounds,
+phases, turns) here, statements and expressions in its mixins (statements.py, expressions.py).
+Every expression becomes ``f(st, env) -> value`` and every statement either a plain function
+``f(st, env)`` or, when it can ask a player something, a generator function that yields
+:class:`Decision` objects and receives the chosen option index. ``env`` is a flat list of local
+slots fixed by the checker (slot 0 is `me`), so nothing is looked up by name while playing.
+
+Elsewhere: labels and visibility (present.py), making states (initial.py), ranking (ranking.py),
+what the generated turn code runs on (turns.py).
 """
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from ..check.model import GameModel, elem
 from ..check.checker import MAX_ROUNDS
-from ..errors import GameError
 from ..syntax import ast as A
-from .budget import counted, self_calling, spend
-from .common import RULE_FAULTS, Decision, Fn, _const, located, only_option  # noqa: F401  (Decision is part of the engine's API)
+from .budget import counted, self_calling
+from .common import Decision, Fn, _const  # noqa: F401  (Decision is part of the engine's API)
 from .expressions import ExpressionCompiler, _Fn, _reads_env
+from .initial import new_state
 from .layout import Layout, analyse
-from .state import NO_CAP, GameOver, State
+from .present import Presentation
+from .program import Program
+from .ranking import result
+from .state import GameOver, State
 from .statements import StatementCompiler, _first, unit_words
+from .turns import MAX_STEPS, TURN_HELPERS, _Action, _action_label, _Phase, _Simul
 
 
-class CompiledGame:
-    """A game, compiled once; `new_state` makes fresh states for it."""
+def _of_program(name: str) -> property:
+    return property(lambda self: getattr(self.program, name), doc=f"The compiled rules' `{name}` (Program.{name}).")
 
-    def __init__(self, model: GameModel, playout: bool = False, fast: bool = False):
+
+class CompiledGame(Presentation):
+    """A game, compiled once; `new_state` makes fresh states for it. Its tables of cards and zones
+    are set here; what compiling the rules makes is `self.program`, whose fields read as the
+    game's own (`game.phases`)."""
+
+    option_default = _of_program("option_default")
+    card_fields = _of_program("card_fields")
+    attr_rows = _of_program("attr_rows")
+    counter_init = _of_program("counter_init")
+    counter_info = _of_program("counter_info")
+    var_init = _of_program("var_init")
+    var_default = _of_program("var_default")
+    zone_cap = _of_program("zone_cap")
+    zone_drop = _of_program("zone_drop")
+    kdef_cells = _of_program("kdef_cells")
+    def_frames = _of_program("def_frames")
+    actions = _of_program("actions")
+    setup = _of_program("setup")
+    setup_frame = _of_program("setup_frame")
+    game_end = _of_program("game_end")
+    game_end_frame = _of_program("game_end_frame")
+    rounds_count = _of_program("rounds_count")
+    phases = _of_program("phases")
+    end_conds = _of_program("end_conds")
+    winner_keys = _of_program("winner_keys")
+    winner_everyone = _of_program("winner_everyone")
+    guarded_winners = _of_program("guarded_winners")
+    scenarios = _of_program("scenarios")
+
+    def __init__(self, model: GameModel, playout: bool = False, layout: Layout | None = None, fast: bool = False):
+        """`layout`: which zones are kept in card order (engine/layout.py); by default none (the
+        exact layout). `fast=True` is short for `layout=analyse(model)`, the fast layout: other
+        games for a seed than the exact layout's, the same games in distribution."""
         self.model = model
         self.playout = playout  # the playout flavour (an agent makes every decision): see playouts()
-        # the fast layout (engine/layout.py): zones whose order nothing reads kept in card order;
-        # other games for a seed than the exact layout's, the same games in distribution
-        self.layout = analyse(model) if fast else Layout()
-        self.sorted_fams = self.layout.sorted
-        self.fast = bool(self.sorted_fams)
+        if fast and layout is not None:
+            raise ValueError("give a layout or fast=True, not both")
+        self.layout = analyse(model) if fast else layout if layout is not None else Layout()
+        self.sorted_fams = self.layout.sorted  # the zone families kept in card order (the generator reads them)
         self._playouts: CompiledGame | None = None
         self.title = model.title
         self.min_players, self.max_players = model.min_players, model.max_players
@@ -84,239 +124,47 @@ class CompiledGame:
         self.card_templates = [self._template(cd, ck) for cd, ck in zip(self.card_decl, self.card_kind)]
         self._pad = [None] * model.max_frame
         self._templates: dict = {}
-        c = _Compiler(self)
-        c.playout = playout
-        self._compiler = c
-        c.compile_all()
+        self._functions: dict = {}  # (expression, shape) -> its function (function_of)
+        self.gen_source: list[str] = []  # the generated Python source, one function's text each
+        self.program = Program()  # what the compiler makes of the rules (its fields read as the game's)
+        self._compiler = _Compiler(self, playout)  # (kept: function_of compiles what tools ask for)
+        self._compiler.compile_all(self.program)
 
-    def compiler_expr_value(self, e, st: State):
-        """Evaluate a constant expression of the rules (option bounds and the like)."""
-        return self._compiler.expr(e)(st, [None] * (self.model.max_frame + 1))
+    # ---------------------------------------------------------------- evaluating the rules' expressions
+    def function_of(self, e: A.Expr, shape: str = "value") -> Fn:
+        """An expression of the rules as a function `f(st, env)` of this game, made once: its value
+        ("value"); its cards as a new list ("cards": of a card, a list of cards or a zone); or the
+        collection it names ("collection": a zone gives its own list of cards). `env` is the frame
+        of the expression's place: slot 0 is `me`, its locals after (evaluate makes one)."""
+        key = (e, shape)
+        f = self._functions.get(key)
+        if f is None:
+            make = {"value": self._compiler.expr, "cards": self._compiler.cards_of, "collection": self._compiler.coll}[shape]
+            f = self._functions[key] = make(e)
+        return f
 
-    # ---------------------------------------------------------------- naming
-    def zone_name(self, z: int, st: State | None = None) -> str:
-        return self._zone_label(z, self._n_for_names)
+    def evaluate(self, e: A.Expr, st: State, env: list | None = None):
+        """The value of an expression of the rules in st (option bounds, a view's test, a
+        scenario's `expect`); env: its frame (by default `me` and every local none)."""
+        return self.function_of(e)(st, env if env is not None else [None] * (self.model.max_frame + 1))
 
-    _n_for_names = 1
-
-    def _zone_label(self, z: int, n: int) -> str:
-        f = self._zone_family_of(z, n)
-        if self.zone_per[f]:
-            return f"{self.zone_names[f]} of P{z - self._zbase(n)[f] + 1}"
-        if self.zone_is_card[f]:
-            c = self.zone_holders[f][z - self._zbase(n)[f]]
-            return f"{self.zone_names[f]} of {self.card_ref(c)}"
-        return self.zone_names[f]
-
-    def zone_text(self, z: int, st: State, viewer: int | None = None) -> str:
-        """A zone's label as `viewer` may read it: a zone on a card the viewer may not see names
-        no card ("dice of a face-down card")."""
-        f = st.zfamily[z]
-        if self.zone_is_card[f] and viewer is not None:
-            h = st.zholder[z]
-            seen = st.vis_mask(h) == (1 << st.n) - 1 if viewer == -1 else st.visible(h, viewer)
-            if not seen:  # (viewer -1: the label everyone may read)
-                return f"{self.zone_names[f]} of a face-down card"
-        return self._zone_label(z, st.n)
-
-    def zone_mask(self, z: int, st: State) -> int:
-        """The players who may read a zone's label: all, but for a zone on a card some may not see."""
-        if st.zholder is None or st.zholder[z] < 0:
-            return (1 << st.n) - 1
-        return st.vis_mask(st.zholder[z])
+    def argument_as_cards(self, callee, i: int, arg: A.Expr) -> bool:
+        """Is `arg`, the i-th argument of a call of `callee` (a def or an effect), passed as its
+        cards (function_of(arg, "cards")): a zone given for a `list of ...` parameter."""
+        return self._compiler._wants_list(callee, i, arg)
 
     def log_move(self, st: State, c: int, old: int, z: int) -> None:
-        self._compiler._log_move(st, self, c, old, z, None, None)
-
-    def card_ref(self, c: int) -> str:
-        """A card's name, with its copy number when the game has several of that name."""
-        nm = self.card_name[c]
-        return nm if self.copies_of.get(nm, 1) == 1 else f"{nm} #{self.copy_no[c]}"
+        StatementCompiler._log_move(st, self, c, old, z, None, None)
 
     def _zbase(self, n: int) -> list[int]:
+        """Each zone family's first zone number in an n-player game."""
         out, k = [], 0
         for f, per in enumerate(self.zone_per):
             out.append(k)
             k += n if per else len(self.zone_holders[f]) if self.zone_is_card[f] else 1
         return out
 
-    def _zone_family_of(self, z: int, n: int) -> int:
-        base = self._zbase(n)
-        for f in range(len(base) - 1, -1, -1):
-            if z >= base[f]:
-                return f
-        return 0
-
-    def card_label(self, c: int, st: State, viewer: int | None = None) -> str:
-        """A card's name, with the values of its `var` attributes (a die shows its face); a
-        card named by an attribute shows only if the viewer (None: everyone) may see it."""
-        slots = self.card_vars[c]
-        if not slots:
-            return self.card_name[c]
-        return f"{self.card_name[c]} (" + ", ".join(f"{n} {self._var_text(st.cvars[i][c], st, t, viewer)}"
-                                                  for n, i, t in slots) + ")"
-
-    def _var_text(self, v, st: State, t: str | None, viewer: int | None) -> str:
-        """A var attribute's value in a card's label: the cards of a list of cards by their names,
-        as a card is (a list may hold the card itself, or a card whose list holds it)."""
-        if t == "list:card" and isinstance(v, (list, tuple)):
-            return "{" + ", ".join(self.value_text(x, st, "card", viewer) for x in v) + "}"
-        return self.value_text(v, st, t, viewer)
-
-    def _template(self, cd: A.CardDecl, kind: str):
-        """A card's text template (its own, else its kind's) with each hole resolved to where its
-        value lies: ("name",), ("kind",), ("attr", slot, mutable, type) or ("def", name, type)."""
-        kinfo = self.model.kinds.get(kind)
-        text = cd.text if cd.text is not None else kinfo.decl.text if kinfo is not None else None
-        if text is None:
-            return None
-        out = []
-        for part in text.parts:
-            if isinstance(part, str):
-                out.append(part)
-            elif part[0] in kinfo.attrs:
-                a = kinfo.attrs[part[0]]
-                out.append(("attr", a.slot, a.mutable, a.type))
-            elif part[0] in self.model.kind_defs:
-                out.append(("def", part[0], self.model.kind_defs[part[0]].type))
-            else:
-                out.append((part[0],))
-        return out
-
-    def card_text(self, c: int, st: State, viewer: int | None = None) -> str | None:
-        """How card c reads to people, from its text template and its attributes' values now
-        (None: the rules give it no text). Rules text is data here: nothing of it is code."""
-        tpl = self.card_templates[c]
-        if tpl is None:
-            return None
-        out = []
-        for part in tpl:
-            if isinstance(part, str):
-                out.append(part)
-            elif part[0] == "attr":
-                _, slot, mutable, t = part
-                out.append(self.text_value((st.cvars if mutable else st.attrs)[slot][c], st, t, viewer))
-            elif part[0] == "def":
-                d = self.model.kind_defs[part[1]]
-                v = self.kdef_cells[part[1]][0](st, [viewer, c] + [None] * d.frame)
-                out.append(self.text_value(v, st, part[2], viewer))
-            elif part[0] == "kind":
-                out.append(self.card_kind[c])
-            else:
-                out.append(self.card_name[c])
-        return "".join(out)
-
-    def text_value(self, v, st: State, t: str | None, viewer: int | None) -> str:
-        """A value as a card's text shows it: 3, an enum constant, yes, an effect's title, "A, B" for a list."""
-        if v is None:
-            return "-"
-        if isinstance(v, bool):
-            return "yes" if v else "no"
-        if isinstance(v, (list, tuple)):
-            inner = t[5:] if t and t.startswith("list:") else None
-            return ", ".join(self.text_value(x, st, inner, viewer) for x in v) if v else "-"
-        if t == "effect" and isinstance(v, str):
-            return self.effect_titles.get(v, v)
-        if t == "card" and isinstance(v, int):
-            return self.card_name[v] if viewer is None or st.visible(v, viewer) else "a face-down card"
-        if t == "player" and isinstance(v, int):
-            return f"P{v + 1}"
-        if t == "zone" and isinstance(v, int):
-            return self.zone_text(v, st, viewer)
-        return str(v)
-
-    def missing_actions(self, offered, st: State, me: int, phase: str | None = None) -> list[tuple[str, str]]:
-        """At a turn offering the actions `offered` (their names) to `me` (or in the phase named
-        `phase`): the phase's other actions, each with why it is not offered (its first failed
-        `require`'s message, else the condition and its place)."""
-        names = set(offered)
-        phase_given = phase is not None
-        phase = next((ph.decl for ph in self.model.phases if ph.decl.actions and (
-            ph.name == phase if phase is not None else names <= {r.name for r in ph.decl.actions})), None)
-        out = []
-        for ref in phase.actions if phase is not None else ():
-            a = self.model.actions.get(ref.name)
-            if ref.name in names or a is None:
-                continue
-            why = None
-            for r in a.requires:
-                env = [me] + [None] * (a.frame + 1)
-                try:
-                    ok = self._compiler.expr(r.cond)(st, env)
-                except RULE_FAULTS:
-                    ok = False
-                if not ok:
-                    sp = r.cond.span
-                    ln = self.model.sources.line(sp.file, sp.line) or ""
-                    cond = ln[sp.col - 1:sp.end_col - 1] if sp.end_line == sp.line else ln.strip() + " ..."
-                    why = r.message or f"it requires {cond} ({sp})"
-                    break
-            if why is None:
-                if phase_given:  # (inside a turn: only what its requirements rule out)
-                    continue
-                why = "taken already this turn" if ref.once else "nothing to choose for it now"
-            out.append((a.decl.title or a.name, why))
-        return out
-
-    def value_text(self, v, st: State, t: str | None = None, viewer: int | None = None) -> str:
-        """A value as the rules write it: true/false, none, P2, a card's name."""
-        if v is None:
-            return "none"
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        if t == "card":
-            seen = viewer is None or (st.vis_mask(v) == (1 << st.n) - 1 if viewer == -1 else st.visible(v, viewer))
-            return self.card_name[v] if seen else "face-down card"
-        return self.label(v, st, t, viewer)
-
-    def card_hiding(self, c: int, st: State, text: str, alt_hidden: str):
-        """The hidden part of a log line that names card c by its label: (the players who may read
-        it whole, what the others read) or None. A card some may not see reads `alt_hidden`; a card
-        all may see whose var attributes name a card some may not see reads with those hidden."""
-        full = (1 << st.n) - 1
-        mask = st.vis_mask(c)
-        lm = full
-        for _, i, t in self.card_vars[c]:
-            lm &= self.value_mask(st.cvars[i][c], st, t)
-        if mask != full:
-            return (mask & lm, alt_hidden)
-        if lm != full:
-            return (lm, text.replace(self.card_label(c, st), self.card_label(c, st, -1)))
-        return None
-
-    def value_mask(self, v, st: State, t: str | None) -> int:
-        """The players who may see a value: a card (or list of cards) hides from some."""
-        if t == "card" and isinstance(v, int):
-            return st.vis_mask(v)
-        if t == "list:card" and isinstance(v, (list, tuple)):
-            m = (1 << st.n) - 1
-            for c in v:
-                if isinstance(c, int):
-                    m &= st.vis_mask(c)
-            return m
-        return (1 << st.n) - 1
-
-    def label(self, v, st: State, t: str | None = None, viewer: int | None = None) -> str:
-        if isinstance(v, bool):
-            return "yes" if v else "no"
-        if v is None:
-            return "nothing"
-        if t == "player":
-            return f"P{v + 1}"
-        if t == "card":
-            if viewer is not None and not st.visible(v, viewer):
-                return "face-down card"
-            return self.card_label(v, st, viewer)
-        if t == "zone":
-            return self.zone_text(v, st, viewer)
-        if isinstance(v, (list, tuple)):
-            inner = t[5:] if t and t.startswith("list:") else None
-            return "{" + ", ".join(self.label(x, st, inner, viewer) for x in v) + "}"
-        return str(v)
-
     # ---------------------------------------------------------------- state
-    _TEMPLATES = 64  # initial states kept per game (one per player count and options)
-
     def playouts(self) -> "CompiledGame":
         """The same game compiled in the playout flavour: every decision is the state's agent's
         (st.agent must be set), so the generated code never suspends (no generators) and a
@@ -325,141 +173,16 @@ class CompiledGame:
         if self.playout:
             return self
         if self._playouts is None:
-            self._playouts = CompiledGame(self.model, playout=True, fast=self.fast)
+            self._playouts = CompiledGame(self.model, playout=True, layout=self.layout)
         return self._playouts
 
     def new_state(self, n: int, seed: int, options: dict[str, Any] | None = None) -> State:
-        """A fresh state. When working out the initial state draws nothing from the RNG, it is
-        the same for every seed: it is made once per player count and options and copied."""
-        try:
-            key = (n, tuple(sorted((options or {}).items())))
-            hash(key)
-        except TypeError:
-            return self._fresh_state(n, seed, options)
-        tpl = self._templates.get(key)
-        if tpl is None:
-            tpl = self._fresh_state(n, 0, options)
-            if tpl.rng.getstate() != random.Random(0).getstate() or len(self._templates) >= self._TEMPLATES:
-                return self._fresh_state(n, seed, options)  # (an initial value drew a random number)
-            self._templates[key] = tpl
-        st = State(self, n, seed)
-        # what play changes is copied; what only the initial values set is shared
-        st.zones = [list(z) for z in tpl.zones]
-        st.loc, st.facedown, st.seen = list(tpl.loc), list(tpl.facedown), list(tpl.seen)
-        st.cvars = [list(r) for r in tpl.cvars]
-        st.counters = [list(r) for r in tpl.counters]
-        st.vars = [list(r) for r in tpl.vars]
-        st.all_cards = list(tpl.all_cards)
-        st.attrs, st.opt, st.cap, st.capn = tpl.attrs, tpl.opt, tpl.cap, tpl.capn
-        st.zbase, st.zfam, st.zfamily, st.zowner, st.zhidden, st.zprivate = tpl.zbase, tpl.zfam, tpl.zfamily, tpl.zowner, tpl.zhidden, tpl.zprivate
-        st.zholder, st.czone, st.holds, st.zsorted = tpl.zholder, tpl.czone, tpl.holds, tpl.zsorted
-        return st
-
-    def _fresh_state(self, n: int, seed: int, options: dict[str, Any] | None = None) -> State:
-        m = self.model
-        st = State(self, n, seed)
-        st.zbase = self._zbase(n)
-        st.zfamily, st.zowner = [], []
-        holder = []
-        for f, per in enumerate(self.zone_per):
-            if self.zone_is_card[f]:
-                for c in self.zone_holders[f]:
-                    st.zfamily.append(f)
-                    st.zowner.append(None)  # worked out from where the card lies (zone_owner)
-                    holder.append(c)
-                continue
-            for p in range(n if per else 1):
-                st.zfamily.append(f)
-                st.zowner.append(p if per else None)
-                holder.append(-1)
-        nz = len(st.zfamily)
-        st.zfam = [tuple(z for z in range(nz) if st.zfamily[z] == f) for f in range(len(self.zone_per))]
-        st.zones = [[] for _ in range(nz)]
-        if self.has_card_zones:
-            st.zholder = holder
-            st.czone = {}
-            st.holds = [None] * self.ncards
-            for f, holders in enumerate(self.zone_holders):
-                if not holders:
-                    continue
-                row = [-1] * self.ncards
-                for i, c in enumerate(holders):
-                    row[c] = st.zbase[f] + i
-                    drop = self.zone_drop[f].get(self.card_kind[c])
-                    if drop is not None:
-                        if st.holds[c] is None:
-                            st.holds[c] = []
-                        span = self.model.card_zones[self.zone_names[f]].decls[self.card_kind[c]].drop.span
-                        st.holds[c].append((st.zbase[f] + i, drop, span))
-                st.czone[f] = row
-            if not any(st.holds):
-                st.holds = None
-        st.zhidden = [self.zone_vis[f] == "hidden" for f in st.zfamily]
-        if self.sorted_fams:
-            st.zsorted = [f in self.sorted_fams for f in st.zfamily]
-        st.zprivate = [self.zone_vis[f] == "private" and st.zowner[z] is not None for z, f in enumerate(st.zfamily)]
-        st.loc = [-1] * self.ncards
-        st.facedown = [False] * self.ncards
-        st.seen = [0] * self.ncards
-        st.all_cards = list(range(self.ncards))
-        env = [None] * (m.max_frame + 1)
-        st.opt = [None] * len(m.options)
-        options = dict(options or {})
-        for o in m.options.values():
-            st.opt[o.slot] = options.pop(o.name) if o.name in options else self.option_default[o.slot](st, env)
-        if options:
-            raise GameError(f"unknown option '{next(iter(options))}'")
-        for o in m.options.values():
-            d = o.decl
-            if d.low is not None and d.high is not None:
-                lo, hi = self._compiler.expr(d.low)(st, env), self._compiler.expr(d.high)(st, env)
-                v = st.opt[o.slot]
-                if not (isinstance(v, int) and lo <= v <= hi):
-                    raise GameError(f"option '{o.name}' is {v}, outside its range {lo}..{hi}", d.span)
-        st.attrs = [[None] * self.ncards for _ in m.attrs_by_name]
-        st.cvars = [[None] * self.ncards for _ in m.attrs_by_name]
-        for c in range(self.ncards):
-            for slot, fn in self.card_fields[c]:
-                v = fn(st, env)
-                st.attrs[slot][c] = v
-                st.cvars[slot][c] = v
-        for slot, row in self.attr_rows.items():  # (the same values: the table the generated code reads)
-            st.attrs[slot] = row
-        # every counter and variable exists (0 / none) before any initial value is worked out, so
-        # an initial value may read another; a per-player one is worked out for each player (`me`)
-        st.counters = [[0] * (n if ci.decl.per_player else 1) for ci in m.counters.values()]
-        st.vars = [[self.var_default[vi.slot]] * (n if vi.decl.per_player else 1) for vi in m.vars.values()]
-        for ci in m.counters.values():
-            fn = self.counter_init[ci.slot]
-            row = st.counters[ci.slot]
-            for p in range(len(row)):
-                env[0] = p if ci.decl.per_player else None
-                row[p] = fn(st, env)
-        for vi in m.vars.values():
-            fn = self.var_init[vi.slot]
-            if fn is None:
-                continue
-            row = st.vars[vi.slot]
-            for p in range(len(row)):
-                env[0] = p if vi.decl.per_player else None
-                row[p] = fn(st, env)
-        env[0] = None
-        st.cap = [None] * nz
-        for z in range(nz):
-            fn = self.zone_cap[st.zfamily[z]]
-            env[0] = st.zowner[z]  # a per-player zone's capacity is worked out for its owner (`me`)
-            if isinstance(fn, dict):  # a zone on a card: its kind's capacity, for that card (`this`)
-                fn = fn.get(self.card_kind[st.zholder[z]])
-                env[1] = st.zholder[z]
-            st.cap[z] = fn(st, env) if fn else None
-            env[1] = None
-        env[0] = None
-        st.capn = [NO_CAP if c is None else c for c in st.cap]
-        return st
+        """A fresh state (engine/initial.py)."""
+        return new_state(self, n, seed, options)
 
     def flow(self, st: State):
         """The whole game as a generator of Decisions (generated: _Compiler.flow)."""
-        return self._flow(st)
+        return self.program.flow(st)
 
     def final_scoring(self, st: State):
         """`at game end`: once, however the game ended (`end game` inside it changes nothing)."""
@@ -480,236 +203,8 @@ class CompiledGame:
         return False
 
     def result(self, st: State) -> dict:
-        """Who wins and the scores, by the winner rules; a fault in them is a located error."""
-        try:
-            return self._result(st)
-        except RULE_FAULTS as e:
-            err = located(e)
-            if err.span.file == "<builtin>" and self._ranking is not None:  # the winner rule being read
-                err = GameError(str(err), self._ranking.span)
-            raise err from None
-
-    def _result(self, st: State) -> dict:
-        winner_keys, winner_everyone = self.winner_keys, self.winner_everyone
-        rule = None  # which `winner when` rule decided (None: the rule without `when`)
-        for i, (guard, ks, ev) in enumerate(self.guarded_winners):  # the first whose C holds decides
-            self._ranking = self.model.guarded_winners[i]
-            if guard(st, [None] * (self.model.max_frame + 1)):
-                winner_keys, winner_everyone, rule = ks, ev, i
-                break
-        else:
-            self._ranking = self.model.winner
-        keys = []
-        # the score shown is the first key of the deciding rule, or of the rule without `when`
-        score_keys = winner_keys or self.winner_keys[:1]
-        for p in range(st.n):
-            env = [p] + [None] * self.model.max_frame
-            keys.append(tuple(k(st, env) for k in score_keys))
-        if winner_everyone is not None:
-            win = bool(winner_everyone(st, [None] * self.model.max_frame))
-            winners = list(range(st.n)) if win else []
-        elif keys and keys[0] and winner_keys:
-            best = max(keys)
-            winners = [p for p in range(st.n) if keys[p] == best]
-        else:
-            winners = list(range(st.n))
-        scores = [k[0] if k else 0 for k in keys]
-        out = {"winners": winners, "scores": scores, "keys": [list(k) for k in keys]}
-        if rule is not None:
-            out["rule"] = rule
-        return out
-
-
-
-class _Simul:
-    """What a phase of simultaneous turns is made of (its rules, compiled): _simultaneous_turns runs it."""
-    __slots__ = ("ph", "frame", "cond", "start", "until", "acts", "at_once", "can_pass", "pass_cond", "required",
-                 "one_at_a_time", "firsts")
-
-    def __init__(self, ph, frame, cond, start, until, acts, at_once, can_pass, pass_cond, required, one_at_a_time, firsts):
-        self.ph, self.frame, self.cond, self.start, self.until, self.acts = ph, frame, cond, start, until, acts
-        self.at_once, self.can_pass, self.pass_cond, self.required = at_once, can_pass, pass_cond, required
-        self.one_at_a_time, self.firsts = one_at_a_time, firsts
-
-
-_SIMUL_PROMPT = "at the same time: choose an action"
-
-
-def _simultaneous_turns(st, sp):
-    """`turns from FIRST simultaneous [if C]`: in each step every player still in the phase
-    picks an action (with its first choice) unseen by the others; the picks then resolve in
-    seat order from FIRST, each re-checking its requirements and its choice. Passing leaves the
-    phase; it ends when nobody is left. With C false, it is played one player at a time."""
-    ph, frame, cond, start, until, acts = sp.ph, sp.frame, sp.cond, sp.start, sp.until, sp.acts
-    at_once, can_pass, pass_cond, required = sp.at_once, sp.can_pass, sp.pass_cond, sp.required
-    one_at_a_time, firsts = sp.one_at_a_time, sp.firsts
-    span = ph.span
-    prompt, action_label = _SIMUL_PROMPT, _action_label
-    if st.fired is not None:
-        st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
-    env = [st.current] + [None] * frame
-    if cond is not None and not cond(st, env):
-        _r = one_at_a_time(st)
-        if _r is not None:
-            yield from _r
-        return
-    n = st.n
-    first = start(st, env)
-    if first is None:
-        raise GameError("the first player of the phase is none", ph.start.span)
-    inside = [(first + i) % n for i in range(n)]
-    used = {p: set() for p in inside}  # what each player took in this phase (`once`, `taken`)
-    log = st.log
-    steps = 0
-    picks, offered = [], []
-
-    def redraw(rng):
-        """The picks made so far in this step drawn again at random among what each player
-        was offered: a search bot's world (bots.remap_held), the others' picks unseen."""
-        cur, tu = st.current, st.turn_used
-        for j, (p, a, pre) in enumerate(picks):
-            if a is False:
-                continue
-            legal = offered[j]
-            a, pre = legal[int(rng.random() * len(legal))], None
-            fc = firsts.get(a.name) if a is not None else None
-            if fc is not None:
-                st.current, st.turn_used = p, used[p]
-                opts = fc[1](st, [p] + [None] * a.frame)
-                if opts:
-                    pre = [fc[0], opts[int(rng.random() * len(opts))], fc[1]]
-            picks[j] = (p, a, pre)
-        st.current, st.turn_used = cur, tu
-    while inside:
-        if until is not None:
-            env[0] = st.current = inside[0]
-            if until(st, env):
-                return
-        steps += 1
-        spend(st, 1, span)
-        if steps > MAX_STEPS:
-            raise GameError(f"the phase did not end after {MAX_STEPS} steps", span)
-        picks.clear()
-        offered.clear()
-        _secret_picks = redraw  # noqa: F841
-        for p in inside:
-            env[0] = st.current = p
-            taken = used[p]
-            st.turn_used = taken
-            legal = []
-            for a in acts:
-                if a.once and a.name in taken:
-                    continue
-                if a.req is None or a.req(st, [p] + [None] * a.frame):
-                    legal.append(a)
-            if not legal:
-                picks.append((p, False, None))  # nothing left to do: out of the phase
-                offered.append(None)
-                continue
-            if can_pass and (pass_cond is None or pass_cond(st, env)) and \
-                    not any(a.name not in taken for a in required if a in legal):
-                legal.append(None)
-            if legal == [None]:
-                picks.append((p, False, None))
-                offered.append(None)
-                continue
-            i = 0 if len(legal) == 1 and only_option(st, p, legal, prompt, action_label, span) else st.agent(p, legal) if st.agent is not None else \
-                (yield Decision(p, legal, prompt, action_label, span))
-            a = legal[i]
-            offered.append(legal)
-            if a is None:
-                picks.append((p, None, None))
-                continue
-            pre = None
-            fc = firsts.get(a.name)
-            if fc is not None:  # the action's first choice is made now, with the pick
-                node, opts_fn, cprompt, lab, _ = fc
-                aenv = [p] + [None] * a.frame
-                opts = opts_fn(st, aenv)
-                j = 0 if len(opts) == 1 and only_option(st, p, opts, cprompt, lab, node.span) else st.agent(p, opts) if st.agent is not None else \
-                    (yield Decision(p, opts, cprompt, lab, node.span, st))
-                pre = [node, opts[j], opts_fn]
-            picks.append((p, a, pre))
-        st.turn_used = _NOTHING
-        _secret_picks = None  # noqa: F841  (shown from here on)
-        # the first choices that are cards, held while the picks resolve (bots.remap_held)
-        _held_cards = [pre for _, a, pre in picks if pre is not None and firsts[a.name][4]]  # noqa: F841
-        # the picks are shown and resolved in order from FIRST
-        for p, a, pre in picks:
-            env[0] = st.current = p
-            if a is None or a is False:
-                inside.remove(p)
-                if log is not None:
-                    log.append((f"P{p + 1} passes" if a is None else f"P{p + 1} is done", None,
-                                {"type": "pass", "player": p}))
-                continue
-            aenv = [p] + [None] * a.frame
-            st.turn_used = used[p]  # `taken(...)` in the requirements: what p took in this phase
-            ok = a.req is None or a.req(st, aenv)
-            if ok and pre is not None:
-                ok = pre[1] in pre[2](st, aenv)
-            st.turn_used = _NOTHING
-            if not ok:
-                if log is not None:
-                    log.append((f"P{p + 1}: {a.title} is no longer possible", None,
-                                {"type": "refused", "player": p, "action": a.name}))
-                continue
-            if log is not None:
-                log.append((f"P{p + 1}: {a.title}", None, {"type": "action", "player": p, "action": a.name}))
-            if st.fired is not None:
-                st.fired[a.name] = st.fired.get(a.name, 0) + 1
-            used[p].add(a.name)
-            st.turn_used = used[p]
-            if pre is not None:
-                st.preset = {pre[0]: pre[1]}
-            _r = a.body(st, aenv)
-            if _r is not None:
-                yield from _r
-            st.preset = None
-            st.turn_used = _NOTHING
-            if at_once and until(st, env):
-                return
-
-class _Phase:
-    __slots__ = ("name", "title", "run", "run_for")
-
-    def __init__(self, name, title, run, run_for=None):
-        self.name, self.title, self.run = name, title, run
-        self.run_for = run_for or (lambda st, p: run(st))  # `do PHASE as p`
-
-
-_NOTHING: frozenset = frozenset()
-MAX_STEPS = 100_000  # actions in one phase: a phase that does not end is an error, not a hang
-
-
-class _Action:
-    __slots__ = ("name", "title", "req", "body", "frame", "once", "required", "alone", "first")
-
-    def __init__(self, name, title, req, body, frame, first=None):
-        self.name, self.title, self.req, self.body, self.frame = name, title, req, body, frame
-        self.first = first  # its first choice, handed the options the legality check worked out
-        self.once = False
-        self.required = False
-        self.alone = frozenset((name,))  # the turn's actions when it is the only one
-
-
-def _action_label(a):
-    return "pass" if a is None else a.title
-
-
-def _log_action(log, p, a):
-    log.append((f"P{p + 1}: {a.title}", None, {"type": "action", "player": p, "action": a.name}))
-
-
-def _log_pass(log, p):
-    log.append((f"P{p + 1} passes", None, {"type": "pass", "player": p}))
-
-
-def _log_nothing(log, p):
-    log.append((f"P{p + 1} can do nothing", None, {"type": "skip", "player": p}))
-
-
-TURN_HELPERS = {"_simultaneous_turns": _simultaneous_turns, "_log_action": _log_action, "_log_pass": _log_pass, "_log_nothing": _log_nothing, "_NOTHING": _NOTHING}
+        """Who wins and the scores, by the winner rules (engine/ranking.py)."""
+        return result(self, st)
 
 
 class _Compiler(StatementCompiler, ExpressionCompiler):
@@ -719,18 +214,21 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
     def runtime_helpers(self) -> dict:
         return {**StatementCompiler.runtime_helpers(self), **TURN_HELPERS}
 
-    def __init__(self, game: CompiledGame):
+    def __init__(self, game: CompiledGame, playout: bool = False):
         self.g = game
         self.m = game.model
+        self.playout = playout  # the playout flavour: an agent decides every choice, nothing is yielded
         self.option_fns: dict = {}  # choose statement -> function listing its options
         self.legal_me: dict = {}  # action name -> its legality as `f(st, me)`, for the turn loop (action_legal)
 
     # ================================================================ top
-    def compile_all(self) -> None:
+    def compile_all(self, p: Program) -> Program:
+        """Compile the rules into `p`, the game's Program (the generation steps read what is
+        made so far through the game, `g.phases` being `p.phases`)."""
         g, m = self.g, self.m
         self.counted_calls = self_calling(m)  # each call of these is a step of the budget (engine/budget.py)
-        g.option_default = [self.expr(o.decl.default) for o in m.options.values()]
-        g.card_fields = []
+        p.option_default = [self.expr(o.decl.default) for o in m.options.values()]
+        p.card_fields = []
         cache: dict[int, list] = {}
         exprs: dict[int, dict] = {}
         for cd in g.card_decl:
@@ -748,10 +246,10 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                         fields[info.slot] = f.value
                 exprs[id(cd)] = fields
                 cache[id(cd)] = [(slot, self.expr(e)) for slot, e in fields.items()]
-            g.card_fields.append(cache[id(cd)])
+            p.card_fields.append(cache[id(cd)])
         # an attribute every card gives as a constant of the rules text: one table for every game,
         # read by the generated code as a constant (not through the state)
-        g.attr_rows = {}
+        p.attr_rows = {}
         for slot in range(len(m.attrs_by_name)):
             row, const = [], True
             for cd in g.card_decl:
@@ -762,18 +260,18 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                     break
                 row.append(v)
             if const:
-                g.attr_rows[slot] = row
-        self.attr_rows = g.attr_rows
-        g.counter_init = [self.expr(c.decl.initial) if c.decl.initial else _const(0) for c in m.counters.values()]
-        g.counter_info = [c for c in m.counters.values()]
-        g.var_init = [self.expr(v.decl.initial) if v.decl.initial else None for v in m.vars.values()]
+                p.attr_rows[slot] = row
+        self.attr_rows = p.attr_rows
+        p.counter_init = [self.expr(c.decl.initial) if c.decl.initial else _const(0) for c in m.counters.values()]
+        p.counter_info = [c for c in m.counters.values()]
+        p.var_init = [self.expr(v.decl.initial) if v.decl.initial else None for v in m.vars.values()]
         defaults = {"int": 0, "bool": False, "str": ""}
-        g.var_default = [defaults.get(v.type) for v in m.vars.values()]
-        g.zone_cap = [self.expr(z.decl.capacity) if z.decl.capacity else None for z in m.zones.values()]
+        p.var_default = [defaults.get(v.type) for v in m.vars.values()]
+        p.zone_cap = [self.expr(z.decl.capacity) if z.decl.capacity else None for z in m.zones.values()]
         # a zone on cards of several kinds: each kind's own capacity and `drop to`
-        g.zone_cap += [{k: self.expr(kz.capacity) for k, kz in cz.decls.items() if kz.capacity is not None}
+        p.zone_cap += [{k: self.expr(kz.capacity) for k, kz in cz.decls.items() if kz.capacity is not None}
                        for cz in m.card_zones.values()]
-        g.zone_drop = [None] * len(m.zones) + [{k: self.expr(kz.drop) for k, kz in cz.decls.items() if kz.drop is not None}
+        p.zone_drop = [None] * len(m.zones) + [{k: self.expr(kz.drop) for k, kz in cz.decls.items() if kz.drop is not None}
                                                 for cz in m.card_zones.values()]
         # triggers on counters
         # every trigger and handler is known before any body is compiled, so a `gain` or an `emit`
@@ -793,38 +291,39 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                 bodies.append((entry, 0, d.body))
         for entry, at, body in bodies:
             entry[at] = self.gen_block(body)
-        g.kdef_cells = {n: [None] for n in m.kind_defs}
+        p.kdef_cells = {n: [None] for n in m.kind_defs}
         loops = self.counted_calls
         for name, d in m.kind_defs.items():
             f = self.def_body(d, ("kdef", name) in loops)
-            g.kdef_cells[name][0] = counted(f, d.decl.span, True) if ("kdef", name) in loops else f
+            p.kdef_cells[name][0] = counted(f, d.decl.span, True) if ("kdef", name) in loops else f
         for name, d in m.defs.items():
             f = self.def_body(d, ("def", name) in loops)
             g.def_cells[name][0] = counted(f, d.decl.span, True) if ("def", name) in loops else f
-        g.def_frames = {n: d.frame for n, d in m.defs.items()}
+        p.def_frames = {n: d.frame for n, d in m.defs.items()}
         for name, e in m.effects.items():
             # (a body that asks nothing is a plain function: its callers run it without a generator)
             f = self.block(e.decl.body, skip_requires=True)[1]
             g.effect_cells[name][0] = (self.requires(e), f, e.frame, e)  # (its callers count the steps)
-        g.actions = {}
+        p.actions = {}
         for name, a in m.actions.items():
             body = self.gen_block(a.decl.body, skip_requires=True)
-            g.actions[name] = _Action(name, a.decl.title or name, self.action_legal(a), body, a.frame)
-            g.actions[name].first = self.first_choice(a)
-        g.setup = self.gen_block(m.setup.decl.body) if m.setup else None
-        g.setup_frame = m.setup.frame if m.setup else 1
-        g.game_end = self.gen_block(m.game_end.decl.body) if m.game_end else None
-        g.game_end_frame = m.game_end.frame if m.game_end else 1
-        g.rounds_count = self.expr(m.rounds.count) if m.rounds and m.rounds.count else None
-        g.phases = [self.phase(p) for p in m.phases]
-        g.end_conds = [self.expr(e.cond) for e in m.end_conds]
-        g._flow = self.flow()
-        g.winner_keys = [self.expr(k) for k in m.winner.keys] if m.winner else []
-        g.winner_everyone = self.expr(m.winner.everyone_if) if m.winner and m.winner.everyone_if else None
-        g.guarded_winners = [(self.expr(w.guard), [self.expr(k) for k in w.keys],
+            p.actions[name] = _Action(name, a.decl.title or name, self.action_legal(a), body, a.frame)
+            p.actions[name].first = self.first_choice(a)
+        p.setup = self.gen_block(m.setup.decl.body) if m.setup else None
+        p.setup_frame = m.setup.frame if m.setup else 1
+        p.game_end = self.gen_block(m.game_end.decl.body) if m.game_end else None
+        p.game_end_frame = m.game_end.frame if m.game_end else 1
+        p.rounds_count = self.expr(m.rounds.count) if m.rounds and m.rounds.count else None
+        p.phases = [self.phase(ph) for ph in m.phases]
+        p.end_conds = [self.expr(e.cond) for e in m.end_conds]
+        p.flow = self.flow()
+        p.winner_keys = [self.expr(k) for k in m.winner.keys] if m.winner else []
+        p.winner_everyone = self.expr(m.winner.everyone_if) if m.winner and m.winner.everyone_if else None
+        p.guarded_winners = [(self.expr(w.guard), [self.expr(k) for k in w.keys],
                               self.expr(w.everyone_if) if w.everyone_if is not None else None)
                              for w in m.guarded_winners]
-        g.scenarios = [self.scenario(sc) for sc in m.scenarios]
+        p.scenarios = [self.scenario(sc) for sc in m.scenarios]
+        return p
 
     def flow(self):
         """The whole game as one generated generator function of the state: setup, the rounds

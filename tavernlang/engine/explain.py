@@ -86,15 +86,14 @@ class Explainer:
         key = (e, cards)
         f = self.fns.get(key)
         if f is None:
-            c = self.g._compiler
-            f = self.fns[key] = c.cards_of(e) if cards else c.expr(e)
+            f = self.fns[key] = self.g.function_of(e, "cards" if cards else "value")
         return f(st, env)
 
     def _coll(self, st, env, e):
         key = ("coll", e)
         f = self.fns.get(key)
         if f is None:
-            f = self.fns[key] = self.g._compiler.coll(e)
+            f = self.fns[key] = self.g.function_of(e, "collection")
         return list(f(st, env))
 
     def _label(self, st, v, t):
@@ -115,7 +114,7 @@ class Explainer:
         if kind == "def" and isinstance(e, (A.Call, A.Name)):
             d = m.defs[ref[1]]
             args = list(e.args) if isinstance(e, A.Call) else []
-            vals = [self.val(st, env, a, self.g._compiler._wants_list(d, i, a)) for i, a in enumerate(args)]
+            vals = [self.val(st, env, a, self.g.argument_as_cards(d, i, a)) for i, a in enumerate(args)]
             types = [p[1] for p in d.params]
             node["text"] = ref[1] + ("(" + ", ".join(self._label(st, x, ty) for x, ty in zip(vals, types)) + ")" if args else "")
             for x, ty in zip(vals, types):

@@ -1,4 +1,7 @@
-"""Which zones may be kept in card order (the fast layout, `compile_file(path, fast=True)`).
+"""Which zones may be kept in card order: a game's `Layout` (`CompiledGame(model, layout=...)`).
+
+The exact layout, `Layout()`, keeps every zone in the order play leaves it; the fast layout,
+`analyse(model)` (`compile_file(path, fast=True)`), keeps the zones it may in card order.
 
 A hidden shared zone whose order the rules never read (it is only drawn from at random,
 counted, tested for a kind, moved into and shuffled) plays the same games *in distribution*
@@ -55,14 +58,26 @@ def _order_free(e, parent, field, grand) -> bool:
 
 @attrs.define
 class Layout:
-    """The fast layout of a game: the zone families kept in card order, and for each hidden
-    shared zone that is not, the first place that reads its order (a span) or why."""
+    """A game's layout: the zone families kept in card order (none: the exact layout, `Layout()`),
+    and for each hidden shared zone that is not, the first place that reads its order (a span)
+    or why."""
 
-    sorted: frozenset = frozenset()
+    sorted: frozenset = frozenset()  # the zone families kept in card order (their slots)
     kept: dict = attrs.field(factory=dict)  # zone name -> (span or None, reason)
+
+    @property
+    def exact(self) -> bool:
+        """No zone is kept in card order: a seed plays the game `tav run --seed N` plays."""
+        return not self.sorted
+
+
+def layout_for(m: GameModel, exact: bool) -> Layout:
+    """The layout a tool plays `m` in: the exact one, or the fast one (`analyse`)."""
+    return Layout() if exact else analyse(m)
 
 
 def analyse(m: GameModel) -> Layout:
+    """The fast layout of m: each hidden shared zone whose order no rule reads kept in card order."""
     candidates = {z.slot: z.name for z in m.zones.values()
                   if not z.decl.per_player and z.decl.visibility == "hidden"}
     if not candidates:

@@ -160,7 +160,7 @@ class Match:
             "choices": list(self.choices),
             "state": self.st.snapshot(),
         }
-        if self.game.fast:  # (a game of the fast layout, engine/layout.py: it replays only in that layout)
+        if not self.game.layout.exact:  # (a game of the fast layout, engine/layout.py: it replays only in that layout)
             data["layout"] = "fast"
         return data
 
@@ -169,10 +169,10 @@ class Match:
              explain: bool = False) -> "Match":
         """Resume a saved game: replay its choices under the same rules (refused if they changed)."""
         players, seed, choices, options = check_save(game, data)
-        fast = data.get("layout") == "fast"
-        if fast != game.fast:
-            raise GameError("this game was saved in the fast layout (tav run --fast): it replays only in that layout"
-                            if fast else "this game was saved in the exact layout: it replays only in that layout")
+        saved_exact = data.get("layout") != "fast"
+        if saved_exact != game.layout.exact:
+            raise GameError("this game was saved in the exact layout: it replays only in that layout" if saved_exact
+                            else "this game was saved in the fast layout (tav run --fast): it replays only in that layout")
         want = data.get("rules_sha256")
         if rules_text is not None and want and hashlib.sha256(rules_text).hexdigest() != want:
             raise GameError("the rules file has changed since this game was saved; "
@@ -246,7 +246,8 @@ def play_inline(game: CompiledGame, st: State, seed: int, players: int) -> None:
 
 def playout(game: CompiledGame, players: int, seed: int, options: dict[str, Any] | None = None,
             fired: dict | None = None) -> dict:
-    """One whole game by uniformly random bots, without a log: the fast path."""
+    """One whole game by uniformly random bots, without a log: a playout (the playout flavour's
+    code, every decision the bot's, inline)."""
     if fired is None:  # (lint's coverage counts what fires: the interactive flavour counts it)
         game = game.playouts()
     st = game.new_state(players, seed, options)

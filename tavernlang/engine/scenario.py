@@ -58,12 +58,11 @@ def _what_failed(game: CompiledGame, e, st, env) -> str:
     from ..syntax import ast as A
 
     def value(x):
-        return game.value_text(game._compiler.expr(x)(st, env), st, game.model.types.get(x))
+        return game.value_text(game.evaluate(x, st, env), st, game.model.types.get(x))
 
     def found(e) -> list[str]:
         while isinstance(e, A.BinOp) and e.op == "and":
-            left = game._compiler.expr(e.left)
-            e = e.left if not left(st, env) else e.right
+            e = e.left if not game.evaluate(e.left, st, env) else e.right
         if isinstance(e, A.BinOp) and e.op == "or":
             return found(e.left) + found(e.right)
         if isinstance(e, A.Not):

@@ -41,10 +41,10 @@ def settings(game) -> list[dict]:
         elif o.type.startswith("enum:"):
             vals = list(m.enums[o.type[5:]])
         elif d.low is not None:
-            vals = [game.compiler_expr_value(d.low, game.new_state(game.min_players, 0))]
+            vals = [game.evaluate(d.low, game.new_state(game.min_players, 0))]
         else:
             vals = []
-        default = game.compiler_expr_value(d.default, game.new_state(game.min_players, 0))
+        default = game.evaluate(d.default, game.new_state(game.min_players, 0))
         out += [{o.name: v} for v in vals if v != default]
     return out
 

@@ -1,0 +1,230 @@
+"""How a compiled game's values read to people: zone and card labels, card text, values as the
+rules write them, and who may read them (visibility masks).
+
+`Presentation` is a base of `CompiledGame` (engine/compile.py): its methods read the game's
+tables (card_name, card_kind, card_vars, card_templates, copies_of, copy_no, zone_names,
+zone_per, zone_is_card, zone_holders, _zbase, kdef_cells, effect_titles, model), evaluate its
+expressions (evaluate) and read the state they are given; they change neither.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..syntax import ast as A
+from .common import RULE_FAULTS
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+class Presentation:
+    """Labels, text and visibility of a compiled game's values (mixed into CompiledGame)."""
+
+    def zone_name(self, z: int, st: State) -> str:
+        """Zone z's label in st's game ("table of P2"): zone numbers depend on the player count."""
+        return self._zone_label(z, st.n)
+
+    def _zone_label(self, z: int, n: int) -> str:
+        f = self._zone_family_of(z, n)
+        if self.zone_per[f]:
+            return f"{self.zone_names[f]} of P{z - self._zbase(n)[f] + 1}"
+        if self.zone_is_card[f]:
+            c = self.zone_holders[f][z - self._zbase(n)[f]]
+            return f"{self.zone_names[f]} of {self.card_ref(c)}"
+        return self.zone_names[f]
+
+    def zone_text(self, z: int, st: State, viewer: int | None = None) -> str:
+        """A zone's label as `viewer` may read it: a zone on a card the viewer may not see names
+        no card ("dice of a face-down card")."""
+        f = st.zfamily[z]
+        if self.zone_is_card[f] and viewer is not None:
+            h = st.zholder[z]
+            seen = st.vis_mask(h) == (1 << st.n) - 1 if viewer == -1 else st.visible(h, viewer)
+            if not seen:  # (viewer -1: the label everyone may read)
+                return f"{self.zone_names[f]} of a face-down card"
+        return self._zone_label(z, st.n)
+
+    def zone_mask(self, z: int, st: State) -> int:
+        """The players who may read a zone's label: all, but for a zone on a card some may not see."""
+        if st.zholder is None or st.zholder[z] < 0:
+            return (1 << st.n) - 1
+        return st.vis_mask(st.zholder[z])
+
+    def card_ref(self, c: int) -> str:
+        """A card's name, with its copy number when the game has several of that name."""
+        nm = self.card_name[c]
+        return nm if self.copies_of.get(nm, 1) == 1 else f"{nm} #{self.copy_no[c]}"
+
+    def _zone_family_of(self, z: int, n: int) -> int:
+        base = self._zbase(n)
+        for f in range(len(base) - 1, -1, -1):
+            if z >= base[f]:
+                return f
+        return 0
+
+    def card_label(self, c: int, st: State, viewer: int | None = None) -> str:
+        """A card's name, with the values of its `var` attributes (a die shows its face); a
+        card named by an attribute shows only if the viewer (None: everyone) may see it."""
+        slots = self.card_vars[c]
+        if not slots:
+            return self.card_name[c]
+        return f"{self.card_name[c]} (" + ", ".join(f"{n} {self._var_text(st.cvars[i][c], st, t, viewer)}"
+                                                  for n, i, t in slots) + ")"
+
+    def _var_text(self, v, st: State, t: str | None, viewer: int | None) -> str:
+        """A var attribute's value in a card's label: the cards of a list of cards by their names,
+        as a card is (a list may hold the card itself, or a card whose list holds it)."""
+        if t == "list:card" and isinstance(v, (list, tuple)):
+            return "{" + ", ".join(self.value_text(x, st, "card", viewer) for x in v) + "}"
+        return self.value_text(v, st, t, viewer)
+
+    def _template(self, cd: A.CardDecl, kind: str):
+        """A card's text template (its own, else its kind's) with each hole resolved to where its
+        value lies: ("name",), ("kind",), ("attr", slot, mutable, type) or ("def", name, type)."""
+        kinfo = self.model.kinds.get(kind)
+        text = cd.text if cd.text is not None else kinfo.decl.text if kinfo is not None else None
+        if text is None:
+            return None
+        out = []
+        for part in text.parts:
+            if isinstance(part, str):
+                out.append(part)
+            elif part[0] in kinfo.attrs:
+                a = kinfo.attrs[part[0]]
+                out.append(("attr", a.slot, a.mutable, a.type))
+            elif part[0] in self.model.kind_defs:
+                out.append(("def", part[0], self.model.kind_defs[part[0]].type))
+            else:
+                out.append((part[0],))
+        return out
+
+    def card_text(self, c: int, st: State, viewer: int | None = None) -> str | None:
+        """How card c reads to people, from its text template and its attributes' values now
+        (None: the rules give it no text). Rules text is data here: nothing of it is code."""
+        tpl = self.card_templates[c]
+        if tpl is None:
+            return None
+        out = []
+        for part in tpl:
+            if isinstance(part, str):
+                out.append(part)
+            elif part[0] == "attr":
+                _, slot, mutable, t = part
+                out.append(self.text_value((st.cvars if mutable else st.attrs)[slot][c], st, t, viewer))
+            elif part[0] == "def":
+                d = self.model.kind_defs[part[1]]
+                v = self.kdef_cells[part[1]][0](st, [viewer, c] + [None] * d.frame)
+                out.append(self.text_value(v, st, part[2], viewer))
+            elif part[0] == "kind":
+                out.append(self.card_kind[c])
+            else:
+                out.append(self.card_name[c])
+        return "".join(out)
+
+    def text_value(self, v, st: State, t: str | None, viewer: int | None) -> str:
+        """A value as a card's text shows it: 3, an enum constant, yes, an effect's title, "A, B" for a list."""
+        if v is None:
+            return "-"
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if isinstance(v, (list, tuple)):
+            inner = t[5:] if t and t.startswith("list:") else None
+            return ", ".join(self.text_value(x, st, inner, viewer) for x in v) if v else "-"
+        if t == "effect" and isinstance(v, str):
+            return self.effect_titles.get(v, v)
+        if t == "card" and isinstance(v, int):
+            return self.card_name[v] if viewer is None or st.visible(v, viewer) else "a face-down card"
+        if t == "player" and isinstance(v, int):
+            return f"P{v + 1}"
+        if t == "zone" and isinstance(v, int):
+            return self.zone_text(v, st, viewer)
+        return str(v)
+
+    def missing_actions(self, offered, st: State, me: int, phase: str | None = None) -> list[tuple[str, str]]:
+        """At a turn offering the actions `offered` (their names) to `me` (or in the phase named
+        `phase`): the phase's other actions, each with why it is not offered (its first failed
+        `require`'s message, else the condition and its place)."""
+        names = set(offered)
+        phase_given = phase is not None
+        phase = next((ph.decl for ph in self.model.phases if ph.decl.actions and (
+            ph.name == phase if phase is not None else names <= {r.name for r in ph.decl.actions})), None)
+        out = []
+        for ref in phase.actions if phase is not None else ():
+            a = self.model.actions.get(ref.name)
+            if ref.name in names or a is None:
+                continue
+            why = None
+            for r in a.requires:
+                env = [me] + [None] * (a.frame + 1)
+                try:
+                    ok = self.evaluate(r.cond, st, env)
+                except RULE_FAULTS:
+                    ok = False
+                if not ok:
+                    sp = r.cond.span
+                    ln = self.model.sources.line(sp.file, sp.line) or ""
+                    cond = ln[sp.col - 1:sp.end_col - 1] if sp.end_line == sp.line else ln.strip() + " ..."
+                    why = r.message or f"it requires {cond} ({sp})"
+                    break
+            if why is None:
+                if phase_given:  # (inside a turn: only what its requirements rule out)
+                    continue
+                why = "taken already this turn" if ref.once else "nothing to choose for it now"
+            out.append((a.decl.title or a.name, why))
+        return out
+
+    def value_text(self, v, st: State, t: str | None = None, viewer: int | None = None) -> str:
+        """A value as the rules write it: true/false, none, P2, a card's name."""
+        if v is None:
+            return "none"
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if t == "card":
+            seen = viewer is None or (st.vis_mask(v) == (1 << st.n) - 1 if viewer == -1 else st.visible(v, viewer))
+            return self.card_name[v] if seen else "face-down card"
+        return self.label(v, st, t, viewer)
+
+    def card_hiding(self, c: int, st: State, text: str, alt_hidden: str):
+        """The hidden part of a log line that names card c by its label: (the players who may read
+        it whole, what the others read) or None. A card some may not see reads `alt_hidden`; a card
+        all may see whose var attributes name a card some may not see reads with those hidden."""
+        full = (1 << st.n) - 1
+        mask = st.vis_mask(c)
+        lm = full
+        for _, i, t in self.card_vars[c]:
+            lm &= self.value_mask(st.cvars[i][c], st, t)
+        if mask != full:
+            return (mask & lm, alt_hidden)
+        if lm != full:
+            return (lm, text.replace(self.card_label(c, st), self.card_label(c, st, -1)))
+        return None
+
+    def value_mask(self, v, st: State, t: str | None) -> int:
+        """The players who may see a value: a card (or list of cards) hides from some."""
+        if t == "card" and isinstance(v, int):
+            return st.vis_mask(v)
+        if t == "list:card" and isinstance(v, (list, tuple)):
+            m = (1 << st.n) - 1
+            for c in v:
+                if isinstance(c, int):
+                    m &= st.vis_mask(c)
+            return m
+        return (1 << st.n) - 1
+
+    def label(self, v, st: State, t: str | None = None, viewer: int | None = None) -> str:
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if v is None:
+            return "nothing"
+        if t == "player":
+            return f"P{v + 1}"
+        if t == "card":
+            if viewer is not None and not st.visible(v, viewer):
+                return "face-down card"
+            return self.card_label(v, st, viewer)
+        if t == "zone":
+            return self.zone_text(v, st, viewer)
+        if isinstance(v, (list, tuple)):
+            inner = t[5:] if t and t.startswith("list:") else None
+            return "{" + ", ".join(self.label(x, st, inner, viewer) for x in v) + "}"
+        return str(v)

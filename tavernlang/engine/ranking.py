@@ -1,0 +1,49 @@
+"""Ranking the players at the end of a game by the winner rules: who wins, the scores.
+`g` is the CompiledGame (engine/compile.py) whose compiled winner rules are read."""
+from __future__ import annotations
+
+from ..errors import GameError
+from .common import RULE_FAULTS, located
+from .state import State
+
+
+def result(g, st: State) -> dict:
+    """Who wins and the scores, by the winner rules; a fault in them is a located error."""
+    try:
+        return _ranked(g, st)
+    except RULE_FAULTS as e:
+        err = located(e)
+        if err.span.file == "<builtin>" and g._ranking is not None:  # the winner rule being read
+            err = GameError(str(err), g._ranking.span)
+        raise err from None
+
+
+def _ranked(g, st: State) -> dict:
+    winner_keys, winner_everyone = g.winner_keys, g.winner_everyone
+    rule = None  # which `winner when` rule decided (None: the rule without `when`)
+    for i, (guard, ks, ev) in enumerate(g.guarded_winners):  # the first whose C holds decides
+        g._ranking = g.model.guarded_winners[i]
+        if guard(st, [None] * (g.model.max_frame + 1)):
+            winner_keys, winner_everyone, rule = ks, ev, i
+            break
+    else:
+        g._ranking = g.model.winner
+    keys = []
+    # the score shown is the first key of the deciding rule, or of the rule without `when`
+    score_keys = winner_keys or g.winner_keys[:1]
+    for p in range(st.n):
+        env = [p] + [None] * g.model.max_frame
+        keys.append(tuple(k(st, env) for k in score_keys))
+    if winner_everyone is not None:
+        win = bool(winner_everyone(st, [None] * g.model.max_frame))
+        winners = list(range(st.n)) if win else []
+    elif keys and keys[0] and winner_keys:
+        best = max(keys)
+        winners = [p for p in range(st.n) if keys[p] == best]
+    else:
+        winners = list(range(st.n))
+    scores = [k[0] if k else 0 for k in keys]
+    out = {"winners": winners, "scores": scores, "keys": [list(k) for k in keys]}
+    if rule is not None:
+        out["rule"] = rule
+    return out

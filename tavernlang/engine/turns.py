@@ -1,0 +1,203 @@
+"""What the generated turn code runs on: phases and actions as objects, the log lines of a
+turn, and the interpreter of a phase of simultaneous turns (`turns from X simultaneous`).
+
+Below engine/compile.py (which generates the code calling these): nothing here imports it.
+`TURN_HELPERS` is what the generated code may call of this module.
+"""
+from __future__ import annotations
+
+from ..errors import GameError
+from .budget import spend
+from .common import Decision, only_option
+
+
+class _Simul:
+    """What a phase of simultaneous turns is made of (its rules, compiled): _simultaneous_turns runs it."""
+    __slots__ = ("ph", "frame", "cond", "start", "until", "acts", "at_once", "can_pass", "pass_cond", "required",
+                 "one_at_a_time", "firsts")
+
+    def __init__(self, ph, frame, cond, start, until, acts, at_once, can_pass, pass_cond, required, one_at_a_time, firsts):
+        self.ph, self.frame, self.cond, self.start, self.until, self.acts = ph, frame, cond, start, until, acts
+        self.at_once, self.can_pass, self.pass_cond, self.required = at_once, can_pass, pass_cond, required
+        self.one_at_a_time, self.firsts = one_at_a_time, firsts
+
+
+_SIMUL_PROMPT = "at the same time: choose an action"
+
+
+def _simultaneous_turns(st, sp):
+    """`turns from FIRST simultaneous [if C]`: in each step every player still in the phase
+    picks an action (with its first choice) unseen by the others; the picks then resolve in
+    seat order from FIRST, each re-checking its requirements and its choice. Passing leaves the
+    phase; it ends when nobody is left. With C false, it is played one player at a time."""
+    ph, frame, cond, start, until, acts = sp.ph, sp.frame, sp.cond, sp.start, sp.until, sp.acts
+    at_once, can_pass, pass_cond, required = sp.at_once, sp.can_pass, sp.pass_cond, sp.required
+    one_at_a_time, firsts = sp.one_at_a_time, sp.firsts
+    span = ph.span
+    prompt, action_label = _SIMUL_PROMPT, _action_label
+    if st.fired is not None:
+        st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
+    env = [st.current] + [None] * frame
+    if cond is not None and not cond(st, env):
+        _r = one_at_a_time(st)
+        if _r is not None:
+            yield from _r
+        return
+    n = st.n
+    first = start(st, env)
+    if first is None:
+        raise GameError("the first player of the phase is none", ph.start.span)
+    inside = [(first + i) % n for i in range(n)]
+    used = {p: set() for p in inside}  # what each player took in this phase (`once`, `taken`)
+    log = st.log
+    steps = 0
+    picks, offered = [], []
+
+    def redraw(rng):
+        """The picks made so far in this step drawn again at random among what each player
+        was offered: a search bot's world (bots.remap_held), the others' picks unseen."""
+        cur, tu = st.current, st.turn_used
+        for j, (p, a, pre) in enumerate(picks):
+            if a is False:
+                continue
+            legal = offered[j]
+            a, pre = legal[int(rng.random() * len(legal))], None
+            fc = firsts.get(a.name) if a is not None else None
+            if fc is not None:
+                st.current, st.turn_used = p, used[p]
+                opts = fc[1](st, [p] + [None] * a.frame)
+                if opts:
+                    pre = [fc[0], opts[int(rng.random() * len(opts))], fc[1]]
+            picks[j] = (p, a, pre)
+        st.current, st.turn_used = cur, tu
+    while inside:
+        if until is not None:
+            env[0] = st.current = inside[0]
+            if until(st, env):
+                return
+        steps += 1
+        spend(st, 1, span)
+        if steps > MAX_STEPS:
+            raise GameError(f"the phase did not end after {MAX_STEPS} steps", span)
+        picks.clear()
+        offered.clear()
+        _secret_picks = redraw  # noqa: F841
+        for p in inside:
+            env[0] = st.current = p
+            taken = used[p]
+            st.turn_used = taken
+            legal = []
+            for a in acts:
+                if a.once and a.name in taken:
+                    continue
+                if a.req is None or a.req(st, [p] + [None] * a.frame):
+                    legal.append(a)
+            if not legal:
+                picks.append((p, False, None))  # nothing left to do: out of the phase
+                offered.append(None)
+                continue
+            if can_pass and (pass_cond is None or pass_cond(st, env)) and \
+                    not any(a.name not in taken for a in required if a in legal):
+                legal.append(None)
+            if legal == [None]:
+                picks.append((p, False, None))
+                offered.append(None)
+                continue
+            i = 0 if len(legal) == 1 and only_option(st, p, legal, prompt, action_label, span) else st.agent(p, legal) if st.agent is not None else \
+                (yield Decision(p, legal, prompt, action_label, span))
+            a = legal[i]
+            offered.append(legal)
+            if a is None:
+                picks.append((p, None, None))
+                continue
+            pre = None
+            fc = firsts.get(a.name)
+            if fc is not None:  # the action's first choice is made now, with the pick
+                node, opts_fn, cprompt, lab, _ = fc
+                aenv = [p] + [None] * a.frame
+                opts = opts_fn(st, aenv)
+                j = 0 if len(opts) == 1 and only_option(st, p, opts, cprompt, lab, node.span) else st.agent(p, opts) if st.agent is not None else \
+                    (yield Decision(p, opts, cprompt, lab, node.span, st))
+                pre = [node, opts[j], opts_fn]
+            picks.append((p, a, pre))
+        st.turn_used = _NOTHING
+        _secret_picks = None  # noqa: F841  (shown from here on)
+        # the first choices that are cards, held while the picks resolve (bots.remap_held)
+        _held_cards = [pre for _, a, pre in picks if pre is not None and firsts[a.name][4]]  # noqa: F841
+        # the picks are shown and resolved in order from FIRST
+        for p, a, pre in picks:
+            env[0] = st.current = p
+            if a is None or a is False:
+                inside.remove(p)
+                if log is not None:
+                    log.append((f"P{p + 1} passes" if a is None else f"P{p + 1} is done", None,
+                                {"type": "pass", "player": p}))
+                continue
+            aenv = [p] + [None] * a.frame
+            st.turn_used = used[p]  # `taken(...)` in the requirements: what p took in this phase
+            ok = a.req is None or a.req(st, aenv)
+            if ok and pre is not None:
+                ok = pre[1] in pre[2](st, aenv)
+            st.turn_used = _NOTHING
+            if not ok:
+                if log is not None:
+                    log.append((f"P{p + 1}: {a.title} is no longer possible", None,
+                                {"type": "refused", "player": p, "action": a.name}))
+                continue
+            if log is not None:
+                log.append((f"P{p + 1}: {a.title}", None, {"type": "action", "player": p, "action": a.name}))
+            if st.fired is not None:
+                st.fired[a.name] = st.fired.get(a.name, 0) + 1
+            used[p].add(a.name)
+            st.turn_used = used[p]
+            if pre is not None:
+                st.preset = {pre[0]: pre[1]}
+            _r = a.body(st, aenv)
+            if _r is not None:
+                yield from _r
+            st.preset = None
+            st.turn_used = _NOTHING
+            if at_once and until(st, env):
+                return
+
+
+class _Phase:
+    __slots__ = ("name", "title", "run", "run_for")
+
+    def __init__(self, name, title, run, run_for=None):
+        self.name, self.title, self.run = name, title, run
+        self.run_for = run_for or (lambda st, p: run(st))  # `do PHASE as p`
+
+
+_NOTHING: frozenset = frozenset()
+MAX_STEPS = 100_000  # actions in one phase: a phase that does not end is an error, not a hang
+
+
+class _Action:
+    __slots__ = ("name", "title", "req", "body", "frame", "once", "required", "alone", "first")
+
+    def __init__(self, name, title, req, body, frame, first=None):
+        self.name, self.title, self.req, self.body, self.frame = name, title, req, body, frame
+        self.first = first  # its first choice, handed the options the legality check worked out
+        self.once = False
+        self.required = False
+        self.alone = frozenset((name,))  # the turn's actions when it is the only one
+
+
+def _action_label(a):
+    return "pass" if a is None else a.title
+
+
+def _log_action(log, p, a):
+    log.append((f"P{p + 1}: {a.title}", None, {"type": "action", "player": p, "action": a.name}))
+
+
+def _log_pass(log, p):
+    log.append((f"P{p + 1} passes", None, {"type": "pass", "player": p}))
+
+
+def _log_nothing(log, p):
+    log.append((f"P{p + 1} can do nothing", None, {"type": "skip", "player": p}))
+
+
+TURN_HELPERS = {"_simultaneous_turns": _simultaneous_turns, "_log_action": _log_action, "_log_pass": _log_pass, "_log_nothing": _log_nothing, "_NOTHING": _NOTHING}
