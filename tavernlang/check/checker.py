@@ -9,9 +9,11 @@ from __future__ import annotations
 from ..errors import Diagnostic, Note, Span, did_you_mean
 from ..syntax import ast as A
 from .manifest import check_components
-from .model import (ANY, BOOL, CARD, EFFECT, INT, NONE, PLAYER, STR, ZONE, Callable, AttrInfo, CardZoneInfo,
-                    CounterInfo, GameModel, KindInfo, OptionInfo, PhaseInfo, ScenarioInfo,
-                    VarInfo, ZoneInfo, elem, list_of, show)
+from .model import (ANY, BOOL, CARD, EFFECT, INT, JOIN, NONE, PLAYER, STR, ZONE, AttrInfo, BuiltinRef, Callable,
+                    CardAttrRef, CardZoneInfo, ConstRef, CounterInfo, CounterRef, DefRef, EffectRef, GameModel,
+                    JoinRef, KindDefRef, KindInfo, LocalRef, OptionInfo, OptionRef, PhaseInfo, PhaseRef, PropRef, Ref,
+                    ScenarioInfo, SelfAttrRef, SelfDefRef, SelfZoneRef, Type, ValuesRef, VarInfo, VarRef,
+                    ZoneFamilyRef, ZoneInfo, ZoneRef, as_type, elem, list_of, show)
 
 MAX_COPIES = 10_000  # copies of one card: a box of a game holds far fewer
 MAX_ROUNDS = 10_000  # rounds of a game: `rounds N` with more is an error, and so is a game not over after them
@@ -95,13 +97,24 @@ class _Scope:
         return out
 
 
+def _settable(ref: Ref | None) -> bool:
+    """Can `set` change what the name resolved to: a variable, a counter (not the implied
+    `me`'s), a card's `var` attribute."""
+    match ref:
+        case VarRef() | CounterRef(whose="shared" | "player") | CardAttrRef(mutable=True):
+            return True
+    return False
+
+
 def compatible(want: str, got: str) -> bool:
+    want, got = as_type(want), as_type(got)
     if want == got or ANY in (want, got) or got == NONE:
         return True
-    if want.startswith("list:") and got == ZONE:
+    if want.is_list and got == ZONE:
         return want == list_of(CARD)
-    if want.startswith("list:") and got.startswith("list:"):
-        return compatible(want[5:], got[5:])
+    w, g = want.list_elem, got.list_elem
+    if w is not None and g is not None:
+        return compatible(w, g)
     return False
 
 
@@ -375,7 +388,7 @@ class Checker:
         if n in TYPE_NAMES:
             return TYPE_NAMES[n]
         if n in self.m.enums:
-            return "enum:" + n
+            return Type.enum_named(n)
         if n in self.m.kinds:
             return CARD
         self.err(t.span, f"unknown type '{n}'" + did_you_mean(n, list(TYPE_NAMES) + list(self.m.enums) + list(self.m.kinds)))
@@ -386,7 +399,7 @@ class Checker:
         m = self.m
         for o in m.options.values():
             d = o.decl
-            if o.type.startswith("list:"):
+            if o.type.is_list:
                 self.err(d.type.span, f"an option cannot be a list (option '{o.name}'): make it a number, "
                                       "yes/no, a string or an enum")
                 continue
@@ -712,7 +725,7 @@ class Checker:
             ref = m.refs.get(s.target)
             if len(self.errors) > before:
                 pass  # the target is wrong already; one error is enough
-            elif ref is None or ref[0] not in ("var", "pvar", "counter", "pcounter", "cvar"):
+            elif not _settable(ref):
                 self.err(s.target.span, "only a variable, a counter or a 'var' attribute can be set")
             self.expect(s.value, tt, vt, "new value")
         elif isinstance(s, A.Swap):
@@ -799,8 +812,8 @@ class Checker:
             t = self.expr(s.effect, sc, effect_call=True)
             self.in_do = False
             ref = m.refs.get(s.effect)
-            if s.as_player is not None and ref is not None and ref[0] == "phase" and m.rounds is not None:
-                ph = next((x for x in m.rounds.phases if x.name == ref[1]), None)
+            if s.as_player is not None and isinstance(ref, PhaseRef) and m.rounds is not None:
+                ph = next((x for x in m.rounds.phases if x.name == ref.name), None)
                 if ph is not None and not ph.each_player:
                     self.err(s.as_player.span, f"'do {ph.name} as P' runs a phase for one player: phase '{ph.name}' is not "
                                                "played 'for each player'")
@@ -859,8 +872,8 @@ class Checker:
                 elif not decl.per_player and grp.per_player:
                     self.err(sp, f"'{name}' is shared: put it in a titled group of the view, not 'per player'")
 
-    def expr(self, e: A.Expr, sc: _Scope | None, effect_call=False) -> str:
-        t = self._expr(e, sc, effect_call)
+    def expr(self, e: A.Expr, sc: _Scope | None, effect_call: bool = False) -> Type:
+        t = as_type(self._expr(e, sc, effect_call))
         self.m.types[e] = t
         ks = self._kinds(e, sc) if t == CARD or t == list_of(CARD) else None
         if ks is not None:
@@ -905,35 +918,38 @@ class Checker:
         m = self.m
         ref = m.refs.get(e)
         if isinstance(e, A.Name):
-            if ref is not None and ref[0] == "local" and sc is not None:
-                return sc.lookup_kinds(e.name)
-            if ref is not None and ref[0] == "var":
-                return self.kinds_of_type(m.vars[e.name].decl.type)
-            if ref is not None and ref[0] == "def":
-                return self.kinds_of_type(m.defs[e.name].decl.type)
+            match ref:
+                case LocalRef() if sc is not None:
+                    return sc.lookup_kinds(e.name)
+                case VarRef(whose="shared"):
+                    return self.kinds_of_type(m.vars[e.name].decl.type)
+                case DefRef():
+                    return self.kinds_of_type(m.defs[e.name].decl.type)
             return None
         if isinstance(e, (A.Attr, A.Of)):
-            if ref is not None and ref[0] in ("cattr", "cvar"):
-                return self._attr_kinds(e.name)
-            if ref is not None and ref[0] == "pvar":
-                return self.kinds_of_type(m.vars[e.name].decl.type)
+            match ref:
+                case CardAttrRef():
+                    return self._attr_kinds(e.name)
+                case VarRef(whose="player"):
+                    return self.kinds_of_type(m.vars[e.name].decl.type)
             return None
         if isinstance(e, A.Call):
-            if ref == ("def", e.name):
-                return self.kinds_of_type(m.defs[e.name].decl.type)
-            if ref == ("builtin", "named") and len(e.args) == 1 and isinstance(e.args[0], A.Lit) \
-                    and isinstance(e.args[0].value, str):
-                ks = {cd.kind for cd in m.cards if cd.name == e.args[0].value and cd.kind in m.kinds}
-                return frozenset(ks) if ks else None
-            if ref == ("builtin", "first") and len(e.args) == 2:
-                return self.card_kinds.get(e.args[1])
+            match ref:
+                case DefRef(name=e.name):
+                    return self.kinds_of_type(m.defs[e.name].decl.type)
+                case BuiltinRef(name="named") if len(e.args) == 1 and isinstance(e.args[0], A.Lit) \
+                        and isinstance(e.args[0].value, str):
+                    ks = {cd.kind for cd in m.cards if cd.name == e.args[0].value and cd.kind in m.kinds}
+                    return frozenset(ks) if ks else None
+                case BuiltinRef(name="first") if len(e.args) == 2:
+                    return self.card_kinds.get(e.args[1])
             return None
         if isinstance(e, A.Index):
             return self.card_kinds.get(e.obj)
         if isinstance(e, A.Quant) and e.op == "filter":
             return self.bound_kinds(e.var, e.coll, e.cond)
         parts = e.items if isinstance(e, A.ListLit) else (e.then, e.orelse) if isinstance(e, A.Cond) \
-            else (e.left, e.right) if isinstance(e, A.BinOp) and ref == ("join",) else None
+            else (e.left, e.right) if isinstance(e, A.BinOp) and isinstance(ref, JoinRef) else None
         if parts:  # a list, a choice between two cards, two lists joined: any of theirs
             out = set()
             for x in parts:
@@ -952,80 +968,80 @@ class Checker:
         if sc is not None:
             hit = sc.lookup(n)
             if hit is not None:
-                m.refs[e] = ("local", hit[0])
+                m.refs[e] = LocalRef("local", hit[0])
                 return hit[1]
         if self.kind_self is not None and sc is not None:  # a kind's def: its own attributes by name
             k, this = self.kind_self
             if n in k.attrs:
                 a = k.attrs[n]
-                m.refs[e] = ("selfattr", this, a.slot, a.mutable)
+                m.refs[e] = SelfAttrRef("selfattr", this, a.slot, a.mutable)
                 return a.type
             cz = m.card_zones.get(n)
             if cz is not None and k.name in cz.kinds:
-                m.refs[e] = ("selfzone", this, cz.slot)
+                m.refs[e] = SelfZoneRef("selfzone", this, cz.slot)
                 return ZONE
             kd = m.kind_defs.get(n)
             if kd is not None and k.name in kd.kinds:
-                m.refs[e] = ("selfdef", this, n)
+                m.refs[e] = SelfDefRef("selfdef", this, n)
                 return kd.type
         if n == "me" and self.no_me:
             self.err(e.span, f"'me' is nobody in {self.no_me}: it speaks of all the players (say 'player(1)', or use 'every(p in players where ...)')")
         if n in BUILTIN_NAMES:
-            m.refs[e] = ("builtin", n)
+            m.refs[e] = BuiltinRef("builtin", n)
             return BUILTIN_NAMES[n]
         if self.in_do:  # `do NAME`: an effect, action or phase, even if a zone has that name
             if n in m.effects or n in m.actions:
-                m.refs[e] = ("effect" if n in m.effects else "action", n)
+                m.refs[e] = EffectRef("effect" if n in m.effects else "action", n)
                 return EFFECT
             if m.rounds is not None and n in {ph.name for ph in m.rounds.phases}:
-                m.refs[e] = ("phase", n)
+                m.refs[e] = PhaseRef("phase", n)
                 return EFFECT
         if n in m.options:
-            m.refs[e] = ("option", m.options[n].slot)
+            m.refs[e] = OptionRef("option", m.options[n].slot)
             return m.options[n].type
         if n in m.counters:
             c = m.counters[n]
             if c.decl.per_player and self.implicit_me:
-                m.refs[e] = ("mecounter", c.slot)
+                m.refs[e] = CounterRef("mecounter", c.slot)
                 return INT
             if c.decl.per_player:
                 self.err(e.span, f"counter '{n}' is per player: say whose, as '{n} of me' or 'p.{n}'")
                 return INT
-            m.refs[e] = ("counter", c.slot)
+            m.refs[e] = CounterRef("counter", c.slot)
             return INT
         if n in m.vars:
             v = m.vars[n]
             if v.decl.per_player:
                 self.err(e.span, f"variable '{n}' is per player: say whose, as '{n} of me'")
                 return v.type
-            m.refs[e] = ("var", v.slot)
+            m.refs[e] = VarRef("var", v.slot)
             return v.type
         if n in m.zones:
             z = m.zones[n]
             if z.decl.per_player:
                 self.err(e.span, f"zone '{n}' is per player: say whose ('{n} of me'), or use 'all {n}' or 'every {n}'")
                 return ZONE
-            m.refs[e] = ("zone", z.slot)
+            m.refs[e] = ZoneRef("zone", z.slot)
             return ZONE
         if n in m.enum_of:
-            m.refs[e] = ("const", n)
-            return "enum:" + m.enum_of[n]
+            m.refs[e] = ConstRef("const", n)
+            return Type.enum_named(m.enum_of[n])
         if n in m.defs:
             d = m.defs[n]
             if d.decl.type is None:
                 self.check_def(d)
             if d.params:
                 self.err(e.span, f"'{n}' takes {len(d.params)} argument(s)")
-            m.refs[e] = ("def", n)
+            m.refs[e] = DefRef("def", n)
             return d.type
         if n in m.effects:
-            m.refs[e] = ("effect", n)
+            m.refs[e] = EffectRef("effect", n)
             return EFFECT
         if n in m.actions:
-            m.refs[e] = ("action", n)
+            m.refs[e] = EffectRef("action", n)
             return EFFECT
         if m.rounds is not None and n in {ph.name for ph in m.rounds.phases}:
-            m.refs[e] = ("phase", n)
+            m.refs[e] = PhaseRef("phase", n)
             return EFFECT
         cands = set(BUILTIN_NAMES) | set(m.options) | set(m.counters) | set(m.vars) | set(m.zones) \
             | set(m.enum_of) | set(m.defs) | set(m.effects) | set(m.actions)
@@ -1049,16 +1065,16 @@ class Checker:
                 c = m.counters[name]
                 if not c.decl.per_player:
                     self.err(name_span, f"counter '{name}' is shared, not per player")
-                m.refs[e] = ("pcounter", c.slot)
+                m.refs[e] = CounterRef("pcounter", c.slot)
                 return INT
             if name in m.vars and m.vars[name].decl.per_player:
-                m.refs[e] = ("pvar", m.vars[name].slot)
+                m.refs[e] = VarRef("pvar", m.vars[name].slot)
                 return m.vars[name].type
             if name in m.zones:
                 z = m.zones[name]
                 if not z.decl.per_player:
                     self.err(name_span, f"zone '{name}' is shared, not per player")
-                m.refs[e] = ("pzone", z.slot)
+                m.refs[e] = ZoneRef("pzone", z.slot)
                 return ZONE
         if t == CARD and (name in m.card_zones or name in m.kind_defs):  # `dice of s`, `d.pips`
             info = m.card_zones.get(name) or m.kind_defs[name]
@@ -1068,9 +1084,9 @@ class Checker:
                 self.err(name_span, f"kind '{sorted(ks)[0]}' has no {what} '{name}' (kind '{info.kinds[0]}' has)")
                 return ANY
             if name in m.card_zones:
-                m.refs[e] = ("czone", info.slot)
+                m.refs[e] = ZoneRef("czone", info.slot)
                 return ZONE
-            m.refs[e] = ("kdef", name)
+            m.refs[e] = KindDefRef("kdef", name)
             return info.type
         if t == CARD and (CARD, name) not in BUILTIN_PROPS and (ks := self.card_kinds.get(obj)) is not None \
                 and not any(name in m.kinds[k].attrs for k in ks):
@@ -1083,10 +1099,10 @@ class Checker:
             return ANY
         if t == CARD and name in m.attrs_by_name:
             a = m.attrs_by_name[name]
-            m.refs[e] = ("cvar" if a.mutable else "cattr", a.slot)
+            m.refs[e] = CardAttrRef("cvar" if a.mutable else "cattr", a.slot)
             return a.type
         if (t, name) in BUILTIN_PROPS:
-            m.refs[e] = ("prop", t, name)
+            m.refs[e] = PropRef("prop", t, name)
             return BUILTIN_PROPS[(t, name)]
         cands = [n for (tt, n) in BUILTIN_PROPS if tt == t]
         if t == PLAYER:
@@ -1137,7 +1153,7 @@ class Checker:
                 return ANY
             if not z.decl.per_player:
                 self.err(e.span, f"zone '{e.zone}' is shared; 'all'/'every' need a per-player zone")
-            m.refs[e] = ("zfamily", z.slot)
+            m.refs[e] = ZoneFamilyRef("zfamily", z.slot)
             return list_of(CARD) if isinstance(e, A.AllZone) else list_of(ZONE)
         if isinstance(e, A.Quant):
             inner, el = self._binder(e, e.var, e.coll, sc, f"{e.op}(...)")
@@ -1175,13 +1191,13 @@ class Checker:
                 if not (compatible(lt, rt) or compatible(rt, lt)):
                     self.err(e.span, f"cannot compare {show(lt)} with {show(rt)}")
                 return BOOL
-            if e.op == "+" and (lt.startswith("list:") or rt.startswith("list:") or (lt == ZONE and rt == ZONE)):
+            if e.op == "+" and (lt.is_list or rt.is_list or (lt == ZONE and rt == ZONE)):
                 # joining lists (a zone joins as the list of its cards)
                 l2 = list_of(CARD) if lt == ZONE else lt
                 r2 = list_of(CARD) if rt == ZONE else rt
                 if not (compatible(l2, r2) or compatible(r2, l2)):
                     self.err(e.span, f"cannot join {show(lt)} and {show(rt)}")
-                m.refs[e] = ("join",)
+                m.refs[e] = JOIN
                 return l2 if elem(l2) not in (ANY, NONE) else r2
             self.expect(e.left, INT, lt, f"left side of '{e.op}'")
             self.expect(e.right, INT, rt, f"right side of '{e.op}'")
@@ -1211,8 +1227,8 @@ class Checker:
                     if kind == "name":
                         if v not in m.enum_of:
                             self.err(case.span, f"unknown value '{v}'" + did_you_mean(v, m.enum_of))
-                        elif st.startswith("enum:") and m.enum_of[v] != st[5:]:
-                            self.err(case.span, f"'{v}' is a {m.enum_of[v]}, not a {st[5:]}")
+                        elif st.enum is not None and m.enum_of[v] != st.enum:
+                            self.err(case.span, f"'{v}' is a {m.enum_of[v]}, not a {st.enum}")
                     elif kind == "int" and not compatible(INT, st):
                         self.err(case.span, f"a number cannot match {show(st)}")
                     elif kind == "str" and not compatible(STR, st):
@@ -1243,13 +1259,13 @@ class Checker:
                 self.expect(a, pt, self.expr(a, sc), f"argument '{pn}'")
             for a in e.args[len(c.params):]:
                 self.expr(a, sc)
-            m.refs[e] = ("effect" if is_eff else "def", n)
+            m.refs[e] = EffectRef("effect", n) if is_eff else DefRef("def", n)
             return EFFECT if is_eff else c.type
         if n == "values" and n not in m.defs:  # values(ENUM): the enum's values in order
             a = e.args[0] if len(e.args) == 1 else None
             if isinstance(a, A.Name) and a.name in m.enums:
-                m.refs[e] = ("values", a.name)
-                return list_of("enum:" + a.name)
+                m.refs[e] = ValuesRef("values", a.name)
+                return list_of(Type.enum_named(a.name))
             self.err(a.span if a is not None else e.span, "values(...) takes the name of an enum"
                      + (did_you_mean(a.name, m.enums) if isinstance(a, A.Name) else ""))
             return list_of(ANY)
@@ -1278,7 +1294,7 @@ class Checker:
                         self.err(a.span, f"argument of '{n}' should be a list or a zone, not {show(t)}")
                 else:
                     self.expect(a, p, t, f"argument of '{n}'")
-            m.refs[e] = ("builtin", n)
+            m.refs[e] = BuiltinRef("builtin", n)
             if rt == "same":
                 t = ts[-1] if ts else ANY
                 return list_of(CARD) if t == ZONE else t

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from ..errors import Note, did_you_mean
 from ..syntax import ast as A
+from .model import ConstRef, DefRef, EffectRef, PhaseRef
 
 _UNKNOWN = object()  # a value the rules work out (not a constant written on the card)
 
 
-_CONSTANT_NAMES = ("const", "effect", "action", "phase")  # what a name may be and still be a constant
+_CONSTANT_NAMES = (ConstRef, EffectRef, PhaseRef)  # what a name may be and still be a constant
 
 
 def const_value(m, e, seen: frozenset = frozenset()):
@@ -28,9 +29,9 @@ def const_value(m, e, seen: frozenset = frozenset()):
         return ("lit", type(e.value).__name__, e.value)
     if isinstance(e, A.Name):
         ref = m.refs.get(e)
-        if ref is None or ref[0] in _CONSTANT_NAMES:  # (no ref: an unknown name, reported already)
+        if ref is None or isinstance(ref, _CONSTANT_NAMES):  # (no ref: an unknown name, reported already)
             return ("name", e.name)
-        if ref[0] == "def" and e.name not in seen:
+        if isinstance(ref, DefRef) and e.name not in seen:
             d = m.defs.get(e.name)
             if d is not None and not d.params:
                 return const_value(m, d.decl.body, seen | {e.name})
