@@ -276,15 +276,37 @@ JOIN = JoinRef("join")
 REF_TAGS: dict[str, type] = {tag: cls for cls in REF_CLASSES
                              for tag in get_args(get_type_hints(cls)["tag"])}
 
-# record class -> the kinds of declaration its name resolves to (() for none: a builtin property,
-# values(...), a list join)
-DECLARED_AS: dict[type, tuple[str, ...]] = {
-    LocalRef: ("local", "parameter"), OptionRef: ("option",), CounterRef: ("counter",), VarRef: ("var",),
-    ZoneRef: ("zone",), ZoneFamilyRef: ("zone",), CardAttrRef: ("attribute",), SelfAttrRef: ("attribute",),
-    SelfZoneRef: ("card zone",), SelfDefRef: ("kind def",), KindDefRef: ("kind def",), PropRef: (),
-    ConstRef: ("enum value",), BuiltinRef: ("builtin",), DefRef: ("def",), EffectRef: ("effect", "action"),
-    PhaseRef: ("phase",), ValuesRef: (), JoinRef: (),
-}
+def declared_as(ref: Ref) -> tuple[str, ...]:
+    """The kinds of declaration a resolved name names: () for none (a builtin property,
+    `values(...)`, a list join)."""
+    match ref:
+        case LocalRef():
+            return ("local", "parameter")
+        case OptionRef():
+            return ("option",)
+        case CounterRef():
+            return ("counter",)
+        case VarRef():
+            return ("var",)
+        case ZoneRef(whose="card") | SelfZoneRef():
+            return ("card zone",)
+        case ZoneRef() | ZoneFamilyRef():
+            return ("zone",)
+        case CardAttrRef() | SelfAttrRef():
+            return ("attribute",)
+        case KindDefRef() | SelfDefRef():
+            return ("kind def",)
+        case ConstRef():
+            return ("enum value",)
+        case BuiltinRef():
+            return ("builtin",)
+        case DefRef():
+            return ("def",)
+        case EffectRef():
+            return ("action",) if ref.is_action else ("effect",)
+        case PhaseRef():
+            return ("phase",)
+    return ()
 
 
 @attrs.define
