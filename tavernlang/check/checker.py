@@ -57,7 +57,8 @@ class _Frame:
 
 class _Scope:
     def __init__(self, frame: _Frame, parent: "_Scope | None" = None):
-        self.frame, self.parent, self.names = frame, parent, {}
+        self.frame, self.parent = frame, parent
+        self.names: dict[str, tuple[int, Type]] = {}  # name -> (slot, type)
         self.kinds: dict[str, frozenset] = {}  # name -> the kinds its card (or its list's cards) may be, when known
 
     def child(self) -> "_Scope":
@@ -66,7 +67,7 @@ class _Scope:
     def bind(self, name: str, type_: str, kinds: frozenset | None = None) -> int:
         slot = self.frame.next
         self.frame.next += 1
-        self.names[name] = (slot, type_)
+        self.names[name] = (slot, as_type(type_))
         if kinds is not None:
             self.kinds[name] = kinds
         else:
@@ -74,23 +75,24 @@ class _Scope:
         return slot
 
     def lookup_kinds(self, name: str) -> frozenset | None:
-        s = self
+        s: _Scope | None = self
         while s is not None:
             if name in s.names:
                 return s.kinds.get(name)
             s = s.parent
         return None
 
-    def lookup(self, name: str):
-        s = self
+    def lookup(self, name: str) -> tuple[int, Type] | None:
+        s: _Scope | None = self
         while s is not None:
             if name in s.names:
                 return s.names[name]
             s = s.parent
         return None
 
-    def all_names(self):
-        s, out = self, set()
+    def all_names(self) -> set[str]:
+        s: _Scope | None = self
+        out: set[str] = set()
         while s is not None:
             out |= set(s.names)
             s = s.parent
@@ -126,10 +128,10 @@ class Checker:
         self.implicit_me = False  # in `winner:` keys, `coins` means `me.coins`
         self.in_expect = False  # checking a scenario's `expect` lines
         self.in_do = False  # resolving the NAME of `do NAME`
-        self.no_me = None  # where `me` is nobody (a winner rule's condition), for the error
+        self.no_me: str | None = None  # where `me` is nobody (a winner rule's condition), for the error
         self.frames: list[_Frame] = []  # every frame made, for the largest one
         self.leading_requires: set = set()
-        self.kind_self = None  # in a kind's `def`: (the kind, the slot of `this`)
+        self.kind_self: tuple[KindInfo, int] | None = None  # in a kind's `def`: (the kind, the slot of `this`)
         self.def_state: dict[str, str] = {}  # def name -> "checking" / "done"
         # the kinds a card-typed expression (or a list of cards' items) may have, where the checker
         # can know them (a kind-typed parameter, `x is K` in a binder's condition, named("..."));
@@ -199,7 +201,7 @@ class Checker:
                     m.counters[d.name] = CounterInfo(d.name, len(m.counters), d)
                 for w in d.unit or ():  # what the log calls one of it and several: words, one line
                     if w is not None and (not w.strip() or w != w.strip() or any(ch in w for ch in "\n\t{}")):
-                        self.err(d.unit_span, f"a counter's unit is a word or a few on one line, without spaces around "
+                        self.err(d.unit_span or d.span, f"a counter's unit is a word or a few on one line, without spaces around "
                                  f"or braces, not {w!r:.40} (for instance: unit \"coin\" \"coins\")")
             elif isinstance(d, A.VarDecl):
                 if define(d.name, d, "variable"):
@@ -248,8 +250,8 @@ class Checker:
             if v in seen and not isinstance(seen[v], A.EnumDecl):
                 self.err(seen[v].span, f"'{v}' is already an enum value")
         # var types, kind attributes (after enums and kinds are known)
-        for v in m.vars.values():
-            v.type = self.type_of(v.decl.type)
+        for vi in m.vars.values():
+            vi.type = self.type_of(vi.decl.type)
         card_props = {n for (t, n) in BUILTIN_PROPS if t == CARD}
         for k in m.kinds.values():
             for ad in k.decl.attrs:
@@ -306,14 +308,14 @@ class Checker:
                 if kd.name in k.attrs or kd.name in m.card_zones:
                     self.err(kd.span, f"kind '{k.name}' already has a '{kd.name}'")
                     continue
-                prev = m.kind_defs.get(kd.name)
-                if prev is not None:
-                    self.err(kd.span, f"'{kd.name}' is already a value of kind '{prev.kinds[0]}': a kind's value has a name of its own",
-                             [Note(prev.decl.span, "declared here")])
+                prev_def = m.kind_defs.get(kd.name)
+                if prev_def is not None:
+                    self.err(kd.span, f"'{kd.name}' is already a value of kind '{prev_def.kinds[0]}': a kind's value has a name of its own",
+                             [Note(prev_def.decl.span, "declared here")])
                     continue
-                info = Callable(kd.name, kd, [("this", CARD)], self.type_of(kd.type))
-                info.kinds.append(k.name)
-                m.kind_defs[kd.name] = info
+                kdi = Callable(kd.name, kd, [("this", CARD)], self.type_of(kd.type))
+                kdi.kinds.append(k.name)
+                m.kind_defs[kd.name] = kdi
         for k in m.kinds.values():
             if k.decl.text is not None:
                 self.check_card_text(k.decl.text, k)
@@ -342,13 +344,13 @@ class Checker:
             elif isinstance(d, A.ScenarioDecl):
                 m.scenarios.append(ScenarioInfo(d))
         # signatures
-        for c in list(m.defs.values()) + list(m.effects.values()):
-            c.params = [(p.name, self.type_of(p.type)) for p in c.decl.params]
-            for i, (pn, _) in enumerate(c.params):
-                if pn in [q for q, _ in c.params[:i]]:
-                    self.err(c.decl.params[i].span, f"parameter '{pn}' appears twice")
-        for c in m.defs.values():
-            c.type = self.type_of(c.decl.type) if c.decl.type else ANY
+        for cb in list(m.defs.values()) + list(m.effects.values()):
+            cb.params = [(p.name, self.type_of(p.type)) for p in cb.decl.params]
+            for i, (pn, _) in enumerate(cb.params):
+                if pn in [q for q, _ in cb.params[:i]]:
+                    self.err(cb.decl.params[i].span, f"parameter '{pn}' appears twice")
+        for cb in m.defs.values():
+            cb.type = self.type_of(cb.decl.type) if cb.decl.type else ANY
 
     def check_card_text(self, text: A.CardText, k: KindInfo) -> None:
         """A card text's holes name the card's `name` or `kind`, or an attribute or value of its kind."""
@@ -358,7 +360,7 @@ class Checker:
                 self.err(part[1], f"kind '{k.name}' has no attribute '{part[0]}' for its card text"
                          + did_you_mean(part[0], known))
 
-    def int_value(self, e):
+    def int_value(self, e: A.Expr | None) -> int | None:
         """The value of a literal integer expression (None if it is not one)."""
         if isinstance(e, A.Lit) and isinstance(e.value, int) and not isinstance(e.value, bool):
             return e.value
@@ -381,7 +383,7 @@ class Checker:
             return self.is_constant(e.left) and self.is_constant(e.right)
         return False
 
-    def type_of(self, t: A.TypeRef) -> str:
+    def type_of(self, t: A.TypeRef) -> Type:
         if t.list:
             return list_of(self.type_of(A.TypeRef(t.span, t.name)))
         n = t.name
@@ -398,23 +400,25 @@ class Checker:
     def check_all(self) -> None:
         m = self.m
         for o in m.options.values():
-            d = o.decl
+            od = o.decl
             if o.type.is_list:
-                self.err(d.type.span, f"an option cannot be a list (option '{o.name}'): make it a number, "
+                self.err(od.type.span, f"an option cannot be a list (option '{o.name}'): make it a number, "
                                       "yes/no, a string or an enum")
                 continue
-            for e in (d.default, d.low, d.high):
+            for e in (od.default, od.low, od.high):
                 if e is not None and not self.is_constant(e):
                     self.err(e.span, f"option '{o.name}' needs a constant here: a number, a string, true/false or an enum value")
-            t = self.expr(d.default, None)
-            self.expect(d.default, o.type, t, "option default")
-            for b in (d.low, d.high):
+            t = self.expr(od.default, None)
+            self.expect(od.default, o.type, t, "option default")
+            for b in (od.low, od.high):
                 if b is not None:
                     self.expect(b, INT, self.expr(b, None), "option bound")
-            lits = [x.value if isinstance(x, A.Lit) else None for x in (d.default, d.low, d.high)]
-            if d.low is not None and all(isinstance(v, int) and not isinstance(v, bool) for v in lits):
-                if not lits[1] <= lits[0] <= lits[2]:
-                    self.err(d.default.span, f"the default {lits[0]} is outside the option's range {lits[1]}..{lits[2]}")
+            lits = [x.value for x in (od.default, od.low, od.high) if isinstance(x, A.Lit)]
+            ints = [v for v in lits if isinstance(v, int) and not isinstance(v, bool)]
+            if od.low is not None and len(ints) == 3:
+                dv, low, high = ints
+                if not low <= dv <= high:
+                    self.err(od.default.span, f"the default {dv} is outside the option's range {low}..{high}")
         for k in m.kinds.values():
             for kz in k.decl.zones:
                 if kz.capacity is not None:  # it may read the card's own attributes, as a kind's def does
@@ -449,7 +453,7 @@ class Checker:
                     self.expect(ad.default, k.attrs[ad.name].type, self.expr(ad.default, None), f"default of '{ad.name}'")
         total = 0  # cards of the game, against MAX_CARDS
         for cd in m.cards:
-            k = m.kinds.get(cd.kind)
+            ck = m.kinds.get(cd.kind)
             if cd.copies < 1:
                 self.err(cd.span, "a card needs at least one copy")
             elif cd.copies > MAX_COPIES:
@@ -458,30 +462,30 @@ class Checker:
                 total += cd.copies
                 if total > MAX_CARDS >= total - cd.copies:
                     self.err(cd.span, f"with this card the game has more than {MAX_CARDS} cards (the most a game may have)")
-            if k is not None:
+            if ck is not None:
                 given = {f.name for f in cd.fields}
-                missing = [a.name for a in k.decl.attrs if a.default is None and not a.mutable and a.name not in given]
+                missing = [a.name for a in ck.decl.attrs if a.default is None and not a.mutable and a.name not in given]
                 if missing:
                     self.err(cd.span, f"card '{cd.name}' gives no value for " + ", ".join(f"'{x}'" for x in missing)
-                             + f" (kind {k.name} has no default)", [Note(k.decl.span, f"kind {k.name} is declared here")])
+                             + f" (kind {ck.name} has no default)", [Note(ck.decl.span, f"kind {ck.name} is declared here")])
             for f in cd.fields:
-                if k is None:
+                if ck is None:
                     continue
-                info = k.attrs.get(f.name)
-                if info is None:
-                    self.err(f.span, f"kind '{k.name}' has no attribute '{f.name}'" + did_you_mean(f.name, k.attrs))
+                ai = ck.attrs.get(f.name)
+                if ai is None:
+                    self.err(f.span, f"kind '{ck.name}' has no attribute '{f.name}'" + did_you_mean(f.name, ck.attrs))
                     self.expr(f.value, None)
                     continue
-                self.expect(f.value, info.type, self.expr(f.value, None), f"attribute '{f.name}'")
+                self.expect(f.value, ai.type, self.expr(f.value, None), f"attribute '{f.name}'")
         for c in m.counters.values():
             for e in (c.decl.initial, c.decl.low, c.decl.high):
                 if e is not None:
                     self.expect(e, INT, self.expr(e, None), "counter value")
             lo, hi, init = (self.int_value(x) for x in (c.decl.low, c.decl.high, c.decl.initial))
             if lo is not None and hi is not None and lo > hi:
-                self.err(c.decl.low.span, f"the range {lo}..{hi} of '{c.name}' is empty")
+                self.err((c.decl.low or c.decl).span, f"the range {lo}..{hi} of '{c.name}' is empty")
             elif init is not None and ((lo is not None and init < lo) or (hi is not None and init > hi)):
-                self.err(c.decl.initial.span, f"'{c.name}' starts at {init}, outside its range {lo}..{hi}")
+                self.err((c.decl.initial or c.decl).span, f"'{c.name}' starts at {init}, outside its range {lo}..{hi}")
         for v in m.vars.values():
             if v.decl.initial is not None:
                 self.expect(v.decl.initial, v.type, self.expr(v.decl.initial, None), "initial value")
@@ -494,12 +498,12 @@ class Checker:
                 cap = self.int_value(z.decl.capacity)
                 if cap is not None and cap < 0:
                     self.err(z.decl.capacity.span, f"a zone cannot hold {cap} cards")
-        for d in m.defs.values():
-            self.check_def(d)
-        for e in m.effects.values():
-            self.callable_body(e, e.decl.body, allow_requires=True)
-        for a in m.actions.values():
-            self.callable_body(a, a.decl.body, allow_requires=True)
+        for df in m.defs.values():
+            self.check_def(df)
+        for ef in m.effects.values():
+            self.callable_body(ef, ef.decl.body, allow_requires=True)
+        for ac in m.actions.values():
+            self.callable_body(ac, ac.decl.body, allow_requires=True)
         if m.setup is not None:
             self.callable_body(m.setup, m.setup.decl.body)
         if m.game_end is not None:
@@ -509,19 +513,19 @@ class Checker:
                 self.err(m.rounds.span, "rounds need at least one phase: rounds [N] { phase ... }")
             if m.rounds.count is not None:
                 self.expect(m.rounds.count, INT, self.expr(m.rounds.count, None), "number of rounds")
-                c = m.rounds.count
-                v = -c.operand.value if isinstance(c, A.Neg) and isinstance(c.operand, A.Lit) else \
-                    c.value if isinstance(c, A.Lit) else None
-                if isinstance(v, int) and not isinstance(v, bool) and v < 1:
-                    self.err(c.span, f"a game needs at least 1 round, not {v}")
-                elif isinstance(v, int) and not isinstance(v, bool) and v > MAX_ROUNDS:
-                    self.err(c.span, f"a game has at most {MAX_ROUNDS} rounds, not {v}")
-            names = {}
+                rc = m.rounds.count
+                rv = -rc.operand.value if isinstance(rc, A.Neg) and isinstance(rc.operand, A.Lit) else \
+                    rc.value if isinstance(rc, A.Lit) else None
+                if isinstance(rv, int) and not isinstance(rv, bool) and rv < 1:
+                    self.err(rc.span, f"a game needs at least 1 round, not {rv}")
+                elif isinstance(rv, int) and not isinstance(rv, bool) and rv > MAX_ROUNDS:
+                    self.err(rc.span, f"a game has at most {MAX_ROUNDS} rounds, not {rv}")
+            names: dict[str, A.Phase] = {}
             for ph in m.rounds.phases:
                 if ph.name in names:
                     self.err(ph.span, f"phase '{ph.name}' is already defined", [Note(names[ph.name].span, "first defined here")])
                 names[ph.name] = ph
-                info = PhaseInfo(ph.name, ph)
+                pinfo = PhaseInfo(ph.name, ph)
                 fr = self._frame()
                 sc = _Scope(fr)
                 if ph.body is not None:
@@ -529,6 +533,7 @@ class Checker:
                         self.expect(ph.each_from, PLAYER, self.expr(ph.each_from, sc), "first player of the phase")
                     self.block(ph.body, sc)
                 else:
+                    assert ph.start is not None  # (the grammar's `turns from EXPR`)
                     self.expect(ph.start, PLAYER, self.expr(ph.start, sc), "first player of the turns")
                     if ph.until is not None:
                         self.expect(ph.until, BOOL, self.expr(ph.until, sc), "'until' condition")
@@ -549,10 +554,10 @@ class Checker:
                         if ref.name in seen:
                             self.err(ref.span, f"action '{ref.name}' is listed twice")
                         seen.add(ref.name)
-                info.frame = fr.next
-                m.phases.append(info)
-        for e in m.end_conds:
-            self.expect(e.cond, BOOL, self.expr(e.cond, _Scope(self._frame())), "end condition")
+                pinfo.frame = fr.next
+                m.phases.append(pinfo)
+        for ec in m.end_conds:
+            self.expect(ec.cond, BOOL, self.expr(ec.cond, _Scope(self._frame())), "end condition")
         if m.view is not None:
             self.view(m.view)
         for w in m.guarded_winners + ([m.winner] if m.winner is not None else []):
@@ -563,8 +568,8 @@ class Checker:
                 self.expect(w.guard, BOOL, self.expr(w.guard, sc), "condition of the winner rule")
                 self.no_me = None
             self.implicit_me = True  # `me` is the player being ranked
-            for k in w.keys:
-                self.expect(k, INT, self.expr(k, sc), "winner key")
+            for key in w.keys:
+                self.expect(key, INT, self.expr(key, sc), "winner key")
             self.implicit_me = False
             if w.everyone_if is not None:
                 self.no_me = "'everyone if'"
@@ -667,7 +672,7 @@ class Checker:
         if not compatible(want, got):
             self.err(node.span, f"{what} should be {show(want)}, not {show(got)}")
 
-    def coll(self, e: A.Expr, sc: _Scope, what: str) -> str:
+    def coll(self, e: A.Expr, sc: _Scope | None, what: str) -> str:
         t = self.expr(e, sc)
         el = elem(t)
         if el is None:
@@ -891,7 +896,7 @@ class Checker:
 
     def _attr_kinds(self, name: str) -> frozenset | None:
         """The kinds an attribute's value (a card) may be: known if every kind declaring it gives a kind."""
-        out = set()
+        out: set[str] = set()
         for k in self.m.kinds.values():
             for ad in k.decl.attrs:
                 if ad.name == name:
@@ -939,8 +944,8 @@ class Checker:
                     return self.kinds_of_type(m.defs[e.name].decl.type)
                 case BuiltinRef(name="named") if len(e.args) == 1 and isinstance(e.args[0], A.Lit) \
                         and isinstance(e.args[0].value, str):
-                    ks = {cd.kind for cd in m.cards if cd.name == e.args[0].value and cd.kind in m.kinds}
-                    return frozenset(ks) if ks else None
+                    named = {cd.kind for cd in m.cards if cd.name == e.args[0].value and cd.kind in m.kinds}
+                    return frozenset(named) if named else None
                 case BuiltinRef(name="first") if len(e.args) == 2:
                     return self.card_kinds.get(e.args[1])
             return None
@@ -951,7 +956,7 @@ class Checker:
         parts = e.items if isinstance(e, A.ListLit) else (e.then, e.orelse) if isinstance(e, A.Cond) \
             else (e.left, e.right) if isinstance(e, A.BinOp) and isinstance(ref, JoinRef) else None
         if parts:  # a list, a choice between two cards, two lists joined: any of theirs
-            out = set()
+            out: set[str] = set()
             for x in parts:
                 if m.types.get(x) == NONE:
                     continue
@@ -1077,24 +1082,26 @@ class Checker:
                 m.refs[e] = ZoneRef("pzone", z.slot)
                 return ZONE
         if t == CARD and (name in m.card_zones or name in m.kind_defs):  # `dice of s`, `d.pips`
-            info = m.card_zones.get(name) or m.kind_defs[name]
+            cz = m.card_zones.get(name)
+            kdef = m.kind_defs[name] if cz is None else None
+            declared_by = cz.kinds if cz is not None else kdef.kinds if kdef is not None else []
             ks = self.card_kinds.get(obj)
-            if ks is not None and not any(k in info.kinds for k in ks):
-                what = "zone" if name in m.card_zones else "value"
-                self.err(name_span, f"kind '{sorted(ks)[0]}' has no {what} '{name}' (kind '{info.kinds[0]}' has)")
+            if ks is not None and not any(k in declared_by for k in ks):
+                what = "zone" if cz is not None else "value"
+                self.err(name_span, f"kind '{sorted(ks)[0]}' has no {what} '{name}' (kind '{declared_by[0]}' has)")
                 return ANY
-            if name in m.card_zones:
-                m.refs[e] = ZoneRef("czone", info.slot)
+            if cz is not None:
+                m.refs[e] = ZoneRef("czone", cz.slot)
                 return ZONE
             m.refs[e] = KindDefRef("kdef", name)
-            return info.type
+            return kdef.type if kdef is not None else ANY
         if t == CARD and (CARD, name) not in BUILTIN_PROPS and (ks := self.card_kinds.get(obj)) is not None \
                 and not any(name in m.kinds[k].attrs for k in ks):
-            ks = sorted(ks)
-            have = sorted({a for k in ks for a in m.kinds[k].attrs} | {n for (tt, n) in BUILTIN_PROPS if tt == CARD}
-                          | {x.name for k in ks for x in getattr(m.kinds[k].decl, "zones", ()) + getattr(m.kinds[k].decl, "defs", ())})
-            which = f"kind '{ks[0]}' has" if len(ks) == 1 else \
-                "kinds " + ", ".join(f"'{k}'" for k in ks[:-1]) + f" and '{ks[-1]}' have"
+            kl = sorted(ks)
+            have = sorted({a for k in kl for a in m.kinds[k].attrs} | {n for (tt, n) in BUILTIN_PROPS if tt == CARD}
+                          | {x.name for k in kl for x in getattr(m.kinds[k].decl, "zones", ()) + getattr(m.kinds[k].decl, "defs", ())})
+            which = f"kind '{kl[0]}' has" if len(kl) == 1 else \
+                "kinds " + ", ".join(f"'{k}'" for k in kl[:-1]) + f" and '{kl[-1]}' have"
             self.err(name_span, f"{which} no attribute '{name}'" + did_you_mean(name, have))
             return ANY
         if t == CARD and name in m.attrs_by_name:
@@ -1137,7 +1144,7 @@ class Checker:
             if elem(lt) is None and lt != ANY:
                 self.err(e.obj.span, f"only a list or a zone can be indexed, not {show(lt)}")
                 return ANY
-            return elem(lt) if lt != ANY else ANY
+            return lt.elem or ANY
         if isinstance(e, A.ListLit):
             ts = [self.expr(x, sc) for x in e.items]
             t0 = next((t for t in ts if t not in (ANY, NONE)), ANY)
@@ -1215,13 +1222,13 @@ class Checker:
             return BOOL
         if isinstance(e, A.Cond):
             self.expect(e.test, BOOL, self.expr(e.test, sc), "condition")
-            a, b = self.expr(e.then, sc), self.expr(e.orelse, sc)
-            if not (compatible(a, b) or compatible(b, a)):
-                self.err(e.span, f"both branches should have one type, not {show(a)} and {show(b)}")
-            return a if a not in (NONE, ANY) else b
+            ta, tb = self.expr(e.then, sc), self.expr(e.orelse, sc)
+            if not (compatible(ta, tb) or compatible(tb, ta)):
+                self.err(e.span, f"both branches should have one type, not {show(ta)} and {show(tb)}")
+            return ta if ta not in (NONE, ANY) else tb
         if isinstance(e, A.Match):
             st = self.expr(e.subject, sc)
-            rt = None
+            case_t: Type | None = None
             for case in e.cases:
                 for kind, v in case.patterns:
                     if kind == "name":
@@ -1234,11 +1241,11 @@ class Checker:
                     elif kind == "str" and not compatible(STR, st):
                         self.err(case.span, f"a string cannot match {show(st)}")
                 t = self.expr(case.value, sc)
-                if rt is None or rt in (NONE, ANY):
-                    rt = t
-                elif not compatible(rt, t):
-                    self.err(case.value.span, f"every case should give {show(rt)}, not {show(t)}")
-            return rt or ANY
+                if case_t is None or case_t in (NONE, ANY):
+                    case_t = t
+                elif not compatible(case_t, t):
+                    self.err(case.value.span, f"every case should give {show(case_t)}, not {show(t)}")
+            return case_t or ANY
         self.err(e.span, "unknown expression")  # pragma: no cover
         return ANY
 
@@ -1262,12 +1269,12 @@ class Checker:
             m.refs[e] = EffectRef("effect", n) if is_eff else DefRef("def", n)
             return EFFECT if is_eff else c.type
         if n == "values" and n not in m.defs:  # values(ENUM): the enum's values in order
-            a = e.args[0] if len(e.args) == 1 else None
-            if isinstance(a, A.Name) and a.name in m.enums:
-                m.refs[e] = ValuesRef("values", a.name)
-                return list_of(Type.enum_named(a.name))
-            self.err(a.span if a is not None else e.span, "values(...) takes the name of an enum"
-                     + (did_you_mean(a.name, m.enums) if isinstance(a, A.Name) else ""))
+            arg = e.args[0] if len(e.args) == 1 else None
+            if isinstance(arg, A.Name) and arg.name in m.enums:
+                m.refs[e] = ValuesRef("values", arg.name)
+                return list_of(Type.enum_named(arg.name))
+            self.err(arg.span if arg is not None else e.span, "values(...) takes the name of an enum"
+                     + (did_you_mean(arg.name, m.enums) if isinstance(arg, A.Name) else ""))
             return list_of(ANY)
         if n in BUILTIN_FUNCS:
             ps, rt = BUILTIN_FUNCS[n]

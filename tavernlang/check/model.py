@@ -432,7 +432,8 @@ class GameModel:
     # side tables, keyed by node identity
     refs: dict[A.Node, Ref] = attrs.field(factory=dict)  # what each name resolved to (the table above)
     types: dict[A.Node, Type] = attrs.field(factory=dict)
-    slots: dict[A.Node, int] = attrs.field(factory=dict)  # binders -> local slot
+    # binders -> local slot; a simultaneous choice binds two: (its player's slot, its choice's)
+    slots: dict[A.Node, int | tuple[int, int]] = attrs.field(factory=dict)
     files: list[str] = attrs.field(factory=list)
     sources: SourceCache = attrs.field(factory=SourceCache)
     path: str = ""

@@ -713,13 +713,13 @@ def named_children(node: Node) -> Iterator[tuple[str, Node]]:
                             yield f.name, y
 
 
-def children(node: Node):
+def children(node: Node) -> Iterator[Node]:
     """Every child node, for generic walks (lint, checks)."""
     for _, c in named_children(node):
         yield c
 
 
-def walk(node: Node):
+def walk(node: Node) -> Iterator[Node]:
     stack = [node]
     while stack:
         n = stack.pop()

@@ -309,7 +309,7 @@ def _syntax_diag(e: UnexpectedInput, text: str, file: str) -> Diagnostic:
 
 
 def _check_depth(f: A.File) -> None:
-    stack = [(f, 0)]
+    stack: list[tuple[A.Node, int]] = [(f, 0)]
     while stack:
         n, d = stack.pop()
         if d > MAX_DEPTH:
