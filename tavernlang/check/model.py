@@ -7,8 +7,8 @@ the checker resolved to one record below (a :data:`Ref`). Every record is a
 ``NamedTuple`` whose first field ``tag`` says which variant it is, so a record is
 equal to, and hashes like, the tuple ``(tag, field, ...)``. Match on the class and
 read the fields by name (``case CounterRef(slot=s):``); ``tag`` is for the readers
-that still index by position. Where "checker" says where it is written
-(``checker.py``, ``Checker``'s method).
+that still index by position. The column "checker" names the ``Checker`` method
+(``checker.py``) that writes the record.
 
 | record | tags | fields | what the node is | checker |
 | --- | --- | --- | --- | --- |
