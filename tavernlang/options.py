@@ -43,8 +43,8 @@ def _convert(game, o, raw: str):
         if raw.lower() in ("false", "no", "off", "0"):
             return False
         raise click.BadParameter(f"option '{o.name}' needs true or false, not '{raw}'", param_hint="--option")
-    if t.startswith("enum:"):
-        values = game.model.enums[t[5:]]
+    if t.enum is not None:
+        values = game.model.enums[t.enum]
         if raw not in values:
             raise click.BadParameter(f"option '{o.name}' must be one of {', '.join(values)}, not '{raw}'", param_hint="--option")
         return raw

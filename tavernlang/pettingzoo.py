@@ -33,6 +33,7 @@ except ImportError as _e:  # pragma: no cover - exercised by a subprocess test
         "pip install -e '.[rl]'  (or pip install 'tavernlang[rl]')"
         f"; missing: {_e.name or _e}") from _e
 
+from .check.model import BuiltinRef, DefRef, Type
 from .errors import GameError
 
 __all__ = ["env", "TavernEnv", "DEFAULT_MAX_ACTIONS", "agent_name"]
@@ -93,7 +94,7 @@ def action_bound(game, players: int) -> tuple[int | None, list[str]]:
         written list, a def's list, a filter of a bounded list, a sum of bounded lists, either
         branch of an if; distinct values, by their list or their type (an enum's values).
         Anything else (a parameter's or a let's list, a range up to a counter) has no bound here."""
-        t = m.types.get(e, "")
+        t = m.types.get(e, Type(""))
         if isinstance(e, A.ListLit):
             return len(e.items)
         if t == "zone" or isinstance(e, A.AllZone):
@@ -104,26 +105,26 @@ def action_bound(game, players: int) -> tuple[int | None, list[str]]:
             return coll_size(e.coll, seen)
         if isinstance(e, A.Aggregate) and e.op == "distinct":
             n = coll_size(e.coll, seen)
-            d = len(m.enums.get(t[10:], ())) if t.startswith("list:enum:") else domain.get(t)
+            d = len(m.enums.get(t.list_enum, ())) if t.list_enum is not None else domain.get(t)
             return min(x for x in (n, d) if x is not None) if (n, d) != (None, None) else None
-        if isinstance(e, A.BinOp) and e.op == "+" and t.startswith("list"):
+        if isinstance(e, A.BinOp) and e.op == "+" and t.is_list:
             a, b = coll_size(e.left, seen), coll_size(e.right, seen)
             return None if a is None or b is None else a + b
         if isinstance(e, A.Cond):
             a, b = coll_size(e.then, seen), coll_size(e.orelse, seen)
             return None if a is None or b is None else max(a, b)
-        if isinstance(e, A.Call) and e.name == "values" and t.startswith("list:enum:"):
-            return len(m.enums.get(t[10:], ()))
+        if isinstance(e, A.Call) and e.name == "values" and t.list_enum is not None:
+            return len(m.enums.get(t.list_enum, ()))
         if isinstance(e, A.Call) and e.name == "first" and len(e.args) == 2:
             return coll_size(e.args[1], seen)
         if isinstance(e, A.Call) and e.name == "range" and len(e.args) == 2:
             lo, hi = num_bound(e.args[0], low=True), num_bound(e.args[1])
             return None if lo is None or hi is None else max(0, hi - lo + 1)
         ref = m.refs.get(e) if isinstance(e, (A.Name, A.Call)) else None
-        if ref is not None and ref[0] == "builtin" and isinstance(e, A.Name):  # players, others, cards
+        if isinstance(ref, BuiltinRef) and isinstance(e, A.Name):  # players, others, cards
             return players if t == "list:player" else ncards if t == "list:card" else None
         name = e.name if isinstance(e, (A.Name, A.Call)) else None
-        if ref is not None and ref[0] == "def" and name in defs and name not in seen:
+        if isinstance(ref, DefRef) and name in defs and name not in seen:
             return coll_size(defs[name].body, seen | {name})
         return None
 
@@ -218,8 +219,8 @@ class _Encoding:
             shown = [(a.name, a.type) for a in info.attrs.values() if a.mutable and a.name not in quiet]
             self.label_attrs[k] = shown
             for a, t in shown:
-                if t.startswith("enum:"):
-                    for v in m.enums.get(t[5:], ()):
+                if t.enum is not None:
+                    for v in m.enums.get(t.enum, ()):
                         if (a, v) not in self.var_feats:
                             self.var_feats.append((a, v))
                 elif t in ("int", "bool") and (a, None) not in self.var_feats:
@@ -373,8 +374,8 @@ def _checked_options(game, options: dict) -> dict:
             raise ValueError(f"option '{name}' is true or false (a bool), not {v!r}")
         if t == "int" and (isinstance(v, bool) or not isinstance(v, int)):
             raise ValueError(f"option '{name}' is a whole number, not {v!r}")
-        if t.startswith("enum:") and v not in game.model.enums.get(t[5:], ()):
-            raise ValueError(f"option '{name}' is one of {', '.join(game.model.enums.get(t[5:], ()))}, not {v!r}")
+        if t.enum is not None and v not in game.model.enums.get(t.enum, ()):
+            raise ValueError(f"option '{name}' is one of {', '.join(game.model.enums.get(t.enum, ()))}, not {v!r}")
         out[name] = v
     return out
 

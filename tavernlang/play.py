@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from .check.model import DefRef, KindDefRef
 from .colour import Paint
 from .engine.runner import Match, bot_pick, bot_rng
 from .errors import GameError
@@ -175,17 +176,17 @@ def _defs_used(match: Match, span) -> list[str]:
         e = todo.pop(0)
         for x in A.walk(e):
             ref = m.refs.get(x)
-            if isinstance(x, (A.Call, A.Name)) and ref is not None and ref[0] == "def" and ref[1] not in seen:
-                seen.add(ref[1])
-                d = m.defs.get(ref[1])
+            if isinstance(x, (A.Call, A.Name)) and isinstance(ref, DefRef) and ref.name not in seen:
+                seen.add(ref.name)
+                d = m.defs.get(ref.name)
                 if d is not None:
-                    out.append(f"  with {ref[1]}: {_source(match, d.decl.span)}")
+                    out.append(f"  with {ref.name}: {_source(match, d.decl.span)}")
                     todo.append(d.decl.body)
-            elif isinstance(x, A.Attr) and ref is not None and ref[0] == "kdef" and ref[1] not in seen:
-                seen.add(ref[1])
-                d = m.kind_defs.get(ref[1])
+            elif isinstance(x, A.Attr) and isinstance(ref, KindDefRef) and ref.name not in seen:
+                seen.add(ref.name)
+                d = m.kind_defs.get(ref.name)
                 if d is not None:
-                    out.append(f"  with {ref[1]}: {_source(match, d.decl.span)}")
+                    out.append(f"  with {ref.name}: {_source(match, d.decl.span)}")
                     todo.append(d.decl.body)
     return out
 

@@ -90,8 +90,8 @@ def vary_values(game, spec: str) -> tuple[str, list]:
             raise ReportError(f"--vary: {e.message}") from None
     if o.type == "bool":
         return name, [False, True]
-    if o.type.startswith("enum:"):
-        return name, list(game.model.enums[o.type[5:]])
+    if o.type.enum is not None:
+        return name, list(game.model.enums[o.type.enum])
     st = game.new_state(game.min_players, 0)
     d = o.decl
     default = st.opt[o.slot]

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 
-from .check.model import GameModel
+from .check.model import (BuiltinRef, ConstRef, CounterRef, DefRef, EffectRef, GameModel, LocalRef, OptionRef,
+                          ZoneRef)
 from .syntax import ast as A
 
 _BUILTIN_WORDS = {
@@ -83,11 +84,11 @@ class _Words:
             if isinstance(coll, A.EveryZone):
                 noun = self.zone_title(coll.zone)
             else:
-                t = self.m.types.get(coll, "")
+                t = self.m.types.get(coll)
                 noun = {"zone": "card", "list:card": "card", "list:player": "player", "list:int": "number",
-                        "list:str": "text", "list:zone": "place", "list:effect": "effect"}.get(t)
-                if noun is None and t.startswith("list:enum:"):
-                    noun = t[10:]
+                        "list:str": "text", "list:zone": "place", "list:effect": "effect"}.get(t or "")
+                if noun is None and t is not None:
+                    noun = t.list_enum
         return (f"{noun} {var}" if noun else var), noun, cond
 
     def _is_var_test(self, cond, var: str):
@@ -115,24 +116,26 @@ class _Words:
                 return f"“{v}”"
             return str(v)
         if isinstance(x, A.Name):
-            ref = m.refs.get(x, ("?",))
-            k = ref[0]
-            if k == "builtin" or x.name in _BUILTIN_WORDS and k not in ("local",):
+            ref = m.refs.get(x)
+            if isinstance(ref, BuiltinRef) or x.name in _BUILTIN_WORDS and not isinstance(ref, LocalRef):
                 return _BUILTIN_WORDS.get(x.name, _human(x.name))
-            if k == "option":
-                return f"*{x.name}*"
-            if k == "mecounter":
-                return f"your {self.counter_title(x.name)}"
-            if k == "counter":
-                return self.counter_title(x.name)
-            if k == "zone":
-                z = m.zones.get(x.name)
-                return f"your {self.zone_title(x.name)}" if z is not None and z.decl.per_player else self.zone_title(x.name)
-            if k in ("effect", "action"):
-                return self.callable_title(x.name)
-            if k == "def":
-                return f"*{_human(x.name)}*"
-            return x.name if k in ("local", "const") else _human(x.name)
+            match ref:
+                case OptionRef():
+                    return f"*{x.name}*"
+                case CounterRef(whose="me"):
+                    return f"your {self.counter_title(x.name)}"
+                case CounterRef(whose="shared"):
+                    return self.counter_title(x.name)
+                case ZoneRef(whose="shared"):
+                    z = m.zones.get(x.name)
+                    return f"your {self.zone_title(x.name)}" if z is not None and z.decl.per_player else self.zone_title(x.name)
+                case EffectRef():
+                    return self.callable_title(x.name)
+                case DefRef():
+                    return f"*{_human(x.name)}*"
+                case LocalRef() | ConstRef():
+                    return x.name
+            return _human(x.name)
         if isinstance(x, A.Attr):
             return self.attr(x)
         if isinstance(x, A.Of):
@@ -268,7 +271,7 @@ class _Words:
 
     def held(self, x):
         """A player's counter (`coins`, `p.coins`): (the player in words, the counter's title)."""
-        if isinstance(x, A.Name) and self.m.refs.get(x, ("",))[0] == "mecounter":
+        if isinstance(x, A.Name) and isinstance(ref := self.m.refs.get(x), CounterRef) and ref.whose == "me":
             return "you", self.counter_title(x.name)
         if isinstance(x, A.Attr) and x.name in self.m.counters and self.m.counters[x.name].decl.per_player:
             return self.e(x.obj), self.counter_title(x.name)
@@ -560,8 +563,8 @@ class _Page:
             d = o.decl
             rng = f", from {A.text_of(d.low)} to {A.text_of(d.high)}" if d.low is not None else ""
             typ = {"int": "a number", "bool": "yes or no", "str": "a text"}.get(o.type, None)
-            if typ is None and o.type.startswith("enum:"):
-                typ = "one of " + ", ".join(self.m.enums.get(o.type[5:], ()))
+            if typ is None and o.type.enum is not None:
+                typ = "one of " + ", ".join(self.m.enums.get(o.type.enum, ()))
             default = A.text_of(d.default)
             if o.type == "bool":
                 default = "yes" if default == "true" else "no" if default == "false" else default

@@ -9,9 +9,11 @@ from __future__ import annotations
 from ..errors import Diagnostic, Note, Span, did_you_mean
 from ..syntax import ast as A
 from .manifest import check_components
-from .model import (ANY, BOOL, CARD, EFFECT, INT, NONE, PLAYER, STR, ZONE, Callable, AttrInfo, CardZoneInfo,
-                    CounterInfo, GameModel, KindInfo, OptionInfo, PhaseInfo, ScenarioInfo,
-                    VarInfo, ZoneInfo, elem, list_of, show)
+from .model import (ANY, BOOL, CARD, EFFECT, INT, JOIN, NONE, PLAYER, STR, ZONE, AttrInfo, BuiltinRef, Callable,
+                    CardAttrRef, CardZoneInfo, ConstRef, CounterInfo, CounterRef, DefRef, EffectRef, GameModel,
+                    JoinRef, KindDefRef, KindInfo, LocalRef, OptionInfo, OptionRef, PhaseInfo, PhaseRef, PropRef, Ref,
+                    ScenarioInfo, SelfAttrRef, SelfDefRef, SelfZoneRef, Type, ValuesRef, VarInfo, VarRef,
+                    ZoneFamilyRef, ZoneInfo, ZoneRef, as_type, elem, list_of, show)
 
 MAX_COPIES = 10_000  # copies of one card: a box of a game holds far fewer
 MAX_ROUNDS = 10_000  # rounds of a game: `rounds N` with more is an error, and so is a game not over after them
@@ -55,7 +57,8 @@ class _Frame:
 
 class _Scope:
     def __init__(self, frame: _Frame, parent: "_Scope | None" = None):
-        self.frame, self.parent, self.names = frame, parent, {}
+        self.frame, self.parent = frame, parent
+        self.names: dict[str, tuple[int, Type]] = {}  # name -> (slot, type)
         self.kinds: dict[str, frozenset] = {}  # name -> the kinds its card (or its list's cards) may be, when known
 
     def child(self) -> "_Scope":
@@ -64,7 +67,7 @@ class _Scope:
     def bind(self, name: str, type_: str, kinds: frozenset | None = None) -> int:
         slot = self.frame.next
         self.frame.next += 1
-        self.names[name] = (slot, type_)
+        self.names[name] = (slot, as_type(type_))
         if kinds is not None:
             self.kinds[name] = kinds
         else:
@@ -72,36 +75,48 @@ class _Scope:
         return slot
 
     def lookup_kinds(self, name: str) -> frozenset | None:
-        s = self
+        s: _Scope | None = self
         while s is not None:
             if name in s.names:
                 return s.kinds.get(name)
             s = s.parent
         return None
 
-    def lookup(self, name: str):
-        s = self
+    def lookup(self, name: str) -> tuple[int, Type] | None:
+        s: _Scope | None = self
         while s is not None:
             if name in s.names:
                 return s.names[name]
             s = s.parent
         return None
 
-    def all_names(self):
-        s, out = self, set()
+    def all_names(self) -> set[str]:
+        s: _Scope | None = self
+        out: set[str] = set()
         while s is not None:
             out |= set(s.names)
             s = s.parent
         return out
 
 
+def _settable(ref: Ref | None) -> bool:
+    """Can `set` change what the name resolved to: a variable, a counter (not the implied
+    `me`'s), a card's `var` attribute."""
+    match ref:
+        case VarRef() | CounterRef(whose="shared" | "player") | CardAttrRef(mutable=True):
+            return True
+    return False
+
+
 def compatible(want: str, got: str) -> bool:
+    want, got = as_type(want), as_type(got)
     if want == got or ANY in (want, got) or got == NONE:
         return True
-    if want.startswith("list:") and got == ZONE:
+    if want.is_list and got == ZONE:
         return want == list_of(CARD)
-    if want.startswith("list:") and got.startswith("list:"):
-        return compatible(want[5:], got[5:])
+    w, g = want.list_elem, got.list_elem
+    if w is not None and g is not None:
+        return compatible(w, g)
     return False
 
 
@@ -113,10 +128,10 @@ class Checker:
         self.implicit_me = False  # in `winner:` keys, `coins` means `me.coins`
         self.in_expect = False  # checking a scenario's `expect` lines
         self.in_do = False  # resolving the NAME of `do NAME`
-        self.no_me = None  # where `me` is nobody (a winner rule's condition), for the error
+        self.no_me: str | None = None  # where `me` is nobody (a winner rule's condition), for the error
         self.frames: list[_Frame] = []  # every frame made, for the largest one
         self.leading_requires: set = set()
-        self.kind_self = None  # in a kind's `def`: (the kind, the slot of `this`)
+        self.kind_self: tuple[KindInfo, int] | None = None  # in a kind's `def`: (the kind, the slot of `this`)
         self.def_state: dict[str, str] = {}  # def name -> "checking" / "done"
         # the kinds a card-typed expression (or a list of cards' items) may have, where the checker
         # can know them (a kind-typed parameter, `x is K` in a binder's condition, named("..."));
@@ -186,7 +201,7 @@ class Checker:
                     m.counters[d.name] = CounterInfo(d.name, len(m.counters), d)
                 for w in d.unit or ():  # what the log calls one of it and several: words, one line
                     if w is not None and (not w.strip() or w != w.strip() or any(ch in w for ch in "\n\t{}")):
-                        self.err(d.unit_span, f"a counter's unit is a word or a few on one line, without spaces around "
+                        self.err(d.unit_span or d.span, f"a counter's unit is a word or a few on one line, without spaces around "
                                  f"or braces, not {w!r:.40} (for instance: unit \"coin\" \"coins\")")
             elif isinstance(d, A.VarDecl):
                 if define(d.name, d, "variable"):
@@ -235,8 +250,8 @@ class Checker:
             if v in seen and not isinstance(seen[v], A.EnumDecl):
                 self.err(seen[v].span, f"'{v}' is already an enum value")
         # var types, kind attributes (after enums and kinds are known)
-        for v in m.vars.values():
-            v.type = self.type_of(v.decl.type)
+        for vi in m.vars.values():
+            vi.type = self.type_of(vi.decl.type)
         card_props = {n for (t, n) in BUILTIN_PROPS if t == CARD}
         for k in m.kinds.values():
             for ad in k.decl.attrs:
@@ -293,14 +308,14 @@ class Checker:
                 if kd.name in k.attrs or kd.name in m.card_zones:
                     self.err(kd.span, f"kind '{k.name}' already has a '{kd.name}'")
                     continue
-                prev = m.kind_defs.get(kd.name)
-                if prev is not None:
-                    self.err(kd.span, f"'{kd.name}' is already a value of kind '{prev.kinds[0]}': a kind's value has a name of its own",
-                             [Note(prev.decl.span, "declared here")])
+                prev_def = m.kind_defs.get(kd.name)
+                if prev_def is not None:
+                    self.err(kd.span, f"'{kd.name}' is already a value of kind '{prev_def.kinds[0]}': a kind's value has a name of its own",
+                             [Note(prev_def.decl.span, "declared here")])
                     continue
-                info = Callable(kd.name, kd, [("this", CARD)], self.type_of(kd.type))
-                info.kinds.append(k.name)
-                m.kind_defs[kd.name] = info
+                kdi = Callable(kd.name, kd, [("this", CARD)], self.type_of(kd.type))
+                kdi.kinds.append(k.name)
+                m.kind_defs[kd.name] = kdi
         for k in m.kinds.values():
             if k.decl.text is not None:
                 self.check_card_text(k.decl.text, k)
@@ -329,13 +344,13 @@ class Checker:
             elif isinstance(d, A.ScenarioDecl):
                 m.scenarios.append(ScenarioInfo(d))
         # signatures
-        for c in list(m.defs.values()) + list(m.effects.values()):
-            c.params = [(p.name, self.type_of(p.type)) for p in c.decl.params]
-            for i, (pn, _) in enumerate(c.params):
-                if pn in [q for q, _ in c.params[:i]]:
-                    self.err(c.decl.params[i].span, f"parameter '{pn}' appears twice")
-        for c in m.defs.values():
-            c.type = self.type_of(c.decl.type) if c.decl.type else ANY
+        for cb in list(m.defs.values()) + list(m.effects.values()):
+            cb.params = [(p.name, self.type_of(p.type)) for p in cb.decl.params]
+            for i, (pn, _) in enumerate(cb.params):
+                if pn in [q for q, _ in cb.params[:i]]:
+                    self.err(cb.decl.params[i].span, f"parameter '{pn}' appears twice")
+        for cb in m.defs.values():
+            cb.type = self.type_of(cb.decl.type) if cb.decl.type else ANY
 
     def check_card_text(self, text: A.CardText, k: KindInfo) -> None:
         """A card text's holes name the card's `name` or `kind`, or an attribute or value of its kind."""
@@ -345,7 +360,7 @@ class Checker:
                 self.err(part[1], f"kind '{k.name}' has no attribute '{part[0]}' for its card text"
                          + did_you_mean(part[0], known))
 
-    def int_value(self, e):
+    def int_value(self, e: A.Expr | None) -> int | None:
         """The value of a literal integer expression (None if it is not one)."""
         if isinstance(e, A.Lit) and isinstance(e.value, int) and not isinstance(e.value, bool):
             return e.value
@@ -368,14 +383,14 @@ class Checker:
             return self.is_constant(e.left) and self.is_constant(e.right)
         return False
 
-    def type_of(self, t: A.TypeRef) -> str:
+    def type_of(self, t: A.TypeRef) -> Type:
         if t.list:
             return list_of(self.type_of(A.TypeRef(t.span, t.name)))
         n = t.name
         if n in TYPE_NAMES:
             return TYPE_NAMES[n]
         if n in self.m.enums:
-            return "enum:" + n
+            return Type.enum_named(n)
         if n in self.m.kinds:
             return CARD
         self.err(t.span, f"unknown type '{n}'" + did_you_mean(n, list(TYPE_NAMES) + list(self.m.enums) + list(self.m.kinds)))
@@ -385,23 +400,25 @@ class Checker:
     def check_all(self) -> None:
         m = self.m
         for o in m.options.values():
-            d = o.decl
-            if o.type.startswith("list:"):
-                self.err(d.type.span, f"an option cannot be a list (option '{o.name}'): make it a number, "
+            od = o.decl
+            if o.type.is_list:
+                self.err(od.type.span, f"an option cannot be a list (option '{o.name}'): make it a number, "
                                       "yes/no, a string or an enum")
                 continue
-            for e in (d.default, d.low, d.high):
+            for e in (od.default, od.low, od.high):
                 if e is not None and not self.is_constant(e):
                     self.err(e.span, f"option '{o.name}' needs a constant here: a number, a string, true/false or an enum value")
-            t = self.expr(d.default, None)
-            self.expect(d.default, o.type, t, "option default")
-            for b in (d.low, d.high):
+            t = self.expr(od.default, None)
+            self.expect(od.default, o.type, t, "option default")
+            for b in (od.low, od.high):
                 if b is not None:
                     self.expect(b, INT, self.expr(b, None), "option bound")
-            lits = [x.value if isinstance(x, A.Lit) else None for x in (d.default, d.low, d.high)]
-            if d.low is not None and all(isinstance(v, int) and not isinstance(v, bool) for v in lits):
-                if not lits[1] <= lits[0] <= lits[2]:
-                    self.err(d.default.span, f"the default {lits[0]} is outside the option's range {lits[1]}..{lits[2]}")
+            lits = [x.value for x in (od.default, od.low, od.high) if isinstance(x, A.Lit)]
+            ints = [v for v in lits if isinstance(v, int) and not isinstance(v, bool)]
+            if od.low is not None and len(ints) == 3:
+                dv, low, high = ints
+                if not low <= dv <= high:
+                    self.err(od.default.span, f"the default {dv} is outside the option's range {low}..{high}")
         for k in m.kinds.values():
             for kz in k.decl.zones:
                 if kz.capacity is not None:  # it may read the card's own attributes, as a kind's def does
@@ -436,7 +453,7 @@ class Checker:
                     self.expect(ad.default, k.attrs[ad.name].type, self.expr(ad.default, None), f"default of '{ad.name}'")
         total = 0  # cards of the game, against MAX_CARDS
         for cd in m.cards:
-            k = m.kinds.get(cd.kind)
+            ck = m.kinds.get(cd.kind)
             if cd.copies < 1:
                 self.err(cd.span, "a card needs at least one copy")
             elif cd.copies > MAX_COPIES:
@@ -445,30 +462,30 @@ class Checker:
                 total += cd.copies
                 if total > MAX_CARDS >= total - cd.copies:
                     self.err(cd.span, f"with this card the game has more than {MAX_CARDS} cards (the most a game may have)")
-            if k is not None:
+            if ck is not None:
                 given = {f.name for f in cd.fields}
-                missing = [a.name for a in k.decl.attrs if a.default is None and not a.mutable and a.name not in given]
+                missing = [a.name for a in ck.decl.attrs if a.default is None and not a.mutable and a.name not in given]
                 if missing:
                     self.err(cd.span, f"card '{cd.name}' gives no value for " + ", ".join(f"'{x}'" for x in missing)
-                             + f" (kind {k.name} has no default)", [Note(k.decl.span, f"kind {k.name} is declared here")])
+                             + f" (kind {ck.name} has no default)", [Note(ck.decl.span, f"kind {ck.name} is declared here")])
             for f in cd.fields:
-                if k is None:
+                if ck is None:
                     continue
-                info = k.attrs.get(f.name)
-                if info is None:
-                    self.err(f.span, f"kind '{k.name}' has no attribute '{f.name}'" + did_you_mean(f.name, k.attrs))
+                ai = ck.attrs.get(f.name)
+                if ai is None:
+                    self.err(f.span, f"kind '{ck.name}' has no attribute '{f.name}'" + did_you_mean(f.name, ck.attrs))
                     self.expr(f.value, None)
                     continue
-                self.expect(f.value, info.type, self.expr(f.value, None), f"attribute '{f.name}'")
+                self.expect(f.value, ai.type, self.expr(f.value, None), f"attribute '{f.name}'")
         for c in m.counters.values():
             for e in (c.decl.initial, c.decl.low, c.decl.high):
                 if e is not None:
                     self.expect(e, INT, self.expr(e, None), "counter value")
             lo, hi, init = (self.int_value(x) for x in (c.decl.low, c.decl.high, c.decl.initial))
             if lo is not None and hi is not None and lo > hi:
-                self.err(c.decl.low.span, f"the range {lo}..{hi} of '{c.name}' is empty")
+                self.err((c.decl.low or c.decl).span, f"the range {lo}..{hi} of '{c.name}' is empty")
             elif init is not None and ((lo is not None and init < lo) or (hi is not None and init > hi)):
-                self.err(c.decl.initial.span, f"'{c.name}' starts at {init}, outside its range {lo}..{hi}")
+                self.err((c.decl.initial or c.decl).span, f"'{c.name}' starts at {init}, outside its range {lo}..{hi}")
         for v in m.vars.values():
             if v.decl.initial is not None:
                 self.expect(v.decl.initial, v.type, self.expr(v.decl.initial, None), "initial value")
@@ -481,12 +498,12 @@ class Checker:
                 cap = self.int_value(z.decl.capacity)
                 if cap is not None and cap < 0:
                     self.err(z.decl.capacity.span, f"a zone cannot hold {cap} cards")
-        for d in m.defs.values():
-            self.check_def(d)
-        for e in m.effects.values():
-            self.callable_body(e, e.decl.body, allow_requires=True)
-        for a in m.actions.values():
-            self.callable_body(a, a.decl.body, allow_requires=True)
+        for df in m.defs.values():
+            self.check_def(df)
+        for ef in m.effects.values():
+            self.callable_body(ef, ef.decl.body, allow_requires=True)
+        for ac in m.actions.values():
+            self.callable_body(ac, ac.decl.body, allow_requires=True)
         if m.setup is not None:
             self.callable_body(m.setup, m.setup.decl.body)
         if m.game_end is not None:
@@ -496,19 +513,19 @@ class Checker:
                 self.err(m.rounds.span, "rounds need at least one phase: rounds [N] { phase ... }")
             if m.rounds.count is not None:
                 self.expect(m.rounds.count, INT, self.expr(m.rounds.count, None), "number of rounds")
-                c = m.rounds.count
-                v = -c.operand.value if isinstance(c, A.Neg) and isinstance(c.operand, A.Lit) else \
-                    c.value if isinstance(c, A.Lit) else None
-                if isinstance(v, int) and not isinstance(v, bool) and v < 1:
-                    self.err(c.span, f"a game needs at least 1 round, not {v}")
-                elif isinstance(v, int) and not isinstance(v, bool) and v > MAX_ROUNDS:
-                    self.err(c.span, f"a game has at most {MAX_ROUNDS} rounds, not {v}")
-            names = {}
+                rc = m.rounds.count
+                rv = -rc.operand.value if isinstance(rc, A.Neg) and isinstance(rc.operand, A.Lit) else \
+                    rc.value if isinstance(rc, A.Lit) else None
+                if isinstance(rv, int) and not isinstance(rv, bool) and rv < 1:
+                    self.err(rc.span, f"a game needs at least 1 round, not {rv}")
+                elif isinstance(rv, int) and not isinstance(rv, bool) and rv > MAX_ROUNDS:
+                    self.err(rc.span, f"a game has at most {MAX_ROUNDS} rounds, not {rv}")
+            names: dict[str, A.Phase] = {}
             for ph in m.rounds.phases:
                 if ph.name in names:
                     self.err(ph.span, f"phase '{ph.name}' is already defined", [Note(names[ph.name].span, "first defined here")])
                 names[ph.name] = ph
-                info = PhaseInfo(ph.name, ph)
+                pinfo = PhaseInfo(ph.name, ph)
                 fr = self._frame()
                 sc = _Scope(fr)
                 if ph.body is not None:
@@ -516,6 +533,7 @@ class Checker:
                         self.expect(ph.each_from, PLAYER, self.expr(ph.each_from, sc), "first player of the phase")
                     self.block(ph.body, sc)
                 else:
+                    assert ph.start is not None  # (the grammar's `turns from EXPR`)
                     self.expect(ph.start, PLAYER, self.expr(ph.start, sc), "first player of the turns")
                     if ph.until is not None:
                         self.expect(ph.until, BOOL, self.expr(ph.until, sc), "'until' condition")
@@ -536,10 +554,10 @@ class Checker:
                         if ref.name in seen:
                             self.err(ref.span, f"action '{ref.name}' is listed twice")
                         seen.add(ref.name)
-                info.frame = fr.next
-                m.phases.append(info)
-        for e in m.end_conds:
-            self.expect(e.cond, BOOL, self.expr(e.cond, _Scope(self._frame())), "end condition")
+                pinfo.frame = fr.next
+                m.phases.append(pinfo)
+        for ec in m.end_conds:
+            self.expect(ec.cond, BOOL, self.expr(ec.cond, _Scope(self._frame())), "end condition")
         if m.view is not None:
             self.view(m.view)
         for w in m.guarded_winners + ([m.winner] if m.winner is not None else []):
@@ -550,8 +568,8 @@ class Checker:
                 self.expect(w.guard, BOOL, self.expr(w.guard, sc), "condition of the winner rule")
                 self.no_me = None
             self.implicit_me = True  # `me` is the player being ranked
-            for k in w.keys:
-                self.expect(k, INT, self.expr(k, sc), "winner key")
+            for key in w.keys:
+                self.expect(key, INT, self.expr(key, sc), "winner key")
             self.implicit_me = False
             if w.everyone_if is not None:
                 self.no_me = "'everyone if'"
@@ -654,7 +672,7 @@ class Checker:
         if not compatible(want, got):
             self.err(node.span, f"{what} should be {show(want)}, not {show(got)}")
 
-    def coll(self, e: A.Expr, sc: _Scope, what: str) -> str:
+    def coll(self, e: A.Expr, sc: _Scope | None, what: str) -> str:
         t = self.expr(e, sc)
         el = elem(t)
         if el is None:
@@ -712,7 +730,7 @@ class Checker:
             ref = m.refs.get(s.target)
             if len(self.errors) > before:
                 pass  # the target is wrong already; one error is enough
-            elif ref is None or ref[0] not in ("var", "pvar", "counter", "pcounter", "cvar"):
+            elif not _settable(ref):
                 self.err(s.target.span, "only a variable, a counter or a 'var' attribute can be set")
             self.expect(s.value, tt, vt, "new value")
         elif isinstance(s, A.Swap):
@@ -799,8 +817,8 @@ class Checker:
             t = self.expr(s.effect, sc, effect_call=True)
             self.in_do = False
             ref = m.refs.get(s.effect)
-            if s.as_player is not None and ref is not None and ref[0] == "phase" and m.rounds is not None:
-                ph = next((x for x in m.rounds.phases if x.name == ref[1]), None)
+            if s.as_player is not None and isinstance(ref, PhaseRef) and m.rounds is not None:
+                ph = next((x for x in m.rounds.phases if x.name == ref.name), None)
                 if ph is not None and not ph.each_player:
                     self.err(s.as_player.span, f"'do {ph.name} as P' runs a phase for one player: phase '{ph.name}' is not "
                                                "played 'for each player'")
@@ -859,8 +877,8 @@ class Checker:
                 elif not decl.per_player and grp.per_player:
                     self.err(sp, f"'{name}' is shared: put it in a titled group of the view, not 'per player'")
 
-    def expr(self, e: A.Expr, sc: _Scope | None, effect_call=False) -> str:
-        t = self._expr(e, sc, effect_call)
+    def expr(self, e: A.Expr, sc: _Scope | None, effect_call: bool = False) -> Type:
+        t = as_type(self._expr(e, sc, effect_call))
         self.m.types[e] = t
         ks = self._kinds(e, sc) if t == CARD or t == list_of(CARD) else None
         if ks is not None:
@@ -878,7 +896,7 @@ class Checker:
 
     def _attr_kinds(self, name: str) -> frozenset | None:
         """The kinds an attribute's value (a card) may be: known if every kind declaring it gives a kind."""
-        out = set()
+        out: set[str] = set()
         for k in self.m.kinds.values():
             for ad in k.decl.attrs:
                 if ad.name == name:
@@ -905,37 +923,40 @@ class Checker:
         m = self.m
         ref = m.refs.get(e)
         if isinstance(e, A.Name):
-            if ref is not None and ref[0] == "local" and sc is not None:
-                return sc.lookup_kinds(e.name)
-            if ref is not None and ref[0] == "var":
-                return self.kinds_of_type(m.vars[e.name].decl.type)
-            if ref is not None and ref[0] == "def":
-                return self.kinds_of_type(m.defs[e.name].decl.type)
+            match ref:
+                case LocalRef() if sc is not None:
+                    return sc.lookup_kinds(e.name)
+                case VarRef(whose="shared"):
+                    return self.kinds_of_type(m.vars[e.name].decl.type)
+                case DefRef():
+                    return self.kinds_of_type(m.defs[e.name].decl.type)
             return None
         if isinstance(e, (A.Attr, A.Of)):
-            if ref is not None and ref[0] in ("cattr", "cvar"):
-                return self._attr_kinds(e.name)
-            if ref is not None and ref[0] == "pvar":
-                return self.kinds_of_type(m.vars[e.name].decl.type)
+            match ref:
+                case CardAttrRef():
+                    return self._attr_kinds(e.name)
+                case VarRef(whose="player"):
+                    return self.kinds_of_type(m.vars[e.name].decl.type)
             return None
         if isinstance(e, A.Call):
-            if ref == ("def", e.name):
-                return self.kinds_of_type(m.defs[e.name].decl.type)
-            if ref == ("builtin", "named") and len(e.args) == 1 and isinstance(e.args[0], A.Lit) \
-                    and isinstance(e.args[0].value, str):
-                ks = {cd.kind for cd in m.cards if cd.name == e.args[0].value and cd.kind in m.kinds}
-                return frozenset(ks) if ks else None
-            if ref == ("builtin", "first") and len(e.args) == 2:
-                return self.card_kinds.get(e.args[1])
+            match ref:
+                case DefRef(name=e.name):
+                    return self.kinds_of_type(m.defs[e.name].decl.type)
+                case BuiltinRef(name="named") if len(e.args) == 1 and isinstance(e.args[0], A.Lit) \
+                        and isinstance(e.args[0].value, str):
+                    named = {cd.kind for cd in m.cards if cd.name == e.args[0].value and cd.kind in m.kinds}
+                    return frozenset(named) if named else None
+                case BuiltinRef(name="first") if len(e.args) == 2:
+                    return self.card_kinds.get(e.args[1])
             return None
         if isinstance(e, A.Index):
             return self.card_kinds.get(e.obj)
         if isinstance(e, A.Quant) and e.op == "filter":
             return self.bound_kinds(e.var, e.coll, e.cond)
         parts = e.items if isinstance(e, A.ListLit) else (e.then, e.orelse) if isinstance(e, A.Cond) \
-            else (e.left, e.right) if isinstance(e, A.BinOp) and ref == ("join",) else None
+            else (e.left, e.right) if isinstance(e, A.BinOp) and isinstance(ref, JoinRef) else None
         if parts:  # a list, a choice between two cards, two lists joined: any of theirs
-            out = set()
+            out: set[str] = set()
             for x in parts:
                 if m.types.get(x) == NONE:
                     continue
@@ -952,80 +973,80 @@ class Checker:
         if sc is not None:
             hit = sc.lookup(n)
             if hit is not None:
-                m.refs[e] = ("local", hit[0])
+                m.refs[e] = LocalRef("local", hit[0])
                 return hit[1]
         if self.kind_self is not None and sc is not None:  # a kind's def: its own attributes by name
             k, this = self.kind_self
             if n in k.attrs:
                 a = k.attrs[n]
-                m.refs[e] = ("selfattr", this, a.slot, a.mutable)
+                m.refs[e] = SelfAttrRef("selfattr", this, a.slot, a.mutable)
                 return a.type
             cz = m.card_zones.get(n)
             if cz is not None and k.name in cz.kinds:
-                m.refs[e] = ("selfzone", this, cz.slot)
+                m.refs[e] = SelfZoneRef("selfzone", this, cz.slot)
                 return ZONE
             kd = m.kind_defs.get(n)
             if kd is not None and k.name in kd.kinds:
-                m.refs[e] = ("selfdef", this, n)
+                m.refs[e] = SelfDefRef("selfdef", this, n)
                 return kd.type
         if n == "me" and self.no_me:
             self.err(e.span, f"'me' is nobody in {self.no_me}: it speaks of all the players (say 'player(1)', or use 'every(p in players where ...)')")
         if n in BUILTIN_NAMES:
-            m.refs[e] = ("builtin", n)
+            m.refs[e] = BuiltinRef("builtin", n)
             return BUILTIN_NAMES[n]
         if self.in_do:  # `do NAME`: an effect, action or phase, even if a zone has that name
             if n in m.effects or n in m.actions:
-                m.refs[e] = ("effect" if n in m.effects else "action", n)
+                m.refs[e] = EffectRef("effect" if n in m.effects else "action", n)
                 return EFFECT
             if m.rounds is not None and n in {ph.name for ph in m.rounds.phases}:
-                m.refs[e] = ("phase", n)
+                m.refs[e] = PhaseRef("phase", n)
                 return EFFECT
         if n in m.options:
-            m.refs[e] = ("option", m.options[n].slot)
+            m.refs[e] = OptionRef("option", m.options[n].slot)
             return m.options[n].type
         if n in m.counters:
             c = m.counters[n]
             if c.decl.per_player and self.implicit_me:
-                m.refs[e] = ("mecounter", c.slot)
+                m.refs[e] = CounterRef("mecounter", c.slot)
                 return INT
             if c.decl.per_player:
                 self.err(e.span, f"counter '{n}' is per player: say whose, as '{n} of me' or 'p.{n}'")
                 return INT
-            m.refs[e] = ("counter", c.slot)
+            m.refs[e] = CounterRef("counter", c.slot)
             return INT
         if n in m.vars:
             v = m.vars[n]
             if v.decl.per_player:
                 self.err(e.span, f"variable '{n}' is per player: say whose, as '{n} of me'")
                 return v.type
-            m.refs[e] = ("var", v.slot)
+            m.refs[e] = VarRef("var", v.slot)
             return v.type
         if n in m.zones:
             z = m.zones[n]
             if z.decl.per_player:
                 self.err(e.span, f"zone '{n}' is per player: say whose ('{n} of me'), or use 'all {n}' or 'every {n}'")
                 return ZONE
-            m.refs[e] = ("zone", z.slot)
+            m.refs[e] = ZoneRef("zone", z.slot)
             return ZONE
         if n in m.enum_of:
-            m.refs[e] = ("const", n)
-            return "enum:" + m.enum_of[n]
+            m.refs[e] = ConstRef("const", n)
+            return Type.enum_named(m.enum_of[n])
         if n in m.defs:
             d = m.defs[n]
             if d.decl.type is None:
                 self.check_def(d)
             if d.params:
                 self.err(e.span, f"'{n}' takes {len(d.params)} argument(s)")
-            m.refs[e] = ("def", n)
+            m.refs[e] = DefRef("def", n)
             return d.type
         if n in m.effects:
-            m.refs[e] = ("effect", n)
+            m.refs[e] = EffectRef("effect", n)
             return EFFECT
         if n in m.actions:
-            m.refs[e] = ("action", n)
+            m.refs[e] = EffectRef("action", n)
             return EFFECT
         if m.rounds is not None and n in {ph.name for ph in m.rounds.phases}:
-            m.refs[e] = ("phase", n)
+            m.refs[e] = PhaseRef("phase", n)
             return EFFECT
         cands = set(BUILTIN_NAMES) | set(m.options) | set(m.counters) | set(m.vars) | set(m.zones) \
             | set(m.enum_of) | set(m.defs) | set(m.effects) | set(m.actions)
@@ -1049,44 +1070,46 @@ class Checker:
                 c = m.counters[name]
                 if not c.decl.per_player:
                     self.err(name_span, f"counter '{name}' is shared, not per player")
-                m.refs[e] = ("pcounter", c.slot)
+                m.refs[e] = CounterRef("pcounter", c.slot)
                 return INT
             if name in m.vars and m.vars[name].decl.per_player:
-                m.refs[e] = ("pvar", m.vars[name].slot)
+                m.refs[e] = VarRef("pvar", m.vars[name].slot)
                 return m.vars[name].type
             if name in m.zones:
                 z = m.zones[name]
                 if not z.decl.per_player:
                     self.err(name_span, f"zone '{name}' is shared, not per player")
-                m.refs[e] = ("pzone", z.slot)
+                m.refs[e] = ZoneRef("pzone", z.slot)
                 return ZONE
         if t == CARD and (name in m.card_zones or name in m.kind_defs):  # `dice of s`, `d.pips`
-            info = m.card_zones.get(name) or m.kind_defs[name]
+            cz = m.card_zones.get(name)
+            kdef = m.kind_defs[name] if cz is None else None
+            declared_by = cz.kinds if cz is not None else kdef.kinds if kdef is not None else []
             ks = self.card_kinds.get(obj)
-            if ks is not None and not any(k in info.kinds for k in ks):
-                what = "zone" if name in m.card_zones else "value"
-                self.err(name_span, f"kind '{sorted(ks)[0]}' has no {what} '{name}' (kind '{info.kinds[0]}' has)")
+            if ks is not None and not any(k in declared_by for k in ks):
+                what = "zone" if cz is not None else "value"
+                self.err(name_span, f"kind '{sorted(ks)[0]}' has no {what} '{name}' (kind '{declared_by[0]}' has)")
                 return ANY
-            if name in m.card_zones:
-                m.refs[e] = ("czone", info.slot)
+            if cz is not None:
+                m.refs[e] = ZoneRef("czone", cz.slot)
                 return ZONE
-            m.refs[e] = ("kdef", name)
-            return info.type
+            m.refs[e] = KindDefRef("kdef", name)
+            return kdef.type if kdef is not None else ANY
         if t == CARD and (CARD, name) not in BUILTIN_PROPS and (ks := self.card_kinds.get(obj)) is not None \
                 and not any(name in m.kinds[k].attrs for k in ks):
-            ks = sorted(ks)
-            have = sorted({a for k in ks for a in m.kinds[k].attrs} | {n for (tt, n) in BUILTIN_PROPS if tt == CARD}
-                          | {x.name for k in ks for x in getattr(m.kinds[k].decl, "zones", ()) + getattr(m.kinds[k].decl, "defs", ())})
-            which = f"kind '{ks[0]}' has" if len(ks) == 1 else \
-                "kinds " + ", ".join(f"'{k}'" for k in ks[:-1]) + f" and '{ks[-1]}' have"
+            kl = sorted(ks)
+            have = sorted({a for k in kl for a in m.kinds[k].attrs} | {n for (tt, n) in BUILTIN_PROPS if tt == CARD}
+                          | {x.name for k in kl for x in getattr(m.kinds[k].decl, "zones", ()) + getattr(m.kinds[k].decl, "defs", ())})
+            which = f"kind '{kl[0]}' has" if len(kl) == 1 else \
+                "kinds " + ", ".join(f"'{k}'" for k in kl[:-1]) + f" and '{kl[-1]}' have"
             self.err(name_span, f"{which} no attribute '{name}'" + did_you_mean(name, have))
             return ANY
         if t == CARD and name in m.attrs_by_name:
             a = m.attrs_by_name[name]
-            m.refs[e] = ("cvar" if a.mutable else "cattr", a.slot)
+            m.refs[e] = CardAttrRef("cvar" if a.mutable else "cattr", a.slot)
             return a.type
         if (t, name) in BUILTIN_PROPS:
-            m.refs[e] = ("prop", t, name)
+            m.refs[e] = PropRef("prop", t, name)
             return BUILTIN_PROPS[(t, name)]
         cands = [n for (tt, n) in BUILTIN_PROPS if tt == t]
         if t == PLAYER:
@@ -1121,7 +1144,7 @@ class Checker:
             if elem(lt) is None and lt != ANY:
                 self.err(e.obj.span, f"only a list or a zone can be indexed, not {show(lt)}")
                 return ANY
-            return elem(lt) if lt != ANY else ANY
+            return lt.elem or ANY
         if isinstance(e, A.ListLit):
             ts = [self.expr(x, sc) for x in e.items]
             t0 = next((t for t in ts if t not in (ANY, NONE)), ANY)
@@ -1137,7 +1160,7 @@ class Checker:
                 return ANY
             if not z.decl.per_player:
                 self.err(e.span, f"zone '{e.zone}' is shared; 'all'/'every' need a per-player zone")
-            m.refs[e] = ("zfamily", z.slot)
+            m.refs[e] = ZoneFamilyRef("zfamily", z.slot)
             return list_of(CARD) if isinstance(e, A.AllZone) else list_of(ZONE)
         if isinstance(e, A.Quant):
             inner, el = self._binder(e, e.var, e.coll, sc, f"{e.op}(...)")
@@ -1175,13 +1198,13 @@ class Checker:
                 if not (compatible(lt, rt) or compatible(rt, lt)):
                     self.err(e.span, f"cannot compare {show(lt)} with {show(rt)}")
                 return BOOL
-            if e.op == "+" and (lt.startswith("list:") or rt.startswith("list:") or (lt == ZONE and rt == ZONE)):
+            if e.op == "+" and (lt.is_list or rt.is_list or (lt == ZONE and rt == ZONE)):
                 # joining lists (a zone joins as the list of its cards)
                 l2 = list_of(CARD) if lt == ZONE else lt
                 r2 = list_of(CARD) if rt == ZONE else rt
                 if not (compatible(l2, r2) or compatible(r2, l2)):
                     self.err(e.span, f"cannot join {show(lt)} and {show(rt)}")
-                m.refs[e] = ("join",)
+                m.refs[e] = JOIN
                 return l2 if elem(l2) not in (ANY, NONE) else r2
             self.expect(e.left, INT, lt, f"left side of '{e.op}'")
             self.expect(e.right, INT, rt, f"right side of '{e.op}'")
@@ -1199,30 +1222,30 @@ class Checker:
             return BOOL
         if isinstance(e, A.Cond):
             self.expect(e.test, BOOL, self.expr(e.test, sc), "condition")
-            a, b = self.expr(e.then, sc), self.expr(e.orelse, sc)
-            if not (compatible(a, b) or compatible(b, a)):
-                self.err(e.span, f"both branches should have one type, not {show(a)} and {show(b)}")
-            return a if a not in (NONE, ANY) else b
+            ta, tb = self.expr(e.then, sc), self.expr(e.orelse, sc)
+            if not (compatible(ta, tb) or compatible(tb, ta)):
+                self.err(e.span, f"both branches should have one type, not {show(ta)} and {show(tb)}")
+            return ta if ta not in (NONE, ANY) else tb
         if isinstance(e, A.Match):
             st = self.expr(e.subject, sc)
-            rt = None
+            case_t: Type | None = None
             for case in e.cases:
                 for kind, v in case.patterns:
                     if kind == "name":
                         if v not in m.enum_of:
                             self.err(case.span, f"unknown value '{v}'" + did_you_mean(v, m.enum_of))
-                        elif st.startswith("enum:") and m.enum_of[v] != st[5:]:
-                            self.err(case.span, f"'{v}' is a {m.enum_of[v]}, not a {st[5:]}")
+                        elif st.enum is not None and m.enum_of[v] != st.enum:
+                            self.err(case.span, f"'{v}' is a {m.enum_of[v]}, not a {st.enum}")
                     elif kind == "int" and not compatible(INT, st):
                         self.err(case.span, f"a number cannot match {show(st)}")
                     elif kind == "str" and not compatible(STR, st):
                         self.err(case.span, f"a string cannot match {show(st)}")
                 t = self.expr(case.value, sc)
-                if rt is None or rt in (NONE, ANY):
-                    rt = t
-                elif not compatible(rt, t):
-                    self.err(case.value.span, f"every case should give {show(rt)}, not {show(t)}")
-            return rt or ANY
+                if case_t is None or case_t in (NONE, ANY):
+                    case_t = t
+                elif not compatible(case_t, t):
+                    self.err(case.value.span, f"every case should give {show(case_t)}, not {show(t)}")
+            return case_t or ANY
         self.err(e.span, "unknown expression")  # pragma: no cover
         return ANY
 
@@ -1243,15 +1266,15 @@ class Checker:
                 self.expect(a, pt, self.expr(a, sc), f"argument '{pn}'")
             for a in e.args[len(c.params):]:
                 self.expr(a, sc)
-            m.refs[e] = ("effect" if is_eff else "def", n)
+            m.refs[e] = EffectRef("effect", n) if is_eff else DefRef("def", n)
             return EFFECT if is_eff else c.type
         if n == "values" and n not in m.defs:  # values(ENUM): the enum's values in order
-            a = e.args[0] if len(e.args) == 1 else None
-            if isinstance(a, A.Name) and a.name in m.enums:
-                m.refs[e] = ("values", a.name)
-                return list_of("enum:" + a.name)
-            self.err(a.span if a is not None else e.span, "values(...) takes the name of an enum"
-                     + (did_you_mean(a.name, m.enums) if isinstance(a, A.Name) else ""))
+            arg = e.args[0] if len(e.args) == 1 else None
+            if isinstance(arg, A.Name) and arg.name in m.enums:
+                m.refs[e] = ValuesRef("values", arg.name)
+                return list_of(Type.enum_named(arg.name))
+            self.err(arg.span if arg is not None else e.span, "values(...) takes the name of an enum"
+                     + (did_you_mean(arg.name, m.enums) if isinstance(arg, A.Name) else ""))
             return list_of(ANY)
         if n in BUILTIN_FUNCS:
             ps, rt = BUILTIN_FUNCS[n]
@@ -1278,7 +1301,7 @@ class Checker:
                         self.err(a.span, f"argument of '{n}' should be a list or a zone, not {show(t)}")
                 else:
                     self.expect(a, p, t, f"argument of '{n}'")
-            m.refs[e] = ("builtin", n)
+            m.refs[e] = BuiltinRef("builtin", n)
             if rt == "same":
                 t = ts[-1] if ts else ANY
                 return list_of(CARD) if t == ZONE else t

@@ -11,16 +11,19 @@ checked when the base is, and in the variant only if the variant adds or replace
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import Note, did_you_mean
 from ..syntax import ast as A
+from .model import ConstRef, DefRef, EffectRef, PhaseRef
 
 _UNKNOWN = object()  # a value the rules work out (not a constant written on the card)
 
 
-_CONSTANT_NAMES = ("const", "effect", "action", "phase")  # what a name may be and still be a constant
+_CONSTANT_NAMES = (ConstRef, EffectRef, PhaseRef)  # what a name may be and still be a constant
 
 
-def const_value(m, e, seen: frozenset = frozenset()):
+def const_value(m, e, seen: frozenset = frozenset()) -> Any:
     """The value of a constant written on a card or in a components line: numbers, strings,
     true/false/none, names (enum values, effects), a def without parameters giving one of
     those, lists of those; _UNKNOWN otherwise (an option, a variable: worked out by the rules)."""
@@ -28,9 +31,9 @@ def const_value(m, e, seen: frozenset = frozenset()):
         return ("lit", type(e.value).__name__, e.value)
     if isinstance(e, A.Name):
         ref = m.refs.get(e)
-        if ref is None or ref[0] in _CONSTANT_NAMES:  # (no ref: an unknown name, reported already)
+        if ref is None or isinstance(ref, _CONSTANT_NAMES):  # (no ref: an unknown name, reported already)
             return ("name", e.name)
-        if ref[0] == "def" and e.name not in seen:
+        if isinstance(ref, DefRef) and e.name not in seen:
             d = m.defs.get(e.name)
             if d is not None and not d.params:
                 return const_value(m, d.decl.body, seen | {e.name})
@@ -44,7 +47,7 @@ def const_value(m, e, seen: frozenset = frozenset()):
     return _UNKNOWN
 
 
-def card_value(m, cd: A.CardDecl, attr: str):
+def card_value(m, cd: A.CardDecl, attr: str) -> Any:
     """A card's value of `attr` as written: its own field, else its kind's default."""
     for f in cd.fields:
         if f.name == attr:
@@ -71,7 +74,7 @@ def check_components(ch, lists: list[A.ComponentsDecl]) -> None:
     m = ch.m
     if not lists or not applies(m):
         return
-    by_name = {}
+    by_name: dict[str, A.CardDecl] = {}
     for cd in m.cards:
         by_name.setdefault(cd.name, cd)
     counted: set[int] = set()  # ids of the card declarations some line counts
@@ -114,6 +117,7 @@ def _entry(ch, m, e: A.ComponentEntry, by_name: dict, counted: set) -> None:
         pool = [cd for cd in m.cards if cd.kind == e.kind]
         kinds = {e.kind: k}
     else:
+        assert e.card is not None  # (a line names a kind or a card)
         cd = by_name.get(e.card)
         if cd is None:
             ch.err(e.target_span, f'no card is named "{e.card}"' + did_you_mean(e.card, by_name))

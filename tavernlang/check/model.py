@@ -1,56 +1,326 @@
 """The checked game: every definition by name with a slot, plus side tables of
 resolutions and types keyed by syntax node. Built by :mod:`.checker`, read by
-the engine's compiler. Nothing here runs a game."""
+the engine's compiler and the tools. Nothing here runs a game.
+
+Resolutions: ``GameModel.refs`` maps each name, property, call, `all Z` and list join
+the checker resolved to one record below (a :data:`Ref`). Every record is a
+``NamedTuple`` whose first field ``tag`` says which variant it is, so a record is
+equal to, and hashes like, the tuple ``(tag, field, ...)``. Match on the class and
+read the fields by name (``case CounterRef(slot=s):``); ``tag`` is for the readers
+that still index by position. The column "checker" names the ``Checker`` method
+(``checker.py``) that writes the record.
+
+| record | tags | fields | what the node is | checker |
+| --- | --- | --- | --- | --- |
+| LocalRef | local | slot | a parameter, `let`, or loop/quantifier binder: frame slot `slot` | `_name` |
+| OptionRef | option | slot | an option of the game | `_name` |
+| CounterRef | counter, mecounter, pcounter | slot; whose: shared, me (a bare per-player counter where `me` is implied), player (`p.c`, `c of p`) | a counter | `_name`, `_prop` |
+| VarRef | var, pvar | slot; whose: shared, player | a variable | `_name`, `_prop` |
+| ZoneRef | zone, pzone, czone | slot (zone family); whose: shared, player (`p.z`), card (a zone on a card: `z of c`) | a zone | `_name`, `_prop` |
+| ZoneFamilyRef | zfamily | slot | `all Z` / `every Z` over a per-player zone family | `_expr` |
+| CardAttrRef | cattr, cvar | slot; mutable (cvar) | a card's attribute, `c.a` | `_prop` |
+| SelfAttrRef | selfattr | this (slot of the card), slot, mutable | in a kind's def, its card's attribute by bare name | `_name` |
+| SelfZoneRef | selfzone | this, slot | in a kind's def, its card's zone by bare name | `_name` |
+| SelfDefRef | selfdef | this, name | in a kind's def, another def of the kind by bare name | `_name` |
+| KindDefRef | kdef | name | a kind's def read on a card, `c.d` | `_prop` |
+| PropRef | prop | on (Type of the object), name | a builtin property (`p.seat`, `c.zone`, `z.size`) | `_prop` |
+| ConstRef | const | name | an enum value | `_name` |
+| BuiltinRef | builtin | name | a builtin name (`players`, `round`) or builtin function call | `_name`, `_call` |
+| DefRef | def | name | a def, by name or called | `_name`, `_call` |
+| EffectRef | effect, action | name; is_action (action) | an effect or action, named or called | `_name`, `_call` |
+| PhaseRef | phase | name | a phase, named (as in `do PHASE`) | `_name` |
+| ValuesRef | values | enum | `values(ENUM)` | `_call` |
+| JoinRef | join | (none) | `a + b` joining two lists (or zones) | `_expr` |
+
+Types: a :class:`Type` is a ``str`` (``"int"``, ``"enum:Suit"``, ``"list:card"``) so that it
+compares and hashes as today's type strings; ask it questions (``t.is_list``, ``t.elem``,
+``t.enum``, ``t.show()``) instead of slicing it. Every type the checker stores (in
+``GameModel.types`` and the infos' ``type`` fields) is a :class:`Type`.
+"""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, NamedTuple, Union, get_args, get_type_hints
 
 import attrs
 
 from ..errors import SourceCache, Span
 from ..syntax import ast as A
 
-# Types are small strings: "int", "bool", "str", "player", "card", "zone",
-# "effect", "none", "any", "enum:NAME", "list:T".
-INT, BOOL, STR, PLAYER, CARD, ZONE, EFFECT, NONE, ANY = (
-    "int", "bool", "str", "player", "card", "zone", "effect", "none", "any")
+
+class Type(str):
+    """A type: "int", "bool", "str", "player", "card", "zone", "effect", "none", "any",
+    "enum:NAME" or "list:T". Equal to, and hashed like, its string."""
+
+    __slots__ = ()
+
+    @classmethod
+    def list_of(cls, t: str) -> Type:
+        return cls("list:" + t)
+
+    @classmethod
+    def enum_named(cls, name: str) -> Type:
+        """The type of the values of enum NAME."""
+        return cls("enum:" + name)
+
+    @property
+    def is_list(self) -> bool:
+        return self.startswith("list:")
+
+    @property
+    def list_elem(self) -> Type | None:
+        """A list's item type (None for anything else, a zone included)."""
+        return Type(self[5:]) if self.startswith("list:") else None
+
+    @property
+    def elem(self) -> Type | None:
+        """What iterating gives: a list's item type, a zone's cards (any for any); None if it
+        cannot be iterated."""
+        if self.startswith("list:"):
+            return Type(self[5:])
+        if self == ZONE:
+            return CARD
+        if self == ANY:
+            return ANY
+        return None
+
+    @property
+    def enum(self) -> str | None:
+        """The enum's name, for an enum type."""
+        return self[5:] if self.startswith("enum:") else None
+
+    @property
+    def list_enum(self) -> str | None:
+        """The enum's name, for a list of an enum's values."""
+        return self[10:] if self.startswith("list:enum:") else None
+
+    @property
+    def holds_cards(self) -> bool:
+        """A zone or a list of cards."""
+        return self == ZONE or self == "list:card"
+
+    def show(self) -> str:
+        """As the errors and tools write it: "list of Suit"."""
+        if self.startswith("list:"):
+            return f"list of {Type(self[5:]).show()}"
+        if self.startswith("enum:"):
+            return self[5:]
+        return str(self)
+
+
+def as_type(t: str) -> Type:
+    """The string t as a Type (itself when it is one)."""
+    return t if isinstance(t, Type) else Type(t)
+
+
+INT, BOOL, STR, PLAYER, CARD, ZONE, EFFECT, NONE, ANY = map(Type, (
+    "int", "bool", "str", "player", "card", "zone", "effect", "none", "any"))
 BASIC_TYPES = (INT, BOOL, STR, PLAYER, CARD, ZONE, EFFECT)
 
 
-def list_of(t: str) -> str:
-    return "list:" + t
+def list_of(t: str) -> Type:
+    return Type.list_of(t)
 
 
-def elem(t: str) -> str | None:
-    if t.startswith("list:"):
-        return t[5:]
-    if t == ZONE:
-        return CARD
-    if t == ANY:
-        return ANY
-    return None
+def elem(t: str) -> Type | None:
+    return as_type(t).elem
 
 
 def show(t: str) -> str:
-    if t.startswith("list:"):
-        return f"list of {show(t[5:])}"
-    if t.startswith("enum:"):
-        return t[5:]
-    return t
+    return as_type(t).show()
+
+
+# ---------------------------------------------------------------- resolutions (the table above)
+
+class LocalRef(NamedTuple):
+    """A parameter, `let`, or binder: the frame's slot."""
+    tag: Literal["local"]
+    slot: int
+
+
+class OptionRef(NamedTuple):
+    tag: Literal["option"]
+    slot: int
+
+
+class CounterRef(NamedTuple):
+    """A counter: shared (`counter`), the implied `me`'s (`mecounter`), a player's (`pcounter`)."""
+    tag: Literal["counter", "mecounter", "pcounter"]
+    slot: int
+
+    @property
+    def whose(self) -> Literal["shared", "me", "player"]:
+        return "shared" if self.tag == "counter" else "me" if self.tag == "mecounter" else "player"
+
+
+class VarRef(NamedTuple):
+    """A variable: shared (`var`) or a player's (`pvar`)."""
+    tag: Literal["var", "pvar"]
+    slot: int
+
+    @property
+    def whose(self) -> Literal["shared", "player"]:
+        return "shared" if self.tag == "var" else "player"
+
+
+class ZoneRef(NamedTuple):
+    """A zone: shared (`zone`), a player's (`pzone`) or a card's (`czone`); slot is the family."""
+    tag: Literal["zone", "pzone", "czone"]
+    slot: int
+
+    @property
+    def whose(self) -> Literal["shared", "player", "card"]:
+        return "shared" if self.tag == "zone" else "player" if self.tag == "pzone" else "card"
+
+
+class ZoneFamilyRef(NamedTuple):
+    """`all Z` / `every Z`: every player's zone of the family."""
+    tag: Literal["zfamily"]
+    slot: int
+
+
+class CardAttrRef(NamedTuple):
+    """A card's attribute, `c.a`: fixed (`cattr`) or mutable (`cvar`)."""
+    tag: Literal["cattr", "cvar"]
+    slot: int
+
+    @property
+    def mutable(self) -> bool:
+        return self.tag == "cvar"
+
+
+class SelfAttrRef(NamedTuple):
+    """In a kind's def, the card's own attribute by bare name; `this` is the card's slot."""
+    tag: Literal["selfattr"]
+    this: int
+    slot: int
+    mutable: bool
+
+
+class SelfZoneRef(NamedTuple):
+    """In a kind's def, the card's own zone by bare name."""
+    tag: Literal["selfzone"]
+    this: int
+    slot: int
+
+
+class SelfDefRef(NamedTuple):
+    """In a kind's def, another def of the kind by bare name."""
+    tag: Literal["selfdef"]
+    this: int
+    name: str
+
+
+class KindDefRef(NamedTuple):
+    """A kind's def read on a card, `c.d`."""
+    tag: Literal["kdef"]
+    name: str
+
+
+class PropRef(NamedTuple):
+    """A builtin property of a player, card or zone (`on`)."""
+    tag: Literal["prop"]
+    on: Type
+    name: str
+
+
+class ConstRef(NamedTuple):
+    """An enum value."""
+    tag: Literal["const"]
+    name: str
+
+
+class BuiltinRef(NamedTuple):
+    """A builtin name, or a call of a builtin function."""
+    tag: Literal["builtin"]
+    name: str
+
+
+class DefRef(NamedTuple):
+    tag: Literal["def"]
+    name: str
+
+
+class EffectRef(NamedTuple):
+    """An effect (`effect`) or action (`action`), named or called."""
+    tag: Literal["effect", "action"]
+    name: str
+
+    @property
+    def is_action(self) -> bool:
+        return self.tag == "action"
+
+
+class PhaseRef(NamedTuple):
+    tag: Literal["phase"]
+    name: str
+
+
+class ValuesRef(NamedTuple):
+    """`values(ENUM)`."""
+    tag: Literal["values"]
+    enum: str
+
+
+class JoinRef(NamedTuple):
+    """`a + b` joining lists."""
+    tag: Literal["join"]
+
+
+Ref = Union[LocalRef, OptionRef, CounterRef, VarRef, ZoneRef, ZoneFamilyRef, CardAttrRef, SelfAttrRef,
+            SelfZoneRef, SelfDefRef, KindDefRef, PropRef, ConstRef, BuiltinRef, DefRef, EffectRef, PhaseRef,
+            ValuesRef, JoinRef]
+REF_CLASSES: tuple[type, ...] = Ref.__args__  # type: ignore[attr-defined]
+JOIN = JoinRef("join")
+
+# tag -> record class, for every tag the checker writes
+REF_TAGS: dict[str, type] = {tag: cls for cls in REF_CLASSES
+                             for tag in get_args(get_type_hints(cls)["tag"])}
+
+def declared_as(ref: Ref) -> tuple[str, ...]:
+    """The kinds of declaration a resolved name names: () for none (a builtin property,
+    `values(...)`, a list join)."""
+    match ref:
+        case LocalRef():
+            return ("local", "parameter")
+        case OptionRef():
+            return ("option",)
+        case CounterRef():
+            return ("counter",)
+        case VarRef():
+            return ("var",)
+        case ZoneRef(whose="card") | SelfZoneRef():
+            return ("card zone",)
+        case ZoneRef() | ZoneFamilyRef():
+            return ("zone",)
+        case CardAttrRef() | SelfAttrRef():
+            return ("attribute",)
+        case KindDefRef() | SelfDefRef():
+            return ("kind def",)
+        case ConstRef():
+            return ("enum value",)
+        case BuiltinRef():
+            return ("builtin",)
+        case DefRef():
+            return ("def",)
+        case EffectRef():
+            return ("action",) if ref.is_action else ("effect",)
+        case PhaseRef():
+            return ("phase",)
+    return ()
 
 
 @attrs.define
 class OptionInfo:
     name: str
     slot: int
-    type: str
+    type: Type = attrs.field(converter=as_type)
     decl: A.OptionDecl
 
 
 @attrs.define
 class AttrInfo:
     name: str
-    type: str
+    type: Type = attrs.field(converter=as_type)
     mutable: bool
     slot: int
     decl: A.AttrDecl
@@ -76,7 +346,7 @@ class CounterInfo:
 class VarInfo:
     name: str
     slot: int
-    type: str
+    type: Type = attrs.field(converter=as_type)
     decl: A.VarDecl
 
 
@@ -98,14 +368,18 @@ class CardZoneInfo:
     decls: dict = attrs.field(factory=dict)  # kind -> its own declaration (capacity, drop)
 
 
+def _typed_params(ps: list[tuple[str, str]]) -> list[tuple[str, Type]]:
+    return [(n, as_type(t)) for n, t in ps]
+
+
 @attrs.define
 class Callable:
     """A def, effect or action: parameters, body and its frame size."""
 
     name: str
     decl: Any
-    params: list[tuple[str, str]]
-    type: str = ANY
+    params: list[tuple[str, Type]] = attrs.field(converter=_typed_params)
+    type: Type = attrs.field(default=ANY, converter=as_type)
     frame: int = 1
     requires: list[A.Require] = attrs.field(factory=list)
     kinds: list[str] = attrs.field(factory=list)  # a kind's def: the kinds that declare it
@@ -156,9 +430,10 @@ class GameModel:
     handlers: dict[str, list[tuple[A.OnDecl, int]]] = attrs.field(factory=dict)
     scenarios: list[ScenarioInfo] = attrs.field(factory=list)
     # side tables, keyed by node identity
-    refs: dict[A.Node, tuple] = attrs.field(factory=dict)
-    types: dict[A.Node, str] = attrs.field(factory=dict)
-    slots: dict[A.Node, int] = attrs.field(factory=dict)  # binders -> local slot
+    refs: dict[A.Node, Ref] = attrs.field(factory=dict)  # what each name resolved to (the table above)
+    types: dict[A.Node, Type] = attrs.field(factory=dict)
+    # binders -> local slot; a simultaneous choice binds two: (its player's slot, its choice's)
+    slots: dict[A.Node, int | tuple[int, int]] = attrs.field(factory=dict)
     files: list[str] = attrs.field(factory=list)
     sources: SourceCache = attrs.field(factory=SourceCache)
     path: str = ""

@@ -179,7 +179,7 @@ def apply_changes(base: list, own: list, variant_file: str) -> tuple[list, list[
             else:
                 idx = next((i for i, p in enumerate(phases) if p.name == d.anchor), None)
                 if idx is None:
-                    errors.append(Diagnostic(d.anchor_span, f"there is no phase '{d.anchor}' in the base game"
+                    errors.append(Diagnostic(d.anchor_span or d.span, f"there is no phase '{d.anchor}' in the base game"
                                              + did_you_mean(d.anchor, [p.name for p in phases])))
                     continue
                 at = idx if d.where == "before" else idx + 1

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import json
 
+from ..check.model import (ANY, BuiltinRef, CardAttrRef, CounterRef, DefRef, JoinRef, KindDefRef, SelfDefRef, Type,
+                           VarRef)
 from ..syntax import ast as A
 from .common import RULE_FAULTS
 
@@ -110,32 +112,32 @@ class Explainer:
         if depth >= MAX_DEPTH:
             return node
         ref = m.refs.get(e)
-        kind = ref[0] if isinstance(ref, tuple) and ref else None
-        if kind == "def" and isinstance(e, (A.Call, A.Name)):
-            d = m.defs[ref[1]]
+        if isinstance(ref, DefRef) and isinstance(e, (A.Call, A.Name)):
+            d = m.defs[ref.name]
             args = list(e.args) if isinstance(e, A.Call) else []
             vals = [self.val(st, env, a, self.g.argument_as_cards(d, i, a)) for i, a in enumerate(args)]
             types = [p[1] for p in d.params]
-            node["text"] = ref[1] + ("(" + ", ".join(self._label(st, x, ty) for x, ty in zip(vals, types)) + ")" if args else "")
+            node["text"] = ref.name + ("(" + ", ".join(self._label(st, x, ty) for x, ty in zip(vals, types)) + ")" if args else "")
             for x, ty in zip(vals, types):
                 node["mask"] &= self._mask(st, x, ty)
             env2 = [env[0], *vals] + [None] * max(0, d.frame - 1 - len(vals))
             node["at"], node["def"] = str(d.decl.span), True
             self._into(node, self.derive(st, env2, d.decl.body, depth + 1))
-        elif kind == "kdef" and isinstance(e, (A.Attr, A.Of)):
+        elif isinstance(ref, KindDefRef) and isinstance(e, (A.Attr, A.Of)):
             c = self.val(st, env, e.obj)
-            d = m.kind_defs[ref[1]]
+            d = m.kind_defs[ref.name]
             if c is not None:
                 node["text"], node["attr"] = f"{e.name} of {self._label(st, c, 'card')}", True
                 node["mask"] &= self._mask(st, c, "card")
                 node["at"], node["def"] = str(d.decl.span), True
                 self._into(node, self.derive(st, [env[0], c] + [None] * d.frame, d.decl.body, depth + 1))
-        elif isinstance(e, (A.Attr, A.Of)) and kind in ("cattr", "cvar", "pcounter", "pvar"):
+        elif isinstance(e, (A.Attr, A.Of)) and (isinstance(ref, CardAttrRef)
+                                                or isinstance(ref, (CounterRef, VarRef)) and ref.whose == "player"):
             o = self.val(st, env, e.obj)
             ot = m.types.get(e.obj)
             node["text"], node["attr"] = f"{e.name} of {self._label(st, o, ot)}", True
             node["mask"] &= self._mask(st, o, ot)
-            if kind == "cattr" and ot == "card" and isinstance(o, int):  # where the card says it
+            if isinstance(ref, CardAttrRef) and not ref.mutable and ot == "card" and isinstance(o, int):  # where the card says it
                 f = next((f for f in self.g.card_decl[o].fields if f.name == e.name), None)
                 node["at"] = str(f.span if f is not None and hasattr(f, "span") else self.g.card_decl[o].span)
         elif isinstance(e, A.Aggregate) and e.op in ("sum", "min", "max"):
@@ -147,8 +149,7 @@ class Explainer:
                 if e.cond is not None and not self.val(st, env2, e.cond):
                     continue
                 p = self.derive(st, env2, e.value, depth + 1)
-                xt = m.types.get(e.coll)
-                xt = "card" if xt == "zone" else xt[5:] if xt and xt.startswith("list:") else None
+                xt = _item_type(m.types.get(e.coll))
                 if not _names_item(p, e):  # a term that does not say which item it is for: say it
                     branch = p.get("because") and len(p["parts"]) == 1 and _literal(p["parts"][0]["text"])
                     p["text"] = self._label(st, x, xt) + ("" if branch else f": {p['text']}")
@@ -157,8 +158,7 @@ class Explainer:
             node["parts"], node["agg"] = _grouped(parts), e.op
         elif isinstance(e, A.Quant) and e.op == "count":
             k = m.slots[e]
-            xt = m.types.get(e.coll)
-            xt = "card" if xt == "zone" else xt[5:] if xt and xt.startswith("list:") else None
+            xt = _item_type(m.types.get(e.coll))
             items = []
             for x in self._coll(st, env, e.coll):
                 env2 = list(env)
@@ -167,14 +167,14 @@ class Explainer:
                     items.append(self._label(st, x, xt))
                     node["mask"] &= self._mask(st, x, xt)
             node["items"] = _counted(items)
-        elif isinstance(e, A.Call) and ref == ("builtin", "size") and m.types.get(e.args[0]) != "zone":
-            xt = m.types.get(e.args[0])
-            xt = xt[5:] if xt and xt.startswith("list:") else None
+        elif isinstance(e, A.Call) and ref == BuiltinRef("builtin", "size") and m.types.get(e.args[0]) != "zone":
+            at = m.types.get(e.args[0])
+            xt = at.list_elem if at is not None else None
             xs = self._coll(st, env, e.args[0])
             node["items"] = _counted([self._label(st, x, xt) for x in xs])
             for x in xs:
                 node["mask"] &= self._mask(st, x, xt)
-        elif isinstance(e, A.BinOp) and e.op in ARITH and m.refs.get(e) != ("join",):
+        elif isinstance(e, A.BinOp) and e.op in ARITH and not isinstance(ref, JoinRef):
             node["op"] = e.op
             node["parts"] = [self.derive(st, env, e.left, depth + 1), self.derive(st, env, e.right, depth + 1)]
         elif isinstance(e, A.Neg):
@@ -219,22 +219,24 @@ class Explainer:
         while todo:
             x = todo.pop()
             for n in A.walk(x):
-                ref = m.refs.get(n)
-                if not isinstance(ref, tuple) or not ref:
-                    continue
-                if ref[0] in ("counter", "mecounter", "pcounter"):
-                    out.add(ref[1])
-                elif ref[0] in ("def", "kdef", "selfdef") and ref[-1] not in seen:
-                    name = ref[-1]
-                    seen.add(name)
-                    d = (m.defs if ref[0] == "def" else m.kind_defs).get(name)
-                    if d is not None:
-                        todo.append(d.decl.body)
+                match m.refs.get(n):
+                    case CounterRef(slot=s):
+                        out.add(s)
+                    case DefRef(name=name) | KindDefRef(name=name) | SelfDefRef(name=name) as ref if name not in seen:
+                        seen.add(name)
+                        d = (m.defs if isinstance(ref, DefRef) else m.kind_defs).get(name)
+                        if d is not None:
+                            todo.append(d.decl.body)
         self._reads[e] = out
         return out
 
 
 # ---------------------------------------------------------------- shaping and reading
+def _item_type(t: Type | None) -> Type | None:
+    """The type of what a list or zone of type t holds (None for anything else, any included)."""
+    return t.elem if t is not None and t != ANY else None
+
+
 def _src(m, e) -> str:
     """An expression as the rules file writes it (one line)."""
     sp = e.span

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import attrs
 
-from ..check.model import ZONE, GameModel
+from ..check.model import ZONE, GameModel, LocalRef, SelfZoneRef, ZoneRef
 from ..syntax import ast as A
 
 # the builtins of a zone that do not read the order of its cards
@@ -101,17 +101,17 @@ def analyse(m: GameModel) -> Layout:
             if parent is None or m.types.get(node) != ZONE:
                 continue
             ref = m.refs.get(node)
-            if ref is not None and ref[0] == "zone":
-                if ref[1] in candidates and ref[1] not in kept and not _order_free(node, parent, field, grand):
-                    kept[ref[1]] = (node.span, f"its order is read here ({type(parent).__name__})")
+            if isinstance(ref, ZoneRef) and ref.whose == "shared":
+                if ref.slot in candidates and ref.slot not in kept and not _order_free(node, parent, field, grand):
+                    kept[ref.slot] = (node.span, f"its order is read here ({type(parent).__name__})")
                 continue
-            if ref is not None and ref[0] in ("pzone", "czone", "selfzone"):
+            if isinstance(ref, (ZoneRef, SelfZoneRef)):
                 continue  # (a zone of a per-player family or on a card: never a shared zone)
             # (`zone of c` is `c.zone`, and `target of p` a zone variable: like an Attr, a zone
             # that may be any of them; `hand of p` is a per-player zone, skipped above)
             if isinstance(node, A.EveryZone):
                 continue
-            if isinstance(node, A.Name) and ref is not None and ref[0] == "local" and (id(d), ref[1]) in family_locals:
+            if isinstance(node, A.Name) and isinstance(ref, LocalRef) and (id(d), ref.slot) in family_locals:
                 continue
             if not _order_free(node, parent, field, grand):
                 dynamic_reads.append((node.span, type(parent).__name__))

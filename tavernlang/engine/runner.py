@@ -221,8 +221,8 @@ def check_save(game: CompiledGame, data) -> tuple[int, int, list[int], dict]:
             raise bad("options", f"gives '{name}' as {v!r:.40}: it is true or false")
         if t == "int" and not _whole(v):
             raise bad("options", f"gives '{name}' as {v!r:.40}: it is a whole number")
-        if t.startswith("enum:") and v not in game.model.enums[t[5:]]:
-            raise bad("options", f"gives '{name}' as {v!r:.40}: it is one of {', '.join(game.model.enums[t[5:]])}")
+        if t.enum is not None and v not in game.model.enums[t.enum]:
+            raise bad("options", f"gives '{name}' as {v!r:.40}: it is one of {', '.join(game.model.enums[t.enum])}")
         if t == "str" and not isinstance(v, str):
             raise bad("options", f"gives '{name}' as {v!r:.40}: it is a text")
     return players, seed, choices, options

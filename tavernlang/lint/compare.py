@@ -4,7 +4,7 @@ count of cards, a track, a resource nothing grants, an option's range, or
 plain values)."""
 from __future__ import annotations
 
-from ..check.model import INT
+from ..check.model import INT, DefRef, OptionRef
 from ..syntax import ast as A
 from .values import CMP, INF, Iv, fmt
 
@@ -81,7 +81,7 @@ def _check(ctx, n: A.BinOp):
                 if len(s) == 1:
                     val = next(iter(s))
                     if _is_option(m, side):
-                        name = f.option_name(m.refs[side][1])
+                        name = f.option_name(_option_slot(m, side))
                         can = sorted(sa if side is n.left else sb, key=str)
                         if name in v.fixed:
                             tail = f": the variant sets option '{name}' to {_show(can[0], enums)}"
@@ -97,7 +97,13 @@ def _check(ctx, n: A.BinOp):
 
 
 def _is_option(m, e) -> bool:
-    return isinstance(e, A.Name) and m.refs.get(e, ("",))[0] == "option"
+    return isinstance(e, A.Name) and isinstance(m.refs.get(e), OptionRef)
+
+
+def _option_slot(m, e) -> int:
+    ref = m.refs[e]
+    assert isinstance(ref, OptionRef)
+    return ref.slot
 
 
 def _check_consts(a, op, b) -> bool:
@@ -169,8 +175,8 @@ def can_hold(ctx, e, why: list) -> bool:
         return True
     if isinstance(e, A.Quant) and e.op == "any" and e.cond is not None:
         return can_hold(ctx, e.cond, why)
-    if isinstance(e, A.Name) and m.refs.get(e, ("",))[0] == "def":
-        return can_hold(ctx, m.defs[m.refs[e][1]].decl.body, why)
+    if isinstance(e, A.Name) and isinstance(ref := m.refs.get(e), DefRef):
+        return can_hold(ctx, m.defs[ref.name].decl.body, why)
     return True
 
 

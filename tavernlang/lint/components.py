@@ -7,6 +7,7 @@ or read every card of the game.
 """
 from __future__ import annotations
 
+from ..check.model import BuiltinRef, DefRef, LocalRef, PropRef, ZoneFamilyRef, ZoneRef
 from ..errors import Note
 from ..syntax import ast as A
 from .rule import finding, rule
@@ -33,15 +34,13 @@ def dest_zones(ctx, e, seen=None):
     if isinstance(e, A.Cond):
         a, b = dest_zones(ctx, e.then, seen), dest_zones(ctx, e.orelse, seen)
         return ALL if a is ALL or b is ALL else a | b
-    if ref is None:
-        return ALL
-    if ref[0] in ("zone", "pzone"):
-        return {f.zone_name(ref[1])}
-    if ref[0] == "prop" and ref[2] == "zone":
+    if isinstance(ref, ZoneRef) and ref.whose in ("shared", "player"):
+        return {f.zone_name(ref.slot)}
+    if isinstance(ref, PropRef) and ref.name == "zone":
         return set()  # where the card already is: no new zone
-    if ref[0] == "def":
-        return dest_zones(ctx, m.defs[ref[1]].decl.body, seen)
-    if ref[0] == "local":
+    if isinstance(ref, DefRef):
+        return dest_zones(ctx, m.defs[ref.name].decl.body, seen)
+    if isinstance(ref, LocalRef):
         b = f.binder(e)
         if b is None:
             return ALL
@@ -67,8 +66,8 @@ def dest_zones(ctx, e, seen=None):
 def _coll_zones(ctx, coll, seen):
     m = ctx.model
     ref = m.refs.get(coll)
-    if isinstance(coll, A.EveryZone) and ref is not None:
-        return {ctx.facts.zone_name(ref[1])}
+    if isinstance(coll, A.EveryZone) and isinstance(ref, ZoneFamilyRef):
+        return {ctx.facts.zone_name(ref.slot)}
     if isinstance(coll, A.Quant) and coll.op == "filter":
         return _coll_zones(ctx, coll.coll, seen)
     if isinstance(coll, A.ListLit):
@@ -79,8 +78,8 @@ def _coll_zones(ctx, coll, seen):
                 return ALL
             out |= z
         return out
-    if ref is not None and ref[0] == "def":
-        return _coll_zones(ctx, m.defs[ref[1]].decl.body, seen)
+    if isinstance(ref, DefRef):
+        return _coll_zones(ctx, m.defs[ref.name].decl.body, seen)
     return ALL
 
 
@@ -119,7 +118,7 @@ def _all_card_reads(ctx):
     m = ctx.model
     for n in _game_nodes(ctx, A.Name, A.Call):
         ref = m.refs.get(n)
-        if ref == ("builtin", "cards") or ref == ("builtin", "named"):
+        if isinstance(ref, BuiltinRef) and ref.name in ("cards", "named"):
             yield n
 
 

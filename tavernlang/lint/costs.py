@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import math
 
+from ..check.model import (ZONE, BuiltinRef, CardAttrRef, CounterRef, DefRef, EffectRef, LocalRef, PropRef, Ref,
+                           VarRef, ZoneFamilyRef, ZoneRef)
 from ..errors import Note
 from ..syntax import ast as A
 from .components import ALL, _game_nodes, dest_zones
@@ -42,13 +44,12 @@ def _src(ctx, e, seen=None):
     if e in seen:
         return Cards(), set()
     seen.add(e)
-    t = m.types.get(e, "")
-    if t == "zone" or isinstance(e, (A.EveryZone, A.AllZone)):
+    if m.types.get(e) == ZONE or isinstance(e, (A.EveryZone, A.AllZone)):
         zs = dest_zones(ctx, e) if not isinstance(e, (A.EveryZone, A.AllZone)) else _family(ctx, e)
         return None if zs is ALL else (Cards(), set(zs))
     if isinstance(e, A.Quant) and e.op == "filter":
         return _src(ctx, e.coll, seen)
-    if isinstance(e, A.Call) and m.refs.get(e, ("",))[0] == "builtin" and e.name in ("top", "bottom", "first", "last"):
+    if isinstance(e, A.Call) and isinstance(m.refs.get(e), BuiltinRef) and e.name in ("top", "bottom", "first", "last"):
         return _src(ctx, e.args[-1], seen) if e.args else None
     if isinstance(e, A.ListLit):
         out, zs = Cards(), set()
@@ -58,7 +59,7 @@ def _src(ctx, e, seen=None):
                 return None
             out, zs = Cards(list(out) + list(r[0])), zs | r[1]
         return out, zs
-    if isinstance(e, A.Name) and m.refs.get(e, ("",))[0] == "local":
+    if isinstance(e, A.Name) and isinstance(m.refs.get(e), LocalRef):
         b = f.binder(e)
         if b is not None:
             node, role = b
@@ -66,7 +67,7 @@ def _src(ctx, e, seen=None):
                 return _src(ctx, node.coll, seen)
             if role == "let":
                 return _src(ctx, node.value, seen)
-    if isinstance(e, A.Call) and e.name == "named" and m.refs.get(e) == ("builtin", "named") and e.args:
+    if isinstance(e, A.Call) and e.name == "named" and m.refs.get(e) == BuiltinRef("builtin", "named") and e.args:
         names = _texts(ctx, e.args[0], 0)
         if names is not None:
             return Cards((cd, c) for cd, c in v.universe if cd.name in names), set()
@@ -87,7 +88,7 @@ def _texts(ctx, e, depth):
     m = ctx.model
     if isinstance(e, A.Lit) and isinstance(e.value, str):
         return {e.value}
-    if isinstance(e, A.Call) and m.refs.get(e, ("",))[0] == "def" and e.name in m.defs:
+    if isinstance(e, A.Call) and isinstance(m.refs.get(e), DefRef) and e.name in m.defs:
         return _texts(ctx, m.defs[e.name].decl.body, depth + 1)
     parts = [e.then, e.orelse] if isinstance(e, A.Cond) else [c.value for c in e.cases] if isinstance(e, A.Match) \
         else None
@@ -104,14 +105,15 @@ def _texts(ctx, e, depth):
 
 def _dest(ctx, e):
     """The zones of the game (by name) a move's destination may be; a zone on a card is none of them."""
-    if ctx.model.refs.get(e, ("",))[0] == "czone":
+    ref = ctx.model.refs.get(e)
+    if isinstance(ref, ZoneRef) and ref.whose == "card":
         return set()
     return dest_zones(ctx, e)
 
 
 def _family(ctx, e):
     ref = ctx.model.refs.get(e)
-    return {ctx.facts.zone_name(ref[1])} if ref is not None else ALL
+    return {ctx.facts.zone_name(ref.slot)} if isinstance(ref, ZoneFamilyRef) else ALL
 
 
 def zone_cards(ctx) -> dict:
@@ -261,11 +263,9 @@ def _calls(ctx):
         lst = out[key] = []
         for node in A.walk(decl.body):
             ref = m.refs.get(node)
-            if isinstance(node, A.Call) and ref is not None and ref[0] in ("def", "effect") and \
-                    (ref[0], ref[1]) in bodies:
-                lst.append(((ref[0], ref[1]), node))
-            elif isinstance(node, A.Name) and ref is not None and ref[0] == "effect" and (ref[0], ref[1]) in bodies:
-                lst.append(((ref[0], ref[1]), node))
+            if isinstance(node, (A.Call, A.Name)) and isinstance(ref, (DefRef, EffectRef)) \
+                    and (ref.tag, ref.name) in bodies and (isinstance(node, A.Call) or isinstance(ref, EffectRef)):
+                lst.append(((ref.tag, ref.name), node))
     return out, bodies
 
 
@@ -319,24 +319,26 @@ def _decreases(ctx, caller_decl, call) -> bool:
     params = {p.name for p in caller_decl.params}
     for a in args:
         if isinstance(a, A.BinOp) and a.op in ("-", "/") and isinstance(a.left, A.Name) and a.left.name in params \
-                and ctx.model.refs.get(a.left, ("",))[0] == "local":
+                and isinstance(ctx.model.refs.get(a.left), LocalRef):
             k = ctx.values.iv(a.right)
             if (a.op == "-" and k.lo >= 1) or (a.op == "/" and k.lo >= 2):
                 return True
     return False
 
 
-def _state(ref):
+def _state(ref: Ref | None) -> tuple | None:
     """The piece of the game's state a reference reads or writes (a counter, a zone, a variable)."""
-    if ref is None:
-        return None
-    kind = ref[0]
-    if "counter" in kind:
-        return "counter", ref[1]
-    if kind in ("zone", "pzone", "czone"):
-        return "zone", ref[1]
-    if kind in ("var", "cvar", "prop"):
-        return kind, ref[1:]
+    match ref:
+        case CounterRef(slot=s):
+            return "counter", s
+        case ZoneRef(slot=s):
+            return "zone", s
+        case VarRef(whose="shared", slot=s):
+            return "var", (s,)
+        case CardAttrRef(mutable=True, slot=s):
+            return "cvar", (s,)
+        case PropRef(on=on, name=n):
+            return "prop", (on, n)
     return None
 
 
@@ -442,7 +444,7 @@ def _most_calls(node, targets, refs) -> float:
                                                           _most_calls(node.orelse, targets, refs))
     own = 0
     ref = refs.get(node)
-    if isinstance(node, (A.Call, A.Name)) and ref is not None and (ref[0], ref[1]) in targets:
+    if isinstance(node, (A.Call, A.Name)) and isinstance(ref, (DefRef, EffectRef)) and (ref.tag, ref.name) in targets:
         own = 1
     inner = sum(_most_calls(c, targets, refs) for c in _children(node))
     if inner and isinstance(node, (A.For, A.Repeat, A.Quant, A.Aggregate)):

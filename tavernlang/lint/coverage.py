@@ -122,8 +122,8 @@ def option_values(model, fixed) -> list[tuple[str, list]]:
         d = o.decl.default
         if o.type == "bool" and isinstance(d, A.Lit):
             out.append((name, [d.value, not d.value]))
-        elif o.type.startswith("enum:") and isinstance(d, A.Name):
-            vals = list(model.enums.get(o.type[5:], ()))
+        elif o.type.enum is not None and isinstance(d, A.Name):
+            vals = list(model.enums.get(o.type.enum, ()))
             if d.name in vals and len(vals) > 1:
                 out.append((name, [d.name] + [v for v in vals if v != d.name]))
     return out

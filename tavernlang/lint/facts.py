@@ -22,7 +22,8 @@ from typing import Iterable
 
 import attrs
 
-from ..check.model import GameModel
+from ..check.model import (CardAttrRef, CounterRef, DefRef, EffectRef, GameModel, OptionRef, PhaseRef, Ref,
+                           SelfAttrRef, VarRef, ZoneFamilyRef, ZoneRef)
 from ..errors import Span
 from ..syntax import ast as A
 
@@ -283,24 +284,23 @@ class Facts:
             runs, vals = set(), set()
             for n in u.nodes:
                 ref = m.refs.get(n) if isinstance(n, (A.Name, A.Call)) else None
-                if ref is not None and ref[0] in ("effect", "action", "def", "phase"):
-                    self.refs_by.setdefault((ref[0], ref[1]), []).append(n)
+                if isinstance(ref, _RUNNABLE):
+                    self.refs_by.setdefault((ref.tag, ref.name), []).append(n)
                 elif isinstance(n, A.ActionRef):
                     self.refs_by.setdefault(("action", n.name), []).append(n)
                 elif isinstance(n, A.Emit):
                     self.emits.setdefault(n.event, []).append(n)
                 if n in dead:
                     continue  # written, but never run
-                if ref is not None and ref[0] in ("effect", "action", "def", "phase"):
+                if isinstance(ref, _RUNNABLE):
                     par = self.parent.get(n)
                     as_do = isinstance(par, A.Do) and par.effect is n
-                    if ref[0] == "def" or as_do:
-                        runs.update(self.by_name.get((ref[0], ref[1]), ()))
-                    elif ref[0] == "effect":
-                        vals.add(ref[1])
+                    if isinstance(ref, DefRef) or as_do:
+                        runs.update(self.by_name.get((ref.tag, ref.name), ()))
+                    elif isinstance(ref, EffectRef) and not ref.is_action:
+                        vals.add(ref.name)
                 elif isinstance(n, A.Do):
-                    r = m.refs.get(n.effect)
-                    if r is None or r[0] not in ("effect", "action", "phase"):
+                    if not isinstance(m.refs.get(n.effect), (EffectRef, PhaseRef)):
                         self.dynamic_do.add(u)
                 elif isinstance(n, A.ActionRef):
                     runs.update(self.by_name.get(("action", n.name), ()))
@@ -390,21 +390,22 @@ class Facts:
                     if key is not None:
                         self.reads.setdefault(key, []).append(n)
 
-    def _slot_key(self, ref):
-        k = ref[0]
-        if k in ("counter", "pcounter", "mecounter"):
-            return ("counter", self.counter_name(ref[1]))
-        if k in ("var", "pvar"):
-            return ("var", self.var_name(ref[1]))
-        if k in ("cattr", "cvar"):
-            return ("attr", self.attr_name(ref[1]))
-        if k == "selfattr":  # in a kind's def: the card's own attribute
-            return ("attr", self.attr_name(ref[2]))
-        if k == "option":
-            return ("option", self.option_name(ref[1]))
-        if k in ("zone", "pzone", "zfamily"):
-            return ("zone", self.zone_name(ref[1]))
+    def _slot_key(self, ref: Ref) -> tuple[str, str] | None:
+        match ref:
+            case CounterRef(slot=s):
+                return ("counter", self.counter_name(s))
+            case VarRef(slot=s):
+                return ("var", self.var_name(s))
+            case CardAttrRef(slot=s) | SelfAttrRef(slot=s):  # (self: in a kind's def, the card's own)
+                return ("attr", self.attr_name(s))
+            case OptionRef(slot=s):
+                return ("option", self.option_name(s))
+            case ZoneRef(whose="shared" | "player", slot=s) | ZoneFamilyRef(slot=s):
+                return ("zone", self.zone_name(s))
         return None
+
+
+_RUNNABLE = (DefRef, EffectRef, PhaseRef)  # what a name can run or read: by_name's keys are (tag, name)
 
 
 def _binds(p, child, n):

@@ -7,6 +7,7 @@ effects that runs itself again unconditionally.
 """
 from __future__ import annotations
 
+from ..check.model import EffectRef, PhaseRef
 from ..errors import Note
 from ..syntax import ast as A
 from .compare import can_hold
@@ -115,12 +116,12 @@ def runs_itself(ctx):
             if not isinstance(s, A.Do):
                 continue
             ref = m.refs.get(s.effect)
-            if ref is None or ref[0] not in ("effect", "action", "phase"):
+            if not isinstance(ref, (EffectRef, PhaseRef)):
                 continue
-            target = (m.effects if ref[0] == "effect" else m.actions).get(ref[1]) if ref[0] != "phase" else None
+            target = (m.actions if ref.is_action else m.effects).get(ref.name) if isinstance(ref, EffectRef) else None
             if target is not None and target.requires:
                 continue  # it may be skipped
-            for v in f.by_name.get((ref[0], ref[1]), ()):
+            for v in f.by_name.get((ref.tag, ref.name), ()):
                 out.append((v, s))
         edges[u] = out
     reported = set()

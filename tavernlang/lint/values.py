@@ -22,7 +22,8 @@ import math
 
 import attrs
 
-from ..check.model import INT
+from ..check.model import (INT, BuiltinRef, CardAttrRef, ConstRef, CounterRef, DefRef, EffectRef, LocalRef, OptionRef,
+                           PropRef, VarRef)
 from ..syntax import ast as A
 from .facts import Facts
 
@@ -202,33 +203,28 @@ class Values:
         return TOP
 
     def _name(self, e: A.Name) -> Iv:
-        ref = self.m.refs.get(e)
-        if ref is None:
-            return TOP
-        k = ref[0]
-        if k == "option":
-            return self.option_iv(self.f.option_name(ref[1]))
-        if k in ("counter", "mecounter"):
-            return self.counter_iv(self.f.counter_name(ref[1]))
-        if k == "var":
-            return self.var_iv(self.f.var_name(ref[1]))
-        if k == "builtin":
-            m = self.m
-            if ref[1] == "player_count":
+        m = self.m
+        match m.refs.get(e):
+            case OptionRef(slot=s):
+                return self.option_iv(self.f.option_name(s))
+            case CounterRef(whose="shared" | "me", slot=s):
+                return self.counter_iv(self.f.counter_name(s))
+            case VarRef(whose="shared", slot=s):
+                return self.var_iv(self.f.var_name(s))
+            case BuiltinRef(name="player_count"):
                 why = f"the game is for {m.min_players} to {m.max_players} players"
                 return Iv(m.min_players, m.max_players, why, why, "players", "players", "the player count")
-            if ref[1] == "round":
+            case BuiltinRef(name="round"):
                 if m.rounds is not None and m.rounds.count is not None:
                     c = self.iv(m.rounds.count)
                     return Iv(0, c.hi, None, f"the game lasts at most {fmt(c.hi)} rounds" if c.hi < INF else None,
                               "", c.hi_tag, "the round")
                 return Iv(0, INF, what="the round")
-            return TOP
-        if k == "def":
-            d = self.m.defs.get(ref[1])
-            return self.iv(d.decl.body) if d is not None else TOP
-        if k == "local":
-            return self._local(e)
+            case DefRef(name=n):
+                d = m.defs.get(n)
+                return self.iv(d.decl.body) if d is not None else TOP
+            case LocalRef():
+                return self._local(e)
         return TOP
 
     def _local(self, e: A.Name) -> Iv:
@@ -271,7 +267,7 @@ class Values:
 
     def elem_iv(self, coll) -> Iv:
         """The interval of the items of a list of numbers."""
-        if isinstance(coll, A.Call) and coll.name == "range" and self.m.refs.get(coll) == ("builtin", "range"):
+        if isinstance(coll, A.Call) and coll.name == "range" and self.m.refs.get(coll) == BuiltinRef("builtin", "range"):
             a, b = self.iv(coll.args[0]), self.iv(coll.args[1])
             return Iv(a.lo, b.hi, a.lo_why, b.hi_why, a.lo_tag, b.hi_tag)
         if isinstance(coll, A.ListLit):
@@ -285,35 +281,29 @@ class Values:
         return TOP
 
     def _prop(self, e) -> Iv:
-        ref = self.m.refs.get(e)
-        if ref is None:
-            return TOP
-        k = ref[0]
-        if k == "pcounter":
-            return self.counter_iv(self.f.counter_name(ref[1]))
-        if k == "pvar":
-            return self.var_iv(self.f.var_name(ref[1]))
-        if k == "cattr":
-            return self.attr_iv(self.f.attr_name(ref[1]))
-        if k == "cvar":
-            return self.cvar_iv(self.f.attr_name(ref[1]))
-        if k == "prop":
-            m = self.m
-            if ref[2] == "seat":
+        m = self.m
+        match m.refs.get(e):
+            case CounterRef(whose="player", slot=s):
+                return self.counter_iv(self.f.counter_name(s))
+            case VarRef(whose="player", slot=s):
+                return self.var_iv(self.f.var_name(s))
+            case CardAttrRef(mutable=False, slot=s):
+                return self.attr_iv(self.f.attr_name(s))
+            case CardAttrRef(mutable=True, slot=s):
+                return self.cvar_iv(self.f.attr_name(s))
+            case PropRef(name="seat"):
                 why = f"the game is for at most {m.max_players} players"
                 return Iv(1, m.max_players, None, why, "", "players")
-            if ref[2] == "size":
+            case PropRef(name="size"):
                 return Iv(0, self.ncards, None, f"the game has {self.ncards} cards", "", "count")
         return TOP
 
     def _call(self, e: A.Call) -> Iv:
         ref = self.m.refs.get(e)
-        if ref is None:
-            return TOP
-        if ref[0] == "def":
-            d = self.m.defs.get(ref[1])
+        if isinstance(ref, DefRef):
+            d = self.m.defs.get(ref.name)
             return self.iv(d.decl.body) if d is not None else TOP
-        if ref[0] != "builtin":
+        if not isinstance(ref, BuiltinRef):
             return TOP
         n = e.name
         args = [self.iv(a) if self.m.types.get(a) == INT else TOP for a in e.args]
@@ -353,9 +343,9 @@ class Values:
         lo = min(_mul(klo, v.lo), _mul(khi, v.lo))
         hi = max(_mul(klo, v.hi), _mul(khi, v.hi))
         ref = self.m.refs.get(e.value)
-        if ref is not None and ref[0] in ("cvar", "cattr"):
-            noun = "dice" if ref[0] == "cvar" else "cards"
-            what = "a dice total" if ref[0] == "cvar" else "a total"
+        if isinstance(ref, CardAttrRef):
+            noun = "dice" if ref.mutable else "cards"
+            what = "a dice total" if ref.mutable else "a total"
             hi_why = f"at most {fmt(khi)} {noun} × {fmt(v.hi)} = {fmt(hi)} can be placed here" if hi < INF else None
             lo_why = f"at least {fmt(klo)} {noun} × {fmt(v.lo)} = {fmt(lo)} are placed here" if lo > -INF else None
             return Iv(lo, hi, lo_why, hi_why, "total", "total", what)
@@ -521,10 +511,10 @@ class Values:
             ref = m.refs.get(e)
             if ref is None:
                 return None
-            if ref[0] in ("const", "effect", "action"):
-                return frozenset([ref[1]])
-            if ref[0] == "option":
-                name = self.f.option_name(ref[1])
+            if isinstance(ref, (ConstRef, EffectRef)):
+                return frozenset([ref.name])
+            if isinstance(ref, OptionRef):
+                name = self.f.option_name(ref.slot)
                 if name in self.fixed:
                     x = self.fixed[name]
                     if isinstance(x, A.Name) and x.name in m.enum_of:
@@ -533,10 +523,10 @@ class Values:
                 t = m.options[name].type
                 if t == "bool":
                     return frozenset([True, False])
-                if t.startswith("enum:"):
-                    return frozenset(m.enums[t[5:]])
+                if t.enum is not None:
+                    return frozenset(m.enums[t.enum])
                 return None
-            if ref[0] == "local":
+            if isinstance(ref, LocalRef):
                 b = self.f.binder(e)
                 if b is None:
                     return None
@@ -551,23 +541,19 @@ class Values:
                 if role == "let":
                     return self.vals(node.value)
                 return None
-            if ref[0] == "var":
-                return self._var_vals(self.f.var_name(ref[1]))
+            if isinstance(ref, VarRef) and ref.whose == "shared":
+                return self._var_vals(self.f.var_name(ref.slot))
             return None
         if isinstance(e, (A.Attr, A.Of)):
-            ref = m.refs.get(e)
-            if ref is None:
-                return None
-            if ref[0] == "cattr":
-                return self._guard(("avals", ref[1]), lambda: self._attr_vals(self.f.attr_name(ref[1]), False), None)
-            if ref[0] == "cvar":
-                return self._guard(("avals", ref[1]), lambda: self._attr_vals(self.f.attr_name(ref[1]), True), None)
-            if ref[0] == "pvar":
-                return self._var_vals(self.f.var_name(ref[1]))
-            if ref[0] == "prop" and ref[1] == "card" and ref[2] == "name":
-                return self._names
-            if ref[0] == "prop" and ref[1] == "card" and ref[2] == "kind":
-                return self._kinds
+            match m.refs.get(e):
+                case CardAttrRef(slot=s, mutable=mut):
+                    return self._guard(("avals", s), lambda: self._attr_vals(self.f.attr_name(s), mut), None)
+                case VarRef(whose="player", slot=s):
+                    return self._var_vals(self.f.var_name(s))
+                case PropRef(on="card", name="name"):
+                    return self._names
+                case PropRef(on="card", name="kind"):
+                    return self._kinds
             return None
         if isinstance(e, A.Cond):
             return self._union([self.vals(e.then), self.vals(e.orelse)])
@@ -658,17 +644,15 @@ class Values:
                     if ov is None or len(ov) != 1:
                         return None
                     want = next(iter(ov))
-                    ref = self.m.refs.get(side)
-                    if ref is None:
-                        return None
-                    if ref[0] == "cattr":
-                        have = self.card_value(cd, self.f.attr_name(ref[1]))
-                    elif ref[0] == "prop" and ref[2] == "name":
-                        have = cd.name
-                    elif ref[0] == "prop" and ref[2] == "kind":
-                        have = cd.kind
-                    else:
-                        return None
+                    match self.m.refs.get(side):
+                        case CardAttrRef(mutable=False, slot=s):
+                            have = self.card_value(cd, self.f.attr_name(s))
+                        case PropRef(name="name"):
+                            have = cd.name
+                        case PropRef(name="kind"):
+                            have = cd.kind
+                        case _:
+                            return None
                     if have is UNKNOWN:
                         return None
                     return (have == want) if cond.op == "==" else (have != want)
@@ -702,15 +686,13 @@ class Values:
                     ov = self.vals(other)
                     if ov is None or len(ov) != 1:
                         return
-                    ref = self.m.refs.get(side)
-                    if ref is None:
-                        return
-                    if ref[0] == "cattr":
-                        out.add(("attr", self.f.attr_name(ref[1])))
-                    elif ref[0] == "prop" and ref[2] == "name":
-                        out.add("name")
-                    elif ref[0] == "prop" and ref[2] == "kind":
-                        out.add("kind")
+                    match self.m.refs.get(side):
+                        case CardAttrRef(mutable=False, slot=s):
+                            out.add(("attr", self.f.attr_name(s)))
+                        case PropRef(name="name"):
+                            out.add("name")
+                        case PropRef(name="kind"):
+                            out.add("kind")
                     return
 
     def _signature(self, cd, feats: tuple) -> tuple:
@@ -761,27 +743,27 @@ class Values:
         return Cards(self.universe, whole=True, total=self.ncards)
 
     def _is_item(self, e, binder) -> bool:
-        return isinstance(e, A.Name) and self.m.refs.get(e, ("",))[0] == "local" and \
+        return isinstance(e, A.Name) and isinstance(self.m.refs.get(e), LocalRef) and \
             (self.f.binder(e) or (None,))[0] is binder
 
     def cards_in(self, coll):
         """The card declarations a card collection can hold: a list of (card, copies), or None
         when the collection is not of cards."""
         m = self.m
-        t = m.types.get(coll, "")
+        t = m.types.get(coll)
         if isinstance(coll, A.Quant) and coll.op == "filter":
             base = self.cards_in(coll.coll)
             if base is None or coll.cond is None:
                 return base
             return self.filter_cards(base, coll.cond, coll)
-        if isinstance(coll, A.Call) and coll.name == "named" and m.refs.get(coll) == ("builtin", "named"):
+        if isinstance(coll, A.Call) and coll.name == "named" and m.refs.get(coll) == BuiltinRef("builtin", "named"):
             v = self.vals(coll.args[0])
             if v is None:
                 return self.whole()
             return Cards((cd, c) for cd, c in self.universe if cd.name in v)
         if isinstance(coll, A.Call) and coll.name == "first" and len(coll.args) == 2:
             return self.cards_in(coll.args[1])
-        if isinstance(coll, A.Name) and m.refs.get(coll, ("",))[0] == "local":
+        if isinstance(coll, A.Name) and isinstance(m.refs.get(coll), LocalRef):
             b = self.f.binder(coll)
             if b is not None and b[1] == "list":
                 node = b[0]
@@ -791,7 +773,7 @@ class Values:
                 return base
             if b is not None and b[1] == "let":
                 return self.cards_in(b[0].value)
-        if t == "zone" or t == "list:card":
+        if t is not None and t.holds_cards:
             return self.whole()
         return None
 
@@ -811,11 +793,11 @@ class Values:
             return n, self._cards_why(cards, n)
         if isinstance(coll, A.Name):
             ref = m.refs.get(coll)
-            if ref == ("builtin", "players"):
+            if ref == BuiltinRef("builtin", "players"):
                 return m.max_players, f"there are at most {m.max_players} players"
-            if ref == ("builtin", "others"):
+            if ref == BuiltinRef("builtin", "others"):
                 return m.max_players - 1, f"there are at most {m.max_players - 1} other players"
-            if ref is not None and ref[0] == "local":
+            if isinstance(ref, LocalRef):
                 b = self.f.binder(coll)
                 if b is not None and b[1] == "let":
                     return self.count_ub(b[0].value)
@@ -823,7 +805,7 @@ class Values:
             return m.max_players, f"there are at most {m.max_players} players"
         if isinstance(coll, A.ListLit):
             return len(coll.items), f"the list has {len(coll.items)} items"
-        if isinstance(coll, A.Call) and m.refs.get(coll, ("",))[0] == "builtin":
+        if isinstance(coll, A.Call) and isinstance(m.refs.get(coll), BuiltinRef):
             if coll.name == "order_from":
                 return m.max_players, f"there are at most {m.max_players} players"
             if coll.name == "range":
@@ -847,7 +829,7 @@ class Values:
 
     def _subset_limit(self, coll):
         """A picked subset has at most its `size` high bound."""
-        if isinstance(coll, A.Name) and self.m.refs.get(coll, ("",))[0] == "local":
+        if isinstance(coll, A.Name) and isinstance(self.m.refs.get(coll), LocalRef):
             b = self.f.binder(coll)
             if b is not None and b[1] == "list" and b[0].high is not None:
                 h = self.iv(b[0].high)
@@ -855,7 +837,7 @@ class Values:
         return INF, None
 
     def count_lb(self, coll) -> float:
-        if isinstance(coll, A.Name) and self.m.refs.get(coll, ("",))[0] == "local":
+        if isinstance(coll, A.Name) and isinstance(self.m.refs.get(coll), LocalRef):
             b = self.f.binder(coll)
             if b is not None and b[1] == "list":
                 lo = self.iv(b[0].low).lo if b[0].low is not None else 0

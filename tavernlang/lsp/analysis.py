@@ -15,7 +15,7 @@ from pathlib import Path
 import attrs
 
 from ..check.checker import BUILTIN_FUNCS, BUILTIN_NAMES, BUILTIN_PROPS, TYPE_NAMES
-from ..check.model import elem, show
+from ..check.model import LocalRef, Ref, declared_as, elem, show
 from ..errors import Note, SourceCache, Span, TavError
 from ..loader import load, project_root, read_decls, resolve_include
 from ..syntax import ast as A
@@ -548,15 +548,13 @@ def type_at(a: Analysis, file: str, line: int, col: int) -> str | None:
     return show(m.types[best]) if best is not None else None
 
 
-# what the checker resolved a name to (GameModel.refs) -> the kinds of symbol it can be
-_REF_KINDS = {
-    "local": ("local", "parameter", "builtin"), "selfattr": ("attribute",), "selfzone": ("card zone",),
-    "selfdef": ("kind def",), "builtin": ("builtin",), "effect": ("effect",), "action": ("action",),
-    "phase": ("phase",), "option": ("option",), "mecounter": ("counter",), "counter": ("counter",),
-    "pcounter": ("counter",), "var": ("var",), "pvar": ("var",), "zone": ("zone",), "pzone": ("zone",),
-    "zfamily": ("zone",), "const": ("enum value",), "def": ("def",), "czone": ("card zone",),
-    "kdef": ("kind def",), "cattr": ("attribute",), "cvar": ("attribute",),
-}
+def _ref_kinds(ref: Ref) -> tuple[str, ...] | None:
+    """What the checker resolved a name to (GameModel.refs) -> the kinds of symbol it can be
+    (a local may also be `this`, listed as a builtin); None: a builtin property, values(...)."""
+    kinds = declared_as(ref)
+    if isinstance(ref, LocalRef):
+        return kinds + ("builtin",)
+    return kinds or None
 
 
 def resolved_kinds(a: Analysis, file: str, line: int, col: int, name: str) -> tuple[str, ...] | None:
@@ -579,7 +577,7 @@ def resolved_kinds(a: Analysis, file: str, line: int, col: int, name: str) -> tu
                     best = n
     if best is None:
         return None
-    return _REF_KINDS.get(m.refs[best][0])
+    return _ref_kinds(m.refs[best])
 
 
 def _contains(sp: Span, line: int, col: int) -> bool:

@@ -19,6 +19,7 @@ from typing import Iterable
 
 import attrs
 
+from ..check.model import ConstRef
 from ..errors import Span
 from ..syntax import ast as A
 
@@ -124,7 +125,7 @@ def _of_node(model, src, key, n) -> Iterable[Mutant]:
         yield Mutant(key, "branches", None, n.span, f"{what} in `if {t(n.test)}`")
     elif isinstance(n, A.Cond):
         yield Mutant(key, "branches", None, n.span, f"then and else swapped in `{t(n)}`")
-    elif isinstance(n, A.Name) and model.refs.get(n, ("",))[0] == "const":
+    elif isinstance(n, A.Name) and isinstance(model.refs.get(n), ConstRef):
         enum = model.enum_of.get(n.name)
         values = list(model.enums.get(enum, ())) if enum is not None else []
         if len(values) > 1:

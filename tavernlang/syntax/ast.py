@@ -5,13 +5,19 @@ names are resolved by :mod:`tavernlang.check`, never here.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator, TypeVar, cast, dataclass_transform
 
 import attrs
 
 from ..errors import Span
 
-frozen = attrs.frozen(eq=False)  # identity equality: side tables key on nodes
+_N = TypeVar("_N")
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(attrs.field,))
+def frozen(cls: type[_N]) -> type[_N]:
+    """A node class: frozen attrs, with identity equality (side tables key on nodes)."""
+    return attrs.frozen(eq=False)(cls)
 
 
 @frozen
@@ -689,9 +695,9 @@ class File(Node):
     source: str
 
 
-def named_children(node: Node):
+def named_children(node: Node) -> Iterator[tuple[str, Node]]:
     """(field name, child) of every child node, in order (a field of tuples names each of theirs)."""
-    for f in attrs.fields(type(node)):
+    for f in attrs.fields(cast("type[attrs.AttrsInstance]", type(node))):  # (every node class is attrs)
         if f.name == "span":
             continue
         v = getattr(node, f.name)
@@ -707,13 +713,13 @@ def named_children(node: Node):
                             yield f.name, y
 
 
-def children(node: Node):
+def children(node: Node) -> Iterator[Node]:
     """Every child node, for generic walks (lint, checks)."""
     for _, c in named_children(node):
         yield c
 
 
-def walk(node: Node):
+def walk(node: Node) -> Iterator[Node]:
     stack = [node]
     while stack:
         n = stack.pop()

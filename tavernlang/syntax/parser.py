@@ -86,13 +86,14 @@ def parse(text: str | bytes, file: str, keep: bool = True) -> A.File:
     """Parse one file; raise TavError with a located diagnostic on failure. `keep`: the tree may
     be kept in the user's cache (not for an editor's unsaved text: each keystroke is a new one)."""
     if isinstance(text, bytes):
+        raw = text
         try:
-            text = text.decode("utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as e:
-            before = text[: e.start]
+            before = raw[: e.start]
             line = before.count(b"\n") + 1
             col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
-            raise TavError([Diagnostic(Span(file, line, col), f"the file is not valid UTF-8 text (byte 0x{text[e.start]:02x})")])
+            raise TavError([Diagnostic(Span(file, line, col), f"the file is not valid UTF-8 text (byte 0x{raw[e.start]:02x})")])
     if text.startswith("\ufeff"):  # a byte-order mark is not part of the rules (nor of any place)
         text = text[1:]
     if "\x00" in text:
@@ -265,7 +266,8 @@ def _syntax_diag(e: UnexpectedInput, text: str, file: str) -> Diagnostic:
     if line is None or line < 1:
         line, col = len(lines), 1
     if isinstance(e, UnexpectedCharacters):
-        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
+        pos = e.pos_in_stream
+        ch = text[pos] if pos is not None and pos < len(text) else "?"
         if ch == '"':
             msg = "unclosed string (a string ends with \" on the same line)"
         elif ch in "\u201c\u201d\u2018\u2019":
@@ -307,7 +309,7 @@ def _syntax_diag(e: UnexpectedInput, text: str, file: str) -> Diagnostic:
 
 
 def _check_depth(f: A.File) -> None:
-    stack = [(f, 0)]
+    stack: list[tuple[A.Node, int]] = [(f, 0)]
     while stack:
         n, d = stack.pop()
         if d > MAX_DEPTH:
@@ -323,6 +325,7 @@ def _span(file: str, meta) -> Span:
 
 
 def _tspan(file: str, tok: Token) -> Span:
+    assert tok.line is not None and tok.column is not None  # the parser keeps every token's place
     return Span(file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column)
 
 
@@ -370,10 +373,35 @@ def card_text(file: str, tok) -> "A.CardText | None":
 
 
 def _s(tok) -> str | None:
-    if tok is None:
-        return None
+    """An optional string token's text, unquoted (None when absent)."""
+    return None if tok is None else _text(tok)
+
+
+def _text(tok) -> str:
+    """A string token's text, unquoted."""
     s = str(tok)[1:-1]
     return s.replace('\\"', '"').replace("\\\\", "\\").replace("\\n", "\n")
+
+
+def _q(op: str):
+    """The builder method of a quantifier `op(x in coll where cond)`."""
+    def f(self, m, c):
+        return A.Quant(self.sp(m), op, str(c[0]), c[1], c[2])
+    return f
+
+
+def _a(op: str):
+    """The builder method of an aggregate `op(value for x in coll where cond)`."""
+    def f(self, m, c):
+        return A.Aggregate(self.sp(m), op, c[0], str(c[1]), c[2], c[3])
+    return f
+
+
+def _g(op: str):
+    """The builder method of `gain`/`lose`/`give`/`take`."""
+    def f(self, m, c):
+        return A.Gain(self.sp(m), op, c[0], str(c[1]), _tspan(self.f, c[1]), c[2])
+    return f
 
 
 @v_args(meta=True)
@@ -406,17 +434,7 @@ class _Builder(Transformer_NonRecursive):
     def all_zone(self, m, c): return A.AllZone(self.sp(m), str(c[0]))
     def every_zone(self, m, c): return A.EveryZone(self.sp(m), str(c[0]))
 
-    def _q(op):
-        def f(self, m, c):
-            return A.Quant(self.sp(m), op, str(c[0]), c[1], c[2])
-        return f
-
     count_q, any_q, every_q, filter_q = _q("count"), _q("any"), _q("every"), _q("filter")
-
-    def _a(op):
-        def f(self, m, c):
-            return A.Aggregate(self.sp(m), op, c[0], str(c[1]), c[2], c[3])
-        return f
 
     sum_agg, min_agg, max_agg, distinct_agg = _a("sum"), _a("min"), _a("max"), _a("distinct")
 
@@ -446,11 +464,6 @@ class _Builder(Transformer_NonRecursive):
     def look_stmt(self, m, c): return A.Look(self.sp(m), c[0])
     def show_stmt(self, m, c): return A.Show(self.sp(m), c[0], c[1])
 
-    def _g(op):
-        def f(self, m, c):
-            return A.Gain(self.sp(m), op, c[0], str(c[1]), _tspan(self.f, c[1]), c[2])
-        return f
-
     gain_stmt, lose_stmt, give_stmt, take_stmt = _g("gain"), _g("lose"), _g("give"), _g("take")
 
     def set_stmt(self, m, c): return A.Set(self.sp(m), c[0], c[1])
@@ -459,7 +472,7 @@ class _Builder(Transformer_NonRecursive):
     def by_player(self, m, c): return A.Chooser(self.sp(m), False, c[0])
     def at_random(self, m, c): return A.Chooser(self.sp(m), True, None)
     def choose_stmt(self, m, c): return A.Choose(self.sp(m), str(c[0]), c[1], c[2], _s(c[3]), c[4], c[5])
-    def choice_option(self, m, c): return A.ChoiceOption(self.sp(m), _s(c[0]), c[1], c[2])
+    def choice_option(self, m, c): return A.ChoiceOption(self.sp(m), _text(c[0]), c[1], c[2])
     def choose_one(self, m, c): return A.ChooseOne(self.sp(m), _s(c[0]), c[1], tuple(c[2:]))
     def choose_number(self, m, c): return A.ChooseNumber(self.sp(m), str(c[0]), c[1], c[2], _s(c[3]), c[4], c[5])
     def choose_subset(self, m, c):
@@ -480,16 +493,16 @@ class _Builder(Transformer_NonRecursive):
     def emit_stmt(self, m, c): return A.Emit(self.sp(m), str(c[0]), c[1] or ())
     def end_stmt(self, m, c): return A.EndGame(self.sp(m))
     def require_stmt(self, m, c): return A.Require(self.sp(m), c[0], _s(c[1]))
-    def log_stmt(self, m, c): return A.Log(self.sp(m), _s(c[0]))
+    def log_stmt(self, m, c): return A.Log(self.sp(m), _text(c[0]))
 
     # ---- declarations
     def type(self, m, c): return A.TypeRef(self.sp(m), str(c[0]))
     def list_type(self, m, c): return A.TypeRef(self.sp(m), str(c[0]), True)
     def param(self, m, c): return A.Param(self.sp(m), str(c[0]), c[1])
     def params(self, m, c): return tuple(x for x in c if x is not None)
-    def game_decl(self, m, c): return A.GameDecl(self.sp(m), _s(c[0]))
+    def game_decl(self, m, c): return A.GameDecl(self.sp(m), _text(c[0]))
     def players_decl(self, m, c): return A.PlayersDecl(self.sp(m), int(c[0]), int(c[1] if c[1] is not None else c[0]))
-    def include_decl(self, m, c): return A.Include(self.sp(m), _s(c[0]))
+    def include_decl(self, m, c): return A.Include(self.sp(m), _text(c[0]))
     def option_range(self, m, c): return (c[0], c[1])
     def option_decl(self, m, c):
         lo, hi = c[3] if c[3] else (None, None)
@@ -521,7 +534,7 @@ class _Builder(Transformer_NonRecursive):
         if c[1] is not None and len(str(c[1])) - 1 > MAX_DIGITS:
             raise TavError([Diagnostic(_tspan(self.f, c[1]), f"{len(str(c[1])) - 1} digits of copies is too many")])
         copies = int(str(c[1])[1:]) if c[1] is not None else 1
-        return A.CardDecl(self.sp(m), _s(c[0]), copies, str(c[2]), _tspan(self.f, c[2]),
+        return A.CardDecl(self.sp(m), _text(c[0]), copies, str(c[2]), _tspan(self.f, c[2]),
                           tuple(x for x in c[4:] if x is not None), card_text(self.f, c[3]))
     def component_entry(self, m, c):
         count, target = c[0], c[1]
@@ -594,7 +607,7 @@ class _Builder(Transformer_NonRecursive):
     def reach_decl(self, m, c):
         return A.ReachDecl(self.sp(m), str(c[0]), _tspan(self.f, c[0]), str(c[1]), c[2], c[3])
     def on_decl(self, m, c): return A.OnDecl(self.sp(m), str(c[0]), c[1] or (), c[2])
-    def extends_decl(self, m, c): return A.Extends(self.sp(m), _s(c[0]))
+    def extends_decl(self, m, c): return A.Extends(self.sp(m), _text(c[0]))
     def replace_decl(self, m, c): return A.Replace(self.sp(m), c[0])
     def remove_kind(self, m, c): return str(c[0])
     def remove_decl(self, m, c):
@@ -619,7 +632,9 @@ class _Builder(Transformer_NonRecursive):
     def scenario_decl(self, m, c):
         opts, given, answers, run, expects = [], None, [], None, []
         random_setup = False
-        firsts, repeated = {}, []  # a second `given` or `run` block is a check error (at it, noting the first)
+        # a second `given` or `run` block is a check error (at it, noting the first)
+        firsts: dict[str, Span] = {}
+        repeated: list = []
         for k, v in c[3:]:
             if k in ("given", "run"):
                 v, where = v
@@ -639,6 +654,6 @@ class _Builder(Transformer_NonRecursive):
                 random_setup = True
             else:
                 expects.append(v)
-        return A.ScenarioDecl(self.sp(m), _s(c[0]), int(c[1]), int(c[2]) if c[2] is not None else 1,
+        return A.ScenarioDecl(self.sp(m), _text(c[0]), int(c[1]), int(c[2]) if c[2] is not None else 1,
                               tuple(opts), given, tuple(answers), run, tuple(expects), random_setup,
                               repeated=tuple(repeated))
