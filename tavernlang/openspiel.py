@@ -424,7 +424,7 @@ def _spec_for(params: dict) -> _Spec:
     """The game behind these parameters, made once (OpenSpiel loads a game again from its
     string to read a serialized state)."""
     params = {**_DEFAULTS, **params}
-    key = tuple(sorted(params.items())) + (_mtime(str(params["rules"])),)
+    key = tuple(sorted(params.items())) + (id(_compiled(str(params["rules"]))) if params["rules"] else None,)
     spec = _SPECS.get(key)
     if spec is None:
         spec = _SPECS[key] = _Spec(params)
