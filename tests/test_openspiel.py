@@ -417,3 +417,36 @@ def test_a_compiled_game_is_accepted():
     g = load_game(game, players=2)
     assert g.compiled is game and str(game.model.path).endswith("little_tavern.tav")
     assert str(g).endswith(f"rules={Path(game_path('little_tavern')).resolve()},seeds=1000)")
+
+
+def test_cfr_learns_peek(peek):
+    """CFR reads the whole tree (the seeds' chance node, every seat's information states): on
+    Peek, each seat learns to play its higher card, and the average policy's exploitability
+    falls."""
+    from open_spiel.python.algorithms import cfr, exploitability
+    g = load_game(peek, players=2, seeds=12, reward="zero_sum")
+    solver = cfr.CFRSolver(g)
+    before = exploitability.exploitability(g, solver.average_policy())
+    for _ in range(10):
+        solver.evaluate_and_update_policy()
+    after = exploitability.exploitability(g, solver.average_policy())
+    assert after < before / 4, (before, after)
+    s = g.new_initial_state().child(0)
+    hand = s._play.view(0)["zones"]["hand of P1"]
+    best = max(range(2), key=lambda i: CARDS[::-1].index(hand[i]))
+    assert solver.average_policy().action_probabilities(s)[best] > 0.9
+
+
+def test_an_information_state_begins_with_every_earlier_one():
+    """A seat's record only grows: at every later state it begins with the record it had."""
+    g = load_game(game_path("tavern_masters"), players=2)
+    s = started(g, 4)
+    rng = random.Random(4)
+    before = [[], []]
+    for _ in range(60):
+        for p in range(2):
+            history, _ = _history_and_now(s.information_state_string(p))
+            assert history[:len(before[p])] == before[p]
+            before[p] = history
+        s.apply_action(rng.choice(s.legal_actions()))
+    assert all(len(h) > 20 for h in before)
