@@ -112,6 +112,7 @@ class TavernEnv(AECEnv):
         self._obs_spaces = {a: spaces.Dict({"observation": obs_box, "action_mask": mask_box})
                             for a in self.possible_agents}
         self._act_spaces = {a: spaces.Discrete(max_actions) for a in self.possible_agents}
+        self.state_space = obs_box  # state(): the whole table, in the observation's layout
         self._seed_rng = np.random.default_rng(seed)
         self._next_seed = seed
         self.match = None
@@ -132,6 +133,17 @@ class TavernEnv(AECEnv):
         shown `var` attributes, then cards hidden from the agent, then cards of a label it did
         not expect)."""
         return self._enc.layout()
+
+    def state(self) -> np.ndarray:
+        """The whole table (`Match.view(None)`: every card by label, those hidden from every
+        seat too) in the observation's layout (`observation_layout()`), with `me` all zero and
+        no card counted as hidden: a global state for centralised training, not an observation
+        to give an agent."""
+        if self.match is None:
+            raise ValueError("state() needs a game: call reset() first")
+        vec = self._enc.encode(self.match.view(None), 0)
+        vec[self._enc.off_me:self._enc.off_me + self.players] = 0
+        return vec
 
     # ------------------------------------------------------------ the game
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
