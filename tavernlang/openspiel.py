@@ -200,11 +200,11 @@ class _Spec:
         U = pyspiel.GameType.Utility
         n, m = self.players, self.game.model
         rules = ([m.winner] if m.winner is not None else []) + list(m.guarded_winners)
-        everyone_or_nobody = bool(rules) and all(w.everyone_if is not None for w in rules)
+        # every winner rule says `everyone if C` (or there is none: everyone wins): all win or none do
+        everyone_or_nobody = all(w.everyone_if is not None for w in rules)
         if self.reward == "zero_sum":
             return U.ZERO_SUM, -1.0, float(n - 1), 0.0
         if self.reward == "win":
-            # every winner rule says `everyone if C`: all seats win or none do
             return (U.IDENTICAL if everyone_or_nobody or n == 1 else U.GENERAL_SUM), 0.0, 1.0, None
         low, high = self.score_range(rules)
         return (U.IDENTICAL if n == 1 else U.GENERAL_SUM), low, high, None
