@@ -190,7 +190,8 @@ class _Spec:
         self.action_bound, self.bound_reasons = action_bound(g, n)
         given = params["max_actions"]
         if given == 0:
-            given = DEFAULT_MAX_ACTIONS if self.action_bound is None else max(2, min(self.action_bound, DEFAULT_MAX_ACTIONS))
+            bound = self.action_bound
+            given = DEFAULT_MAX_ACTIONS if bound is None else max(2, min(bound, DEFAULT_MAX_ACTIONS))
         if given < 1:
             raise ValueError(f"max_actions must be a positive whole number, not {given}")
         self.max_actions = given
@@ -256,6 +257,7 @@ def _game_type(spec: _Spec | None = None) -> "pyspiel.GameType":
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=dict(_DEFAULTS),
+        default_loadable=False,  # (it needs a rules file: tavernlang(rules=PATH))
     )
 
 
@@ -540,7 +542,8 @@ class TavernState(pyspiel.State):
 
 
 def _view_text(view: dict) -> str:
-    out = [f"round {view['round']}, current {view['current']}" + (f", {view['to_act']} to act" if "to_act" in view else "")]
+    out = [f"round {view['round']}, current {view['current']}"
+           + (f", {view['to_act']} to act" if "to_act" in view else "")]
     for name, v in view["counters"].items():
         out.append(f"{name}: {', '.join(map(str, v)) if isinstance(v, list) else v}")
     for name, cards in view["zones"].items():
