@@ -223,8 +223,12 @@ def test_options_reach_the_game_and_its_string():
     assert str(a) != str(b)
 
 
-def test_bad_arguments(peek):
-    from tavernlang.errors import GameError
+def test_bad_arguments(peek, tmp_path):
+    from tavernlang.errors import GameError, TavError
+    bad = tmp_path / "bad.tav"
+    bad.write_text('game "Bad"\nplayers 2\nzone z: shared publik\n')
+    with pytest.raises(TavError, match="did you mean 'public'"):
+        load_game(str(bad))
     with pytest.raises(ValueError, match="for 2 to 2 players"):
         load_game(peek, players=3)
     with pytest.raises(ValueError, match="reward"):
