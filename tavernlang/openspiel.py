@@ -324,6 +324,7 @@ class _Line:
         self.deciders.append((m.pending.player, len(m.pending.options)))
         if self.track:
             d = m.pending
+            # (m.st.log is the log Match.log_lines reads, one line per entry)
             self.trail.append((d.player, len(m.st.log), d.prompt, i, m.legal()[i]))
         m.apply(i)
         self.marks.append(object())
