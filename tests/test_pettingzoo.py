@@ -344,6 +344,39 @@ def test_fork_is_independent(envs):
     assert len(f.match.choices) == len(e.match.choices) + 1
 
 
+def test_state_is_the_whole_table_in_the_observation_layout(envs):
+    """state(): every card counted by name, none as hidden (Tavern Masters' hands and decks
+    included), no seat marked as `me`; each agent's observation of the same moment hides some."""
+    from pettingzoo.test.state_test import test_state_space
+    e = envs["tavern_masters"]
+    with pytest.raises(ValueError, match="reset"):
+        env(e.game, players=2).state()
+    e.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(8):
+        e.step(random_agent(e, rng))
+    lay = e.observation_layout()
+    state = e.state()
+    assert e.state_space.contains(state)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (advice on unbounded counters is only advice)
+        test_state_space(e)
+    assert not state[lay["me"]].any()
+    feats = lay["zone_features"]
+    hidden, names = feats.index("hidden"), len({cd.name for cd in e.game.model.cards})  # (names come first)
+    full = e.match.view(None)["zones"]
+    for zone, block in lay["zones"].items():
+        cards = full.get(zone, [])
+        assert state[block][hidden] == 0
+        assert state[block][:names].sum() == len(cards), zone
+    assert sum(len(c) for c in full.values()) > 0
+    for agent in e.possible_agents:
+        obs = e.observe(agent)["observation"]
+        assert not np.array_equal(obs, state)
+        assert sum(obs[block][hidden] for block in lay["zones"].values()) > 0
+    assert np.array_equal(e.fork().state(), state)
+
+
 def test_missing_extra_names_the_install_command():
     code = textwrap.dedent("""
         import sys
