@@ -23,6 +23,7 @@ from ..errors import GameError
 from ..syntax import ast as A
 from .budget import HELPERS as BUDGET_HELPERS
 from .common import GEN_SPANS, Fn
+from .writer import Writer, fragment
 
 _PURE = (A.Name, A.Lit, A.Attr, A.Of)  # arguments an inlined def may read more than once (or not at all)
 # a value of the cards bound to one or two names, kept in a table (ExpressionCompiler._card_table)
@@ -281,10 +282,6 @@ class _Fn:
         return f"{prefix}{self.n}"
 
 
-def _indent(lines: list[str], by: str = "    ") -> list[str]:
-    return [by + ln for ln in lines]
-
-
 class ExpressionCompiler:
     _locals: dict | None = None  # slot -> Python source: a def's parameters while inlining, bound names
     _cards: frozenset = frozenset()  # sources known to hold a card, never none (a name bound over a zone)
@@ -329,15 +326,21 @@ class ExpressionCompiler:
                 self._gen_consts[("keep", id(value))] = value  # (ids stay unique while the value lives)
         return name
 
-    def compile_fn(self, params: str, lines: list[str], val: str, spans: list | None = None, where=None) -> Fn:
-        """Compile one generated function `def _eN(params): lines; return val`; spans: the
-        rules statement each line was written for (where a fault on that line is reported);
-        where: the rules text the whole function is for (where Python's refusal to compile it,
-        rules nested too deeply, is reported when no line has a span)."""
+    def compile_fn(self, params: str, body: Writer, val: str, ret_span=None, where=None, located: bool = True) -> Fn:
+        """Compile one generated function `def _eN(params): body; return val`; the body's spans:
+        the rules statement each line was written for (where a fault on that line is reported;
+        ret_span: the return line's); located False: no line has one; where: the rules text the
+        whole function is for (where Python's refusal to compile it, rules nested too deeply, is
+        reported when no line has a span)."""
         ns = self._ns()
         self._gen_count += 1
         name = f"_e{self._gen_count}"
-        src = "\n".join([f"def {name}({params}):", *_indent(lines), f"    return {val}", ""])
+        w = Writer()
+        with w.block(f"def {name}({params}):"):
+            w.write(body)
+            w.line(f"return {val}", ret_span)
+        src = "\n".join(w.code + [""])
+        spans = w.spans[1:] if located else None  # (line 1 is the def)
         filename = f"<tav generated {id(self.g):x} {name}>"
         if spans is not None:
             GEN_SPANS[filename] = spans
@@ -351,17 +354,19 @@ class ExpressionCompiler:
         return ns[name]
 
     def _root(self, params: str, build, where=None, at=None):
-        """Generate one function around build() -> (lines, value[, spans]), with fresh
-        temporaries; where: the span of the rules text it is for (see compile_fn); at: where a
-        fault on any of its lines is reported (or build's spans, one per line and the return)."""
+        """Generate one function around build() -> (lines, value) or (writer, value, the return
+        line's span), with fresh temporaries; where: the span of the rules text it is for (see
+        compile_fn); at: where a fault on any of the lines is reported (a writer's lines carry
+        their own spans)."""
         saved = self._fn
         self._fn = _Fn()
         try:
-            lines, val, *spans = build()
+            body, val, *ret = build()
         finally:
             self._fn = saved
-        spans = spans[0] if spans else [at] * (len(lines) + 1) if at is not None else None
-        return self.compile_fn(params, lines, val, spans, where=where)
+        if isinstance(body, Writer):
+            return self.compile_fn(params, body, val, ret[0] if ret else at, where)
+        return self.compile_fn(params, fragment(body, at), val, at, where, located=at is not None)
 
     def tmp(self, prefix: str = "_t") -> str:
         return self._fn.tmp(prefix)
@@ -407,7 +412,13 @@ class ExpressionCompiler:
         # (a loop, not a list comprehension: in Python 3.11 a comprehension is a function of its
         # own whose reads of st and env go through cells, slower for the few items of a game's zones)
         out = self.tmp()
-        return pre + [f"{out} = []", f"for {v} in {src}:", *_indent(lines), f"    if {c}:", f"        {out}.append({v})"], out
+        w = fragment(pre)
+        w.line(f"{out} = []")
+        with w.block(f"for {v} in {src}:"):
+            w.lines(lines)
+            with w.block(f"if {c}:"):
+                w.line(f"{out}.append({v})")
+        return w.code, out
 
     def count_loop(self, src: str, e=None, body=(), coll=None) -> tuple[list[str], str]:
         """A loop of an expression over src is about to start: its items are steps of the game's
@@ -419,8 +430,9 @@ class ExpressionCompiler:
         if zone and not any("for " in ln or "(st, " in ln for ln in body):
             return [], src
         lines, src = self.spill([], src)
-        span = self.k(e.span) if e is not None else "None"
-        return lines + [f"st.steps += len({src})", "if st.steps > st.step_limit:", f"    _over(st, {span})"], src
+        w = fragment(lines)
+        w.step(self.k(e.span) if e is not None else "None", f"len({src})")
+        return w.code, src
 
     def def_body(self, d, count: bool = False) -> Fn:
         """A def's body; a zone where the def gives a list of cards gives its cards. A def
@@ -458,7 +470,10 @@ class ExpressionCompiler:
             ls, v = self.xcards(b) if cards else self.x(b)
             if not count:
                 return ls, v
-            return ["st.steps += 1", "if st.steps > st.step_limit:", f"    _over(st, {self.k(d.decl.span)})"] + ls, v
+            w = fragment()
+            w.step(self.k(d.decl.span))
+            w.lines(ls)
+            return w.code, v
         return self._root("st, env", build, b.span)
 
     def _positional(self, name: str) -> str | None:
@@ -736,8 +751,11 @@ class ExpressionCompiler:
             r = self.tmp()
             out.append(f"{r} = {row}[{a}]")
             row = r
-        out += [f"{v} = {row}[{va[-1]}]", f"if {v} is _UNSET:", f"    {v} = {row}[{va[-1]}] = {fn}({', '.join(va)})"]
-        return out, v
+        w = fragment(out)
+        w.line(f"{v} = {row}[{va[-1]}]")
+        with w.block(f"if {v} is _UNSET:"):
+            w.line(f"{v} = {row}[{va[-1]}] = {fn}({', '.join(va)})")
+        return w.code, v
 
     def _table_fn(self, e, slots):
         """(the table's name, the name of the function of the cards that fills it), or None when
@@ -835,7 +853,10 @@ class ExpressionCompiler:
             if n == "others":  # (a loop, not a comprehension: see filter_lines)
                 t, v = self.tmp(), self.tmp("_v")
                 self._fn.fresh.add(t)
-                return [f"{t} = []", f"for {v} in st.players:", f"    if {v} != {self._me()}:", f"        {t}.append({v})"], t
+                w = fragment([f"{t} = []"])
+                with w.block(f"for {v} in st.players:"), w.block(f"if {v} != {self._me()}:"):
+                    w.line(f"{t}.append({v})")
+                return w.code, t
             if n == "cards":
                 return [], "st.all_cards"
             if n == "current":
@@ -1009,19 +1030,17 @@ class ExpressionCompiler:
         cnt, c = self.count_loop(c, e, cl + [cv], e.coll)
         ls = ls + cnt
         out = self.tmp()  # (a loop even for a filter: see filter_lines)
-        if op == "filter":
-            body = [f"if {cv}:", f"    {out}.append({v})"]
-            init = "[]"
-        elif op == "count":
-            body = [f"if {cv}:", f"    {out} += 1"]
-            init = "0"
-        elif op == "any":
-            body = [f"if {cv}:", f"    {out} = True", "    break"]
-            init = "False"
-        else:
-            body = [f"if not {cv}:", f"    {out} = False", "    break"]
-            init = "True"
-        return ls + [f"{out} = {init}", f"for {v} in {c}:", *_indent(cl + body)], out
+        init, test, then = {"filter": ("[]", f"if {cv}:", [f"{out}.append({v})"]),
+                            "count": ("0", f"if {cv}:", [f"{out} += 1"]),
+                            "any": ("False", f"if {cv}:", [f"{out} = True", "break"])}.get(
+            op, ("True", f"if not {cv}:", [f"{out} = False", "break"]))
+        w = fragment(ls)
+        w.line(f"{out} = {init}")
+        with w.block(f"for {v} in {c}:"):
+            w.lines(cl)
+            with w.block(test):
+                w.lines(then)
+        return w.code, out
 
     def _count_of(self, e, k: int) -> str | None:
         """V when the condition of `count(x in C where ...)` is `x == V` (either way round), V a
@@ -1077,18 +1096,27 @@ class ExpressionCompiler:
         test = self.tmp("_f")
         with self._bound(k) as v:
             cl, cv = self.x(e.cond) if e.cond is not None else ([], "True")
-        tdef = [f"def {test}({v}):", *_indent(cl), f"    return {cv}"]
+        def write_test(w):
+            with w.block(f"def {test}({v}):"):
+                w.lines(cl)
+                w.line(f"return {cv}")
         span = self.k(e.span)
         fast = self._subset_sum(e, k)
+        w = fragment(lines)
         if fast is None:
-            return lines + tdef, f"_any_subset({items}, {a}, {b}, {test}, {span})"
+            write_test(w)
+            return w.code, f"_any_subset({items}, {a}, {b}, {test}, {span})"
         aslot, table, other = fast
         ol, ov = self.x(other)
         col = self.attrs_of(aslot) if table == "attrs" else f"st.{table}[{aslot}]"
         # the test is made only when the sums cannot tell (a negative value or total): _subset_sum gives None
         r = self.tmp()
-        return lines + ol + [f"{r} = _subset_sum({items}, {a}, {b}, {ov}, {col}, None, {span})", f"if {r} is None:",
-                             *_indent(tdef), f"    {r} = _any_subset({items}, {a}, {b}, {test}, {span})"], r
+        w.lines(ol)
+        w.line(f"{r} = _subset_sum({items}, {a}, {b}, {ov}, {col}, None, {span})")
+        with w.block(f"if {r} is None:"):
+            write_test(w)
+            w.line(f"{r} = _any_subset({items}, {a}, {b}, {test}, {span})")
+        return w.code, r
 
     def x_Aggregate(self, e):
         op = e.op
@@ -1099,21 +1127,24 @@ class ExpressionCompiler:
             vl, vv = self.x(e.value)
         cnt, c = self.count_loop(c, e, cl + vl + [cv or "", vv], e.coll)
         ls = ls + cnt
-        out, w = self.tmp(), self.tmp()
+        out, x = self.tmp(), self.tmp()
         if op == "sum":
-            init, add, fin = "0", [f"if {w} is not None:", f"    {out} += {w}"], out
-        elif op == "min":
-            init, add, fin = "None", [f"if {w} is not None and ({out} is None or {w} < {out}):", f"    {out} = {w}"], \
-                f"(0 if {out} is None else {out})"
-        elif op == "max":
-            init, add, fin = "None", [f"if {w} is not None and ({out} is None or {w} > {out}):", f"    {out} = {w}"], \
-                f"(0 if {out} is None else {out})"
+            init, test, add, fin = "0", f"if {x} is not None:", f"{out} += {x}", out
+        elif op in ("min", "max"):
+            init, test, add, fin = "None", f"if {x} is not None and ({out} is None or {x} {'<' if op == 'min' else '>'} {out}):", \
+                f"{out} = {x}", f"(0 if {out} is None else {out})"
         else:  # distinct: none counts as a value
-            init, add, fin = "[]", [f"if {w} not in {out}:", f"    {out}.append({w})"], out
-        step = vl + [f"{w} = {vv}"] + add
-        if cv is not None:
-            step = cl + [f"if {cv}:", *_indent(step)]
-        return ls + [f"{out} = {init}", f"for {v} in {c}:", *_indent(step)], fin
+            init, test, add, fin = "[]", f"if {x} not in {out}:", f"{out}.append({x})", out
+        w = fragment(ls)
+        w.line(f"{out} = {init}")
+        with w.block(f"for {v} in {c}:"):
+            w.lines(cl)
+            with w.maybe(f"if {cv}:" if cv is not None else None):
+                w.lines(vl)
+                w.line(f"{x} = {vv}")
+                with w.block(test):
+                    w.line(add)
+        return w.code, fin
 
     def x_BinOp(self, e):
         op = e.op
@@ -1126,8 +1157,10 @@ class ExpressionCompiler:
             parts.append(left)
             lines, vals = self.seq([self.xcoll(x) for x in reversed(parts)])
             t = self.tmp()  # (its items are steps of the budget, and a list holds at most MAX_LIST)
-            return lines + [f"{t} = [{', '.join('*' + v for v in vals)}]", f"st.steps += len({t})",
-                            "if st.steps > st.step_limit:", f"    _over_list(st, {t}, {self.k(e.span)})"], t
+            w = fragment(lines)
+            w.line(f"{t} = [{', '.join('*' + v for v in vals)}]")
+            w.step(None, f"len({t})", over=f"_over_list(st, {t}, {self.k(e.span)})")
+            return w.code, t
         is_const, cval = self.const_value(e.right)
         if is_const and op in ("==", "!=") and isinstance(e.left, (A.Attr, A.Of)) and isinstance(e.left.obj, A.Name):
             ref = self.m.refs.get(e.left)
@@ -1147,8 +1180,12 @@ class ExpressionCompiler:
             if not lb:
                 return la, f"({a} {op} {b})"
             t = self.tmp()
-            test = f"if {t}:" if op == "and" else f"if not {t}:"
-            return la + [f"{t} = {a}", test, *_indent(lb + [f"{t} = {b}"])], t
+            w = fragment(la)
+            w.line(f"{t} = {a}")
+            with w.block(f"if {t}:" if op == "and" else f"if not {t}:"):
+                w.lines(lb)
+                w.line(f"{t} = {b}")
+            return w.code, t
         lines, (a, b) = self.seq([self.x(e.left), self.x(e.right)])
         if op == "*" and not (self.const_value(e.left)[0] or is_const):  # a product can grow without end
             return lines, f"_mul({a}, {b}, {self.k(e.span)})"
@@ -1181,7 +1218,14 @@ class ExpressionCompiler:
         if not la and not lb:
             return lt, f"({a} if {t} else {b})"
         r = self.tmp()
-        return lt + [f"if {t}:", *_indent(la + [f"{r} = {a}"]), "else:", *_indent(lb + [f"{r} = {b}"])], r
+        w = fragment(lt)
+        with w.block(f"if {t}:"):
+            w.lines(la)
+            w.line(f"{r} = {a}")
+        with w.block("else:"):
+            w.lines(lb)
+            w.line(f"{r} = {b}")
+        return w.code, r
 
     def x_Match(self, e):
         ls, subj = self.x(e.subject)
@@ -1203,13 +1247,15 @@ class ExpressionCompiler:
         built = [self.x(a) for a in arms]
         idx = self.k(table)
         t, r = self.tmp(), self.tmp()
-        lines = ls + [f"{t} = {idx}.get({subj}, {default if default is not None else -1})"]
-        first = True
+        w = fragment(ls)
+        w.line(f"{t} = {idx}.get({subj}, {default if default is not None else -1})")
         for i, (bl, bv) in enumerate(built):
-            lines += [f"{'if' if first else 'elif'} {t} == {i}:", *_indent(bl + [f"{r} = {bv}"])]
-            first = False
-        lines += ["else:", f"    {r} = None"] if built else [f"{r} = None"]
-        return lines, r
+            with w.block(f"{'if' if i == 0 else 'elif'} {t} == {i}:"):
+                w.lines(bl)
+                w.line(f"{r} = {bv}")
+        with w.maybe("else:" if built else None):
+            w.line(f"{r} = None")
+        return w.code, r
 
     def x_Call(self, e):
         ref = self.m.refs[e]

@@ -14,6 +14,7 @@ from . import budget
 from .budget import MAX_INT, num, spend
 from .common import MAX_SUBSETS, Decision, Fn, _const, _too_long, only_option  # noqa: F401
 from .state import GameOver
+from .writer import Writer, fragment
 
 def _first(hit):
     return hit[0]
@@ -82,58 +83,73 @@ class StatementCompiler:
             ls, c = self.spill(ls, c)
             fl, fv = self.filter_lines(s.cond, ck, c, s.coll)
             items, a, b, tried, opts, size, combo = (self.tmp() for _ in range(7))
-            out = ls + fl + [f"{items} = list({fv})"]
+            w = fragment(ls + fl)
+            w.line(f"{items} = list({fv})")
             if s.low is not None:
                 lo_l, lo_v = self.x(s.low)
-                out += lo_l + [f"{a} = max(0, {lo_v})"]
+                w.lines(lo_l)
+                w.line(f"{a} = max(0, {lo_v})")
             else:
-                out += [f"{a} = 0"]
+                w.line(f"{a} = 0")
             if s.high is not None:
                 hi_l, hi_v = self.x(s.high)
-                out += hi_l + [f"{b} = min(len({items}), {hi_v})"]
+                w.lines(hi_l)
+                w.line(f"{b} = min(len({items}), {hi_v})")
             else:
-                out += [f"{b} = len({items})"]
+                w.line(f"{b} = len({items})")
             span = self.k(s.span)
-            out += [f"{tried} = _subset_tries(len({items}), {a}, {b}, {span})", f"{opts} = []",
-                    f"for {size} in range({a}, {b} + 1):", f"    for {combo} in _combinations({items}, {size}):"]
-            if s.test is not None:
-                with self._bound(k, "_s") as v:
-                    tl, tv = self.x(s.test)
-                out += [f"        {v} = list({combo})", *("        " + ln for ln in tl), f"        if not {tv}:", "            continue",
-                        f"        {opts}.append({v})"]
-            else:
-                out += [f"        {opts}.append(list({combo}))"]
-            out += [f"        if len({opts}) > {MAX_SUBSETS}:",
-                    f"            raise _GameError({self.k(f'more than {MAX_SUBSETS} subsets to choose from')}, {span})",
-                    f"st.steps += {tried}", "if st.steps > st.step_limit:", f"    _over(st, {span})"]
-            return out, opts
+            w.line(f"{tried} = _subset_tries(len({items}), {a}, {b}, {span})")
+            w.line(f"{opts} = []")
+            with w.block(f"for {size} in range({a}, {b} + 1):"), w.block(f"for {combo} in _combinations({items}, {size}):"):
+                if s.test is not None:
+                    with self._bound(k, "_s") as v:
+                        tl, tv = self.x(s.test)
+                    w.line(f"{v} = list({combo})")
+                    w.lines(tl)
+                    with w.block(f"if not {tv}:"):
+                        w.line("continue")
+                    w.line(f"{opts}.append({v})")
+                else:
+                    w.line(f"{opts}.append(list({combo}))")
+                with w.block(f"if len({opts}) > {MAX_SUBSETS}:"):
+                    w.line(f"raise _GameError({self.k(f'more than {MAX_SUBSETS} subsets to choose from')}, {span})")
+            w.step(span, tried)
+            return w.code, opts
         return self._root("st, env", build, s.span, s.span)
 
     # ================================================================ generated statements
-    # Each l_NODE gives (is_gen, lines): lines of Python, each with the span of the statement it
-    # was written for (a fault on that line is reported there). Every statement has one: what
-    # the generated code calls besides are the module-level helpers below (logs, shuffles, swaps,
-    # the triggers of a counter), given constants and values, never closures made per statement.
-    def stmts_lines(self, stmts) -> tuple[bool, list]:
-        out: list = []
+    # Each l_NODE(s, w) writes the statement into the writer of the function being generated
+    # (engine/writer.py), each line at the span of the statement it was written for (a fault on
+    # that line is reported there), and says whether it may yield (ask a player). Every statement
+    # has one: what the generated code calls besides are the module-level helpers below (logs,
+    # shuffles, swaps, the triggers of a counter), given constants and values, never closures
+    # made per statement.
+    def writer(self, span=None) -> Writer:
+        """A writer for a generated function of this flavour."""
+        return Writer(span, self.playout)
+
+    def write_stmts(self, w: Writer, stmts) -> bool:
+        """The statements in order (`pass` for none); True when one may yield."""
+        n = len(w)
         is_gen = False
         for s in stmts:
-            g, ls = self.stmt_lines(s)
-            is_gen = is_gen or g
-            out += ls
-        return is_gen, out or [("pass", None)]
+            is_gen = self.write_stmt(w, s) or is_gen
+        if len(w) == n:
+            w.line("pass", None)
+        return is_gen
 
-    def stmt_lines(self, s) -> tuple[bool, list]:
-        return getattr(self, "l_" + type(s).__name__)(s)
+    def write_stmt(self, w: Writer, s) -> bool:
+        with w.at(s.span):
+            return getattr(self, "l_" + type(s).__name__)(s, w)
 
-    def _logged(self, lines: list[str], cond: str = "st.log is not None") -> list[str]:
-        """Lines that write the log, behind their test; none in the playout flavour (no log)."""
-        return [] if self.playout else [f"if {cond}:", *("    " + ln for ln in lines)]
-
-    def _counted(self, lines: list[str]) -> list[str]:
-        """Lines that count what fired (lint's coverage); none in the playout flavour, whose
-        games count nothing (a run that counts uses the interactive flavour)."""
-        return [] if self.playout else ["if st.fired is not None:", *("    " + ln for ln in lines)]
+    def _drive(self, w: Writer, call: str) -> None:
+        """Run a generator the call gives: its decisions passed on (in the playout flavour,
+        where nothing is asked, run through)."""
+        if self.playout:
+            with w.block(f"for _y in {call}:"):
+                w.line("pass")
+        else:
+            w.line(f"yield from {call}")
 
     def zone_family(self, e, lines, src) -> int | None:
         """The zone family of a destination, when the rules fix it: a shared zone's name, `Z of p`
@@ -144,14 +160,19 @@ class StatementCompiler:
             return ref[1]
         return self._zones.get(src) if not lines else None
 
-    def _given_options(self, s, opts: str, fn) -> list[str]:
+    def _given_options(self, w: Writer, s, opts: str, fn) -> None:
         """`opts` = the choice's options: those the turn just worked out for an action's first
         choice (st.known_opts), else fn's."""
         if not self._first_choice(s):  # (no turn works out this choice's options ahead)
-            return [f"{opts} = {self.k(fn)}(st, env)"]
+            w.line(f"{opts} = {self.k(fn)}(st, env)")
+            return
         ko, node = self.tmp(), self.k(s)
-        return [f"{ko} = st.known_opts", f"if {ko} is not None and {ko}[0] is {node}:",
-                f"    {opts} = {ko}[1]", "    st.known_opts = None", "else:", f"    {opts} = {self.k(fn)}(st, env)"]
+        w.line(f"{ko} = st.known_opts")
+        with w.block(f"if {ko} is not None and {ko}[0] is {node}:"):
+            w.line(f"{opts} = {ko}[1]")
+            w.line("st.known_opts = None")
+        with w.block("else:"):
+            w.line(f"{opts} = {self.k(fn)}(st, env)")
 
     def _first_choice(self, s) -> bool:
         """May a turn have worked out this choice's options ahead (st.known_opts)? Only for the
@@ -169,91 +190,116 @@ class StatementCompiler:
         """Can a choice have been made ahead (st.preset)? Only in a phase of simultaneous turns."""
         return any(ph.decl.simultaneous for ph in self.m.phases)
 
-    @staticmethod
-    def _at(lines, span) -> list:
-        return [(ln, span) for ln in lines]
 
-    @staticmethod
-    def _in(lines) -> list:
-        return [("    " + ln, sp) for ln, sp in lines]
-
-    def l_Reveal(self, s):
+    def l_Reveal(self, s, w):
         """`reveal X`: every player now knows the card(s); a card not in a hidden zone turns face up
         (a line in the log for each card that turned, or that is shown from a hidden pile)."""
         know = not self.playout
         k = self.local_slot(s.what)
         c, z = self.tmp(), self.tmp()
-        each = [f"st.seen[{c}] = (1 << st.n) - 1"] if know else []
-        each += [f"{z} = st.loc[{c}]", f"if {z} < 0 or not st.zhidden[{z}]:",
-                 f"    if st.facedown[{c}]:", f"        st.facedown[{c}] = False"]
-        if know:
-            each += ["        if st.log is not None:", f"            _log_reveal(st, _g, {c})",
-                     "elif st.log is not None:", f"    _log_reveal(st, _g, {c})"]
-        if k is not None and self.m.types.get(s.what) == CARD:  # (a card just drawn, in a local)
-            if f"env[{k}]" in self._cards:  # (bound over a zone: a card, never none)
-                return False, self._at([f"{c} = env[{k}]"] + each, s.span)
-            out = [f"{c} = env[{k}]", f"if {c} is not None:"]
-        else:
-            cl, cs = self.xcards(s.what)
-            out = cl + [f"for {c} in {cs}:", f"    if {c} is None:", "        continue"]
-        return False, self._at(out + ["    " + ln for ln in each], s.span)
 
-    def l_Look(self, s):
+        def each():
+            if know:
+                w.line(f"st.seen[{c}] = (1 << st.n) - 1")
+            w.line(f"{z} = st.loc[{c}]")
+            with w.block(f"if {z} < 0 or not st.zhidden[{z}]:"), w.block(f"if st.facedown[{c}]:"):
+                w.line(f"st.facedown[{c}] = False")
+                with w.logged():
+                    w.line(f"_log_reveal(st, _g, {c})")
+            with w.muted(not know), w.block("elif st.log is not None:"):
+                w.line(f"_log_reveal(st, _g, {c})")
+        if k is not None and self.m.types.get(s.what) == CARD:  # (a card just drawn, in a local)
+            w.line(f"{c} = env[{k}]")
+            if f"env[{k}]" in self._cards:  # (bound over a zone: a card, never none)
+                each()
+            else:
+                with w.block(f"if {c} is not None:"):
+                    each()
+            return False
+        cl, cs = self.xcards(s.what)
+        w.lines(cl)
+        with w.block(f"for {c} in {cs}:"):
+            with w.block(f"if {c} is None:"):
+                w.line("continue")
+            each()
+        return False
+
+    def l_Look(self, s, w):
         """`look at X`: the player acting now knows the card(s) (a line only they can read)."""
         cl, cs = self.spill(*self.xcards(s.what))
+        w.lines(cl)
         if self.playout:  # (what a player knows is read by logs and views only)
-            return False, self._at(cl, s.span)
+            return False
         c = self.tmp()
-        return False, self._at(cl + [f"for {c} in {cs}:", f"    if {c} is not None and env[0] is not None:",
-                                     f"        st.seen[{c}] |= 1 << env[0]", "        if st.log is not None:",
-                                     f"            _log_look(st, _g, env[0], {c})"], s.span)
+        with w.block(f"for {c} in {cs}:"), w.block(f"if {c} is not None and env[0] is not None:"):
+            w.line(f"st.seen[{c}] |= 1 << env[0]")
+            with w.logged():
+                w.line(f"_log_look(st, _g, env[0], {c})")
+        return False
 
-    def l_Shuffle(self, s):
+    def l_Shuffle(self, s, w):
         """`shuffle Z`: Fisher-Yates with the game's RNG; nobody knows where a face-down card went."""
         zl, z = self.spill(*self.x(s.zone))
+        w.lines(zl)
         # (the fast layout keeps a zone whose order nothing reads in card order: nothing to shuffle)
-        out = zl + ([] if self.sorted_zone(s.zone) is not None else [f"_shuffle(st.zones[{z}], st.rng.random)"])
+        if self.sorted_zone(s.zone) is None:
+            w.line(f"_shuffle(st.zones[{z}], st.rng.random)")
         if not self.playout:
             c = self.tmp()
-            out += [f"for {c} in st.zones[{z}]:", f"    if st.facedown[{c}]:", f"        st.seen[{c}] = 0",
-                    "if st.log is not None:", f"    _log_shuffle(st, _g, {z})"]
-        return False, self._at(out, s.span)
+            with w.block(f"for {c} in st.zones[{z}]:"), w.block(f"if st.facedown[{c}]:"):
+                w.line(f"st.seen[{c}] = 0")
+            with w.logged():
+                w.line(f"_log_shuffle(st, _g, {z})")
+        return False
 
-    def l_Swap(self, s):
+    def l_Swap(self, s, w):
         """`swap A with B`: each card takes the other's place."""
         al, a = self.spill(*self.x(s.a))
         bl, b = self.spill(*self.x(s.b))
-        return False, self._at(al + bl + [f"_swap(st, _g, {a}, {b}, {self.k(s.span)})"], s.span)
+        w.lines(al + bl)
+        w.line(f"_swap(st, _g, {a}, {b}, {self.k(s.span)})")
+        return False
 
-    def l_Show(self, s):
+    def l_Show(self, s, w):
         """`show X to p`: p now knows the card(s)."""
         tl, t = self.spill(*self.x(s.to))  # (to whom first: nobody is an error before the cards are worked out)
         span = self.k(s.span)
         cl, cs = self.spill(*self.xcards(s.what))
-        return False, self._at(tl + [f"if {t} is None:", f"    raise _GameError({self.k('show to nobody (the player is none)')}, {span})"]
-                               + cl + [f"_show(st, _g, {cs}, {t}, env[0])"], s.span)
+        w.lines(tl)
+        with w.block(f"if {t} is None:"):
+            w.line(f"raise _GameError({self.k('show to nobody (the player is none)')}, {span})")
+        w.lines(cl)
+        w.line(f"_show(st, _g, {cs}, {t}, env[0])")
+        return False
 
-    def l_Require(self, s):
-        return False, []  # a leading require is compiled as the precondition; nothing to run
+    def l_Require(self, s, w):
+        return False  # a leading require is compiled as the precondition; nothing to run
 
-    def l_EndGame(self, s):
-        return False, [("raise _GameOver", s.span)]
+    def l_EndGame(self, s, w):
+        w.line("raise _GameOver")
+        return False
 
-    def l_Log(self, s):
+    def l_Log(self, s, w):
         t = self.k(s.text)
-        return False, self._at(self._logged([f'st.log.append(({t}, None, {{"type": "log", "text": {t}}}))']), s.span)
+        with w.logged():
+            w.line(f'st.log.append(({t}, None, {{"type": "log", "text": {t}}}))')
+        return False
 
-    def l_Let(self, s):
+    def l_Let(self, s, w):
         ls, v = self.x(s.value)
-        return False, self._at(ls + [f"env[{self.m.slots[s]}] = {v}"], s.span)
+        w.lines(ls)
+        w.line(f"env[{self.m.slots[s]}] = {v}")
+        return False
 
-    def l_NextTurn(self, s):
+    def l_NextTurn(self, s, w):
         ls, v = self.spill(*self.x(s.player))
-        return False, self._at(ls + [f"if {v} is None:",
-                                     f"    raise _GameError({self.k('next turn of nobody (the player is none)')}, {self.k(s.span)})",
-                                     f"st.next_player = {v}"], s.span)
+        w.lines(ls)
+        with w.block(f"if {v} is None:"):
+            w.line(f"raise _GameError({self.k('next turn of nobody (the player is none)')}, {self.k(s.span)})")
+        w.line(f"st.next_player = {v}")
+        return False
 
-    def l_Set(self, s):
+    def l_Set(self, s, w):
         vtype = self.m.types.get(s.target)
         ref = self.m.refs[s.target]
         kind, slot = ref[0], ref[1]
@@ -265,35 +311,43 @@ class StatementCompiler:
         if kind == "cvar":  # the card first, then the value
             ol, o = self.spill(*self.x(s.target.obj))
             ls, v = self.spill(ls, v)
-            out = ol + ls + [f"st.cvars[{slot}][{o}] = {v}"]
+            w.lines(ol + ls)
+            w.line(f"st.cvars[{slot}][{o}] = {v}")
             aname = s.target.name
             # an attribute every kind that has it marks `unlabelled` is bookkeeping: no line
             quiet = all(ad.unlabelled for k in self.m.kinds.values() for ad in k.decl.attrs if ad.name == aname)
             if not quiet and not self.playout:
-                out += ["if st.log is not None:", f"    _log_set(st, _g, {o}, {self.k(aname)}, {v}, {self.k(vtype)})"]
-            return False, self._at(out, s.span)
+                with w.logged():
+                    w.line(f"_log_set(st, _g, {o}, {self.k(aname)}, {v}, {self.k(vtype)})")
+            return False
         table = "vars" if kind in ("var", "pvar") else "counters"
         if kind in ("var", "counter"):
-            return False, self._at(ls + [f"st.{table}[{slot}][0] = {v}"], s.span)
+            w.lines(ls)
+            w.line(f"st.{table}[{slot}][0] = {v}")
+            return False
         ls, v = self.spill(ls, v)  # the value first, then whose (as Python assigns)
         ol, o = self.x(s.target.obj)
-        return False, self._at(ls + ol + [f"st.{table}[{slot}][{o}] = {v}"], s.span)
+        w.lines(ls + ol)
+        w.line(f"st.{table}[{slot}][{o}] = {v}")
+        return False
 
-    def l_If(self, s):
+    def l_If(self, s, w):
         tl, t = self.x(s.test)
-        g1, then = self.stmts_lines(s.then.stmts)
-        out = self._at(tl + [f"if {t}:"], s.span) + self._in(then)
+        w.lines(tl)
+        with w.block(f"if {t}:"):
+            g1 = self.write_stmts(w, s.then.stmts)
         g2 = False
         if s.orelse is not None:
-            g2, orelse = self.stmts_lines(s.orelse.stmts)
-            out += [("else:", s.span)] + self._in(orelse)
-        return g1 or g2, out
+            with w.block("else:"):
+                g2 = self.write_stmts(w, s.orelse.stmts)
+        return g1 or g2
 
-    def l_For(self, s):
+    def l_For(self, s, w):
         cl, c = self.x(s.coll)
         k = self.m.slots[s]
         src = f"list(st.zones[{c}])" if self.m.types.get(s.coll) == ZONE else f"list({c})"
-        g, body = self.stmts_lines(s.body.stmts)
+        body = self.writer()
+        g = self.write_stmts(body, s.body.stmts)
         few = isinstance(s.coll, A.EveryZone) or isinstance(s.coll, A.Name) and \
             self.m.refs.get(s.coll) in (("builtin", "players"), ("builtin", "others"))  # (at most 100 rounds)
         # the cards left to go, where a search bot can re-deal them (bots.remap_held) when the body
@@ -301,22 +355,36 @@ class StatementCompiler:
         if (g or self.playout) and _holds_cards(self.m, s.coll):
             held = self.tmp("_hc")
             cl, src = cl + [f"{held} = {src}"], held
-        out = self._at(cl + [f"for env[{k}] in {src}:"] + ([] if few else self._in_step(s.span)), s.span)
-        if s.cond is not None:
-            kl, kv = self.x(s.cond)
-            out += self._in(self._at(kl + [f"if {kv}:"], s.span)) + self._in(self._in(body))
-        else:
-            out += self._in(body)
-        return g, out
+        w.lines(cl)
+        with w.block(f"for env[{k}] in {src}:"):
+            if not few:
+                w.step(self.k(s.span))
+            if s.cond is not None:
+                kl, kv = self.x(s.cond)
+                w.lines(kl)
+                with w.block(f"if {kv}:"):
+                    w.write(body)
+            else:
+                w.write(body)
+        return g
 
-    def l_Repeat(self, s):
+    def l_Repeat(self, s, w):
         i = self.tmp()
         cl, c = self.x(s.cond)
-        g, body = self.stmts_lines(s.body.stmts)
+        body = self.writer()
+        g = self.write_stmts(body, s.body.stmts)
         msg = self.k(f"'repeat while' went round {MAX_REPEATS} times: its condition never became false")
-        return g, self._at([f"{i} = 0", "while True:"], s.span) + self._in(self._at(
-            cl + [f"if not {c}:", "    break", f"{i} += 1", f"if {i} > {MAX_REPEATS}:",
-                  f"    raise _GameError({msg}, {self.k(s.span)})"] + self._step(s.span), s.span) + body)
+        w.line(f"{i} = 0")
+        with w.block("while True:"):
+            w.lines(cl)
+            with w.block(f"if not {c}:"):
+                w.line("break")
+            w.line(f"{i} += 1")
+            with w.block(f"if {i} > {MAX_REPEATS}:"):
+                w.line(f"raise _GameError({msg}, {self.k(s.span)})")
+            w.step(self.k(s.span))
+            w.write(body)
+        return g
 
     def _may_grow(self, e, adds: bool = False) -> bool:
         """A value that may be outside the range of whole numbers (arithmetic, a sum, a def's
@@ -331,32 +399,26 @@ class StatementCompiler:
                 return True
         return False
 
-    def _step(self, span) -> list[str]:
-        """One step of the game's budget (engine/budget.py): a round of a loop statement."""
-        return ["st.steps += 1", "if st.steps > st.step_limit:", f"    _over(st, {self.k(span)})"]
 
-    def _in_step(self, span) -> list[str]:
-        return ["    " + ln for ln in self._step(span)]
-
-    def _moved(self, c: str, d: str, top: bool, face: str | None, span: str, log_if: str | None,
-               check_dest: bool = True, fam: int | None = None) -> list[str]:
+    def _moved(self, w: Writer, c: str, d: str, top: bool, face: str | None, span: str, log_if: str | None,
+               check_dest: bool = True, fam: int | None = None) -> None:
         """Card c (never none) into zone d, checked, with its line in the log when `log_if` holds
         (None: never, as in the playout flavour): the one implementation of a move."""
-        out = [f"if {d} is None:", f"    raise _GameError({self.k('move to nowhere (the destination is none)')}, {span})"] \
-            if check_dest else []
+        if check_dest:
+            with w.block(f"if {d} is None:"):
+                w.line(f"raise _GameError({self.k('move to nowhere (the destination is none)')}, {span})")
         if self.g.has_card_zones:  # (a card put on itself, or on a card it holds)
-            out += [f"if st.zholder[{d}] >= 0 and st.lands_on_itself({c}, {d}):",
-                    f"    raise _GameError(_g.card_name[{c}] + {self.k(' cannot be put on itself (or on a card it holds)')}, {span})"]
+            with w.block(f"if st.zholder[{d}] >= 0 and st.lands_on_itself({c}, {d}):"):
+                w.line(f"raise _GameError(_g.card_name[{c}] + {self.k(' cannot be put on itself (or on a card it holds)')}, {span})")
         kn = self.tmp()
         if log_if is not None:  # who saw it before it moved still knows it
-            out += [f"{kn} = st.vis_mask({c}) if {log_if} else 0"]
-        o, lines = self._move_lines(c, d, top, face, fam)
-        out += lines
+            w.line(f"{kn} = st.vis_mask({c}) if {log_if} else 0")
+        o = self._move_lines(w, c, d, top, face, fam)
         if log_if is not None:
-            out += [f"if {log_if}:", f"    _log_move(st, _g, {c}, {o}, {d}, {self.k(face)}, env[0], {kn})"]
-        return out
+            with w.block(f"if {log_if}:"):
+                w.line(f"_log_move(st, _g, {c}, {o}, {d}, {self.k(face)}, env[0], {kn})")
 
-    def l_Move_many(self, s):
+    def l_Move_many(self, s, w):
         """`move CARDS to Z`: each card in turn (in the log a line each when there are at most
         three, else one line for all); `move cards to Z`: everything at once."""
         dl, d = self.x(s.dest)
@@ -364,28 +426,32 @@ class StatementCompiler:
         dl, d = self.spill(dl, d)
         span = self.k(s.span)
         z, c, many = self.tmp(), self.tmp(), self.tmp()
-        out = dl + [f"{z} = {d}", f"if {z} is None:",
-                    f"    raise _GameError({self.k('move to nowhere (the destination is none)')}, {span})"]
+        w.lines(dl)
+        w.line(f"{z} = {d}")
+        with w.block(f"if {z} is None:"):
+            w.line(f"raise _GameError({self.k('move to nowhere (the destination is none)')}, {span})")
         top = s.position != "bottom"
         logged = not self.playout
         if self.m.refs.get(s.what) == ("builtin", "cards") and top:  # everything at once
-            out += [f"st.move_everything({z}, {self.k(s.face)}, env[0])"]
-            if logged:
-                out += ["if st.log is not None:", f"    _log_many(st, _g, len(st.all_cards), {z})"]
-            return False, self._at(out, s.span)
+            w.line(f"st.move_everything({z}, {self.k(s.face)}, env[0])")
+            with w.logged():
+                w.line(f"_log_many(st, _g, len(st.all_cards), {z})")
+            return False
         cl, cs = self.spill(*self.xcards(s.what))
-        out += cl
+        w.lines(cl)
         if logged:
-            out += [f"{many} = st.log is None or len({cs}) > 3"]
-        out += [f"for {c} in {cs}:", f"    if {c} is None:", "        continue"]
-        out += ["    " + ln for ln in self._moved(c, z, top, s.face, span, f"not {many}" if logged else None, False, fam)]
-        if logged:
-            out += [f"if st.log is not None and {many}:", f"    _log_many(st, _g, len({cs}), {z})"]
-        return False, self._at(out, s.span)
+            w.line(f"{many} = st.log is None or len({cs}) > 3")
+        with w.block(f"for {c} in {cs}:"):
+            with w.block(f"if {c} is None:"):
+                w.line("continue")
+            self._moved(w, c, z, top, s.face, span, f"not {many}" if logged else None, False, fam)
+        with w.muted(not logged), w.block(f"if st.log is not None and {many}:"):
+            w.line(f"_log_many(st, _g, len({cs}), {z})")
+        return False
 
-    def l_Move(self, s):
+    def l_Move(self, s, w):
         if self.m.types.get(s.what) != CARD:
-            return self.l_Move_many(s)
+            return self.l_Move_many(s, w)
         # `top(Z)` of an empty zone moves nothing (drawing from an empty pile draws nothing);
         # any other card that is none here is a mistake in the rules
         may_be_nothing = isinstance(s.what, A.Call) and self.m.refs.get(s.what) == ("builtin", "top")
@@ -396,47 +462,65 @@ class StatementCompiler:
         fam = self.zone_family(s.dest, dl, d)  # (a zone of a known family: never none)
         dl, d = self.spill(dl, d)
         span = self.k(s.span)
-        move = self._moved(c, d, s.position != "bottom", s.face, span, None if self.playout else "st.log is not None",
-                           fam is None, fam)
-        if known:
-            return False, self._at(cl + dl + move, s.span)
-        out = cl + [f"if {c} is not None:", *["    " + ln for ln in dl], *["    " + ln for ln in move]]
-        if not may_be_nothing:
-            out += ["else:", f"    raise _GameError({self.k('move of nothing: the card is none')}, {span})"]
-        return False, self._at(out, s.span)
+        w.lines(cl)
+        with w.maybe(None if known else f"if {c} is not None:"):
+            w.lines(dl)
+            self._moved(w, c, d, s.position != "bottom", s.face, span, None if self.playout else "st.log is not None",
+                        fam is None, fam)
+        if not known and not may_be_nothing:
+            with w.block("else:"):
+                w.line(f"raise _GameError({self.k('move of nothing: the card is none')}, {span})")
+        return False
 
-    def _move_lines(self, c: str, d: str, top: bool, face: str | None, fam: int | None = None) -> tuple[str, list[str]]:
-        """The store's bookkeeping of a move of card c into zone d: (the temporary holding its
-        old zone, the lines). What a player knows of a card (st.seen) is kept only where a log,
-        a view or a scenario may read it: not in the playout flavour."""
+    def _move_lines(self, w: Writer, c: str, d: str, top: bool, face: str | None, fam: int | None = None) -> str:
+        """The store's bookkeeping of a move of card c into zone d, written; the temporary holding
+        its old zone. What a player knows of a card (st.seen) is kept only where a log, a view or
+        a scenario may read it: not in the playout flavour."""
         o = self.tmp()
         know = not self.playout
-        out = [f"{o} = st.loc[{c}]"]
+        w.line(f"{o} = st.loc[{c}]")
         if self.g.has_card_zones:  # the cards on its zones drop first (State.drop_held)
-            out += [f"if st.holds is not None and st.holds[{c}] is not None and {o} >= 0 and {o} != {d}:",
-                    f"    st.drop_held({c}, {o})"]
-        put = [f"st.zones[{d}].append({c})" if top else f"st.zones[{d}].insert(0, {c})"]
+            with w.block(f"if st.holds is not None and st.holds[{c}] is not None and {o} >= 0 and {o} != {d}:"):
+                w.line(f"st.drop_held({c}, {o})")
+        with w.block(f"if {o} >= 0:"):
+            w.line(f"st.zones[{o}].remove({c})")
+        put = f"st.zones[{d}].append({c})" if top else f"st.zones[{d}].insert(0, {c})"
         kept = self.g.sorted_fams  # (the fast layout: a zone whose order nothing reads is kept in card order)
-        if kept and (fam is None or fam in kept):
-            put = [f"_insort(st.zones[{d}], {c})"] if fam is not None else \
-                [f"if st.zsorted[{d}]:", f"    _insort(st.zones[{d}], {c})", "else:", "    " + put[0]]
-        out += [f"if {o} >= 0:", f"    st.zones[{o}].remove({c})", *put, f"st.loc[{c}] = {d}"]
+        if kept and fam is not None and fam in kept:
+            w.line(f"_insort(st.zones[{d}], {c})")
+        elif kept and fam is None:
+            with w.block(f"if st.zsorted[{d}]:"):
+                w.line(f"_insort(st.zones[{d}], {c})")
+            with w.block("else:"):
+                w.line(put)
+        else:
+            w.line(put)
+        w.line(f"st.loc[{c}] = {d}")
         hidden = None if fam is None else self.g.zone_vis[fam] == "hidden"  # (a zone of a known family)
         if face is None and hidden:
-            out += [f"st.facedown[{c}] = True", *([f"st.seen[{c}] = 0"] if know else [])]
+            w.line(f"st.facedown[{c}] = True")
+            with w.muted(not know):
+                w.line(f"st.seen[{c}] = 0")
         elif face is None:
             if hidden is None:
-                out += [f"if st.zhidden[{d}]:", f"    st.facedown[{c}] = True", *([f"    st.seen[{c}] = 0"] if know else []),
-                        f"elif {o} < 0 or st.zhidden[{o}]:", f"    st.facedown[{c}] = False"]
+                with w.block(f"if st.zhidden[{d}]:"):
+                    w.line(f"st.facedown[{c}] = True")
+                    with w.muted(not know):
+                        w.line(f"st.seen[{c}] = 0")
+                with w.block(f"elif {o} < 0 or st.zhidden[{o}]:"):
+                    w.line(f"st.facedown[{c}] = False")
             else:
-                out += [f"if {o} < 0 or st.zhidden[{o}]:", f"    st.facedown[{c}] = False"]
-            if know:
-                out += [f"elif st.zprivate[{d}]:", f"    st.seen[{c}] |= 1 << st.zowner[{d}]"]
+                with w.block(f"if {o} < 0 or st.zhidden[{o}]:"):
+                    w.line(f"st.facedown[{c}] = False")
+            with w.muted(not know), w.block(f"elif st.zprivate[{d}]:"):
+                w.line(f"st.seen[{c}] |= 1 << st.zowner[{d}]")
         elif face == "facedown":
-            out += [f"st.facedown[{c}] = True"] + ([f"st.seen[{c}] = (1 << env[0]) if env[0] is not None else 0"] if know else [])
+            w.line(f"st.facedown[{c}] = True")
+            with w.muted(not know):
+                w.line(f"st.seen[{c}] = (1 << env[0]) if env[0] is not None else 0")
         else:
-            out += [f"st.facedown[{c}] = False"]
-        return o, out
+            w.line(f"st.facedown[{c}] = False")
+        return o
 
     def choose_options(self, s):
         """The function listing a choice's options (what its legality check and the choice read)."""
@@ -453,7 +537,8 @@ class StatementCompiler:
             self.option_fns[s] = f
         return f
 
-    def l_Choose(self, s):
+
+    def l_Choose(self, s, w):
         ctype = self.m.types.get(s.coll)
         t = elem(ctype) if ctype else None
         k = self.m.slots[s]
@@ -462,6 +547,7 @@ class StatementCompiler:
         opts_fn = self.choose_options(s)
         kp, kt, ks, node = self.k(prompt), self.k(t), self.k(s.span), self.k(s)
         x = self.tmp()
+        body = self.writer()
         if ctype == ZONE:
             ref = self.m.refs.get(s.coll)
             stmts = s.body.stmts
@@ -472,36 +558,48 @@ class StatementCompiler:
                 # each player knows (and the log): nothing to write where no one reads those
                 stmts = stmts[1:]
             with self.known_card(f"env[{k}]"):  # the pick, in the body: a card, never none
-                body_gen, body = self.stmts_lines(stmts)
+                body_gen = self.write_stmts(body, stmts)
         elif isinstance(s.coll, A.EveryZone):  # the pick, in the body: a zone of that family, never none
             saved = self._zones
             self._zones = {**saved, f"env[{k}]": self.m.refs[s.coll][1]}
             try:
-                body_gen, body = self.stmts_lines(s.body.stmts)
+                body_gen = self.write_stmts(body, s.body.stmts)
             finally:
                 self._zones = saved
         else:
-            body_gen, body = self.stmts_lines(s.body.stmts)
+            body_gen = self.write_stmts(body, s.body.stmts)
         if is_random:
-            out = self._random_pick_lines(s, k, x) + [f"if {x} is not None:",
-                   *("    " + ln for ln in self._logged([f"_log_random(st, _g, {x}, {kp}, {kt})"])),
-                   f"    env[{k}] = {x}"]
-            return body_gen, self._at(out, s.span) + self._in(body)
+            self._random_pick(w, s, k, x)
+            with w.block(f"if {x} is not None:"):
+                with w.logged():
+                    w.line(f"_log_random(st, _g, {x}, {kp}, {kt})")
+                w.line(f"env[{k}] = {x}")
+                w.write(body)
+            return body_gen
         opts, p, pre = self.tmp(), self.tmp(), self.tmp()
         _, bl, bv = self._chooser_lines(s)
-        out = self._given_options(s, opts, opts_fn)
-        out += [f"if {opts}:", *["    " + ln for ln in bl], f"    {p} = {bv}"]
-        if self._presets():
-            out += [f"    {pre} = st.preset",
-                    f"    if {pre} is not None and {node} in {pre}:",  # chosen ahead, in a simultaneous phase's pick
-                    f"        {x} = {pre}.pop({node})",
-                    "    else:",
-                    f"        {x} = {opts}[{self.ask(opts, p, kp, kt, ks)}]"]
-        else:
-            out += [f"    {x} = {opts}[{self.ask(opts, p, kp, kt, ks)}]"]
-        out += [*("    " + ln for ln in self._logged([f"_log_choice(st, _g, {p}, {x}, {kp}, {kt})"])),
-                f"    env[{k}] = {x}"]
-        return not self.playout, self._at(out, s.span) + self._in(body)
+        self._given_options(w, s, opts, opts_fn)
+        with w.block(f"if {opts}:"):
+            w.lines(bl)
+            w.line(f"{p} = {bv}")
+            self._take(w, x, f"{opts}[{self.ask(opts, p, kp, kt, ks)}]", node, pre)
+            with w.logged():
+                w.line(f"_log_choice(st, _g, {p}, {x}, {kp}, {kt})")
+            w.line(f"env[{k}] = {x}")
+            w.write(body)
+        return not self.playout
+
+    def _take(self, w: Writer, x: str, ask: str, node: str, pre: str) -> None:
+        """x = the option `ask` takes; in a phase of simultaneous turns, the pick made ahead for
+        this choice (st.preset, held in `pre`) when there is one."""
+        if not self._presets():
+            w.line(f"{x} = {ask}")
+            return
+        w.line(f"{pre} = st.preset")
+        with w.block(f"if {pre} is not None and {node} in {pre}:"):  # chosen ahead, in a simultaneous phase's pick
+            w.line(f"{x} = {pre}.pop({node})")
+        with w.block("else:"):
+            w.line(f"{x} = {ask}")
 
     @staticmethod
     def bot_pick(opts: str, p: str) -> str:
@@ -520,17 +618,23 @@ class StatementCompiler:
         return (f"0 if len({opts}) == 1 and _only_option(st, {p}, {opts}, {kp}, {kt}{span}) else "
                 f"st.agent({p}, {opts}) if st.agent is not None else (yield _Decision({p}, {opts}, {kp}, {kt}{span}{', st' if ks and with_st else ''}))")
 
-    def _random_pick_lines(self, s, k, x: str) -> list[str]:
+
+    def _random_pick(self, w: Writer, s, k, x: str) -> None:
         """`choose x in L at random` written out: x = one of the options, drawn with the game's
-        RNG (none when there is none); the same draws as _random_pick."""
+        RNG (none when there is none)."""
         mask, rest = self._kind_split(s.cond, k)
         ls, src = self.spill(*self.xcoll(s.coll))
         if s.cond is not None and not (mask is not None and rest is None):  # the options listed, one drawn
             fl, fv = self.filter_lines(s.cond, k, src, s.coll)
             o = self.tmp()
-            return ls + fl + [f"{o} = {fv}", f"{x} = {o}[_int(st.rng.random() * len({o}))] if {o} else None"]
+            w.lines(ls + fl)
+            w.line(f"{o} = {fv}")
+            w.line(f"{x} = {o}[_int(st.rng.random() * len({o}))] if {o} else None")
+            return
         if s.cond is None:
-            return ls + [f"{x} = {src}[_int(st.rng.random() * len({src}))] if {src} else None"]
+            w.lines(ls)
+            w.line(f"{x} = {src}[_int(st.rng.random() * len({src}))] if {src} else None")
+            return
         run = self.sorted_run(s.coll, mask)
         if run is not None:  # the fast layout: the kind's cards are one run of the sorted zone
             ls, src = self.spill(ls, src)
@@ -539,14 +643,24 @@ class StatementCompiler:
             if lo != "0":
                 ls, lo = self.spill(ls, lo)
             start, k = ("", hi) if lo == "0" else (f"{lo} + ", f"({hi} - {lo})")
-            return ls + [f"{x} = {src}[{start}_int(st.rng.random() * {k})] if {hi} > {lo} else None"]
+            w.lines(ls)
+            w.line(f"{x} = {src}[{start}_int(st.rng.random() * {k})] if {hi} > {lo} else None")
+            return
         # rejection sampling: uniform over the matching cards, without listing them
         n, y, km, rnd = self.tmp(), self.tmp(), self.k(mask), self.tmp()
-        return ls + [f"{x} = None", f"{n} = len({src})", f"if {n}:", f"    {rnd} = st.rng.random", "    for _r in range(12):",
-                     f"        {y} = {src}[_int({rnd}() * {n})]", f"        if {km}[{y}]:",
-                     f"            {x} = {y}", "            break", "    else:",
-                     f"        {y} = [_c for _c in {src} if {km}[_c]]",
-                     f"        {x} = {y}[_int(st.rng.random() * len({y}))] if {y} else None"]
+        w.lines(ls)
+        w.line(f"{x} = None")
+        w.line(f"{n} = len({src})")
+        with w.block(f"if {n}:"):
+            w.line(f"{rnd} = st.rng.random")
+            with w.block("for _r in range(12):"):
+                w.line(f"{y} = {src}[_int({rnd}() * {n})]")
+                with w.block(f"if {km}[{y}]:"):
+                    w.line(f"{x} = {y}")
+                    w.line("break")
+            with w.block("else:"):
+                w.line(f"{y} = [_c for _c in {src} if {km}[_c]]")
+                w.line(f"{x} = {y}[_int(st.rng.random() * len({y}))] if {y} else None")
 
     def _chooser_lines(self, s) -> tuple[bool, list[str], str]:
         """(at random?, lines, who chooses) of a choice's `by p` / `at random` (default: me)."""
@@ -558,23 +672,26 @@ class StatementCompiler:
             return False, bl, bv
         return False, [], "env[0]"
 
+
     def _one_options(self, s: A.ChooseOne, opts: str) -> list[str]:
         """The options of `choose { option "L" if C {...} ... }` whose condition holds, in order:
         each a constant (its label, its number, the statement's number: options of two choices
         that read the same are different options, as a search bot's tree keys them, bots._key)."""
-        out = [f"{opts} = []"]
+        w = fragment([f"{opts} = []"])
         ids = self.__dict__.setdefault("_choice_ids", {})
         sid = ids.setdefault(id(s), len(ids))
         for i, o in enumerate(s.options):
             ko = self.k((o.label, i, sid))
             if o.cond is None:
-                out += [f"{opts}.append({ko})"]
+                w.line(f"{opts}.append({ko})")
             else:
                 cl, c = self.x(o.cond)
-                out += cl + [f"if {c}:", f"    {opts}.append({ko})"]
-        return out
+                w.lines(cl)
+                with w.block(f"if {c}:"):
+                    w.line(f"{opts}.append({ko})")
+        return w.code
 
-    def l_ChooseOne(self, s):
+    def l_ChooseOne(self, s, w):
         """`choose [prompt] { option "L" [if C] { ... } ... }`: one of the options whose condition
         holds, and its body (written out here)."""
         self.choose_options(s)
@@ -582,31 +699,29 @@ class StatementCompiler:
         kp, ks, node = self.k(prompt), self.k(s.span), self.k(s)
         rnd, bl, by = self._chooser_lines(s)
         opts, o, p, pre = self.tmp(), self.tmp(), self.tmp(), self.tmp()
-        out = self._one_options(s, opts) + [f"if {opts}:"]
-        if rnd:
-            out += [f"    {o} = {opts}[_int(st.rng.random() * len({opts}))]"]
-        else:
-            ask = f"{opts}[{self.ask(opts, p, kp, self.k(_first), ks, False)}]"
-            out += ["    " + ln for ln in bl] + [f"    {p} = {by}"]
-            if self._presets():
-                out += [f"    {pre} = st.preset",
-                        f"    if {pre} is not None and {node} in {pre}:",  # chosen ahead, in a simultaneous phase's pick
-                        f"        {o} = {pre}.pop({node})", "    else:", f"        {o} = {ask}"]
-            else:
-                out += [f"    {o} = {ask}"]
-            out += ["    " + ln for ln in self._logged([f"_log_option(st, {p}, {o}[0], {kp})"])]
-        key = self.tmp()
-        out += ["    " + ln for ln in self._counted([f"{key} = ({self.k('option')}, {node}, {o}[0])",
-                                                      f"st.fired[{key}] = st.fired.get({key}, 0) + 1"])]
+        w.lines(self._one_options(s, opts))
         is_gen = not rnd and not self.playout
-        out = self._at(out, s.span)
-        for i, opt in enumerate(s.options):
-            g, body = self.stmts_lines(opt.body.stmts)
-            is_gen = is_gen or g
-            out += self._at([f"    {'if' if i == 0 else 'elif'} {o}[1] == {i}:"], s.span) + self._in(self._in(body))
-        return is_gen, out
+        with w.block(f"if {opts}:"):
+            if rnd:
+                w.line(f"{o} = {opts}[_int(st.rng.random() * len({opts}))]")
+            else:
+                ask = f"{opts}[{self.ask(opts, p, kp, self.k(_first), ks, False)}]"
+                w.lines(bl)
+                w.line(f"{p} = {by}")
+                self._take(w, o, ask, node, pre)
+                with w.logged():
+                    w.line(f"_log_option(st, {p}, {o}[0], {kp})")
+            key = self.tmp()
+            with w.counted():
+                w.line(f"{key} = ({self.k('option')}, {node}, {o}[0])")
+                w.count_fired(key)
+            for i, opt in enumerate(s.options):
+                with w.block(f"{'if' if i == 0 else 'elif'} {o}[1] == {i}:"):
+                    g = self.write_stmts(w, opt.body.stmts)
+                is_gen = is_gen or g
+        return is_gen
 
-    def l_ChooseNumber(self, s):
+    def l_ChooseNumber(self, s, w):
         """`choose number x from A to B`: a whole number of that range (none: nothing happens)."""
         ll, lo = self.spill(*self.x(s.low))
         hl, hi = self.spill(*self.x(s.high))
@@ -614,28 +729,32 @@ class StatementCompiler:
         prompt = s.prompt or f"choose {s.var}"
         kp, ks = self.k(prompt), self.k(s.span)
         opts = self.tmp()
-        out = ll + hl + [f"if {hi} - {lo} + 1 > {MAX_NUMBERS}:",
-                         f"    raise _GameError(_numbers_msg({lo}, {hi}, {MAX_NUMBERS}), {ks})",
-                         f"{opts} = list(range({lo}, {hi} + 1))"]
-        return self._pick_then(s, out, opts, k, kp, self.k(str), ks, False,
+        w.lines(ll + hl)
+        with w.block(f"if {hi} - {lo} + 1 > {MAX_NUMBERS}:"):
+            w.line(f"raise _GameError(_numbers_msg({lo}, {hi}, {MAX_NUMBERS}), {ks})")
+        w.line(f"{opts} = list(range({lo}, {hi} + 1))")
+        return self._pick_then(w, s, opts, k, kp, self.k(str), ks, False,
                                lambda p, x: f"_log_number(st, {p}, {x}, {kp})")
 
-    def _pick_then(self, s, out: list[str], opts: str, k: int, kp: str, kt: str, ks: str, with_st: bool, log):
-        """After `out`, which lists the options in `opts`: when there is one, the pick (at random,
+    def _pick_then(self, w: Writer, s, opts: str, k: int, kp: str, kt: str, ks: str, with_st: bool, log) -> bool:
+        """After the lines that list the options in `opts`: when there is one, the pick (at random,
         or the chooser's, with the log's line log(p, x)) bound at slot k, then the choice's body."""
         rnd, bl, by = self._chooser_lines(s)
         x, p = self.tmp(), self.tmp()
-        out = out + [f"if {opts}:"]
-        if rnd:
-            out += [f"    {x} = {opts}[_int(st.rng.random() * len({opts}))]"]
-        else:
-            out += ["    " + ln for ln in bl] + [f"    {p} = {by}", f"    {x} = {opts}[{self.ask(opts, p, kp, kt, ks, with_st)}]",
-                                                   *("    " + ln for ln in self._logged([log(p, x)]))]
-        out += [f"    env[{k}] = {x}"]
-        g, body = self.stmts_lines(s.body.stmts)
-        return g or (not rnd and not self.playout), self._at(out, s.span) + self._in(body)
+        with w.block(f"if {opts}:"):
+            if rnd:
+                w.line(f"{x} = {opts}[_int(st.rng.random() * len({opts}))]")
+            else:
+                w.lines(bl)
+                w.line(f"{p} = {by}")
+                w.line(f"{x} = {opts}[{self.ask(opts, p, kp, kt, ks, with_st)}]")
+                with w.logged():
+                    w.line(log(p, x))
+            w.line(f"env[{k}] = {x}")
+            g = self.write_stmts(w, s.body.stmts)
+        return g or (not rnd and not self.playout)
 
-    def l_ChooseSubset(self, s):
+    def l_ChooseSubset(self, s, w):
         """`choose subset x of L [where C] [size A..B] [if T]`: one of its subsets (its options
         generated by _subset_options; those a turn just worked out are taken as they are)."""
         t = elem(self.m.types.get(s.coll) or "any")
@@ -644,11 +763,11 @@ class StatementCompiler:
         prompt = s.prompt or f"choose {s.var}"
         kp, kt, ks = self.k(prompt), self.k(lab), self.k(s.span)
         opts = self.tmp()
-        out = self._given_options(s, opts, self.choose_options(s))
-        return self._pick_then(s, out, opts, k, kp, kt, ks, True,
+        self._given_options(w, s, opts, self.choose_options(s))
+        return self._pick_then(w, s, opts, k, kp, kt, ks, True,
                                lambda p, x: f"_log_subset(st, _g, {p}, {x}, {kp}, {self.k(t)})")
 
-    def l_ChooseN(self, s):
+    def l_ChooseN(self, s, w):
         """`choose [up to] N x in L [where C]`: N single choices one after another from what is
         left (no list of subsets is made); with `up to`, "done" is an option each time."""
         ctype = self.m.types.get(s.coll)
@@ -669,33 +788,51 @@ class StatementCompiler:
         n, x, p, i, lab = self.tmp(), self.tmp(), self.tmp(), self.tmp(), self.tmp()
         nl, nv = self.x(s.count)
         rnd, bl, by = self._chooser_lines(s)
-        out = cl + fl + [f"{left} = list({fv})"] + nl + [f"{n} = {nv}", f"{picked} = []"]
-        out += bl + [f"{p} = {by}", f"while len({picked}) < {n} and {left}:"]
-        if rnd:
-            out += [f"    {x} = {left}[_int(st.rng.random() * len({left}))]"]
-        else:
-            done = "_DONE"
-            ask = [f"{opts} = {left} + [{done}]" if s.up_to else f"{opts} = {left}", f"{lab} = _n_labeler(st, _g, {p}, {kt})"]
-            if self.playout:
-                ask += [f"{i} = {self.bot_pick(opts, p)}"]
-            else:
-                ask += [f"if len({opts}) == 1 and _only_option(st, {p}, {opts}, {kp}, {lab}, {ks}):",
-                        f"    {i} = 0", "elif st.agent is not None:", f"    {i} = st.agent({p}, {opts})",
-                        "else:", f"    {i} = yield _Decision({p}, {opts}, {kp}, {lab}, {ks}, st)"]
-            ask += [f"{x} = {opts}[{i}]"]
-            if s.up_to:  # ("done" ends the picking)
-                ask += [f"if {x} is {done}:", *("    " + ln for ln in self._logged([f"_log_done(st, {p}, {kp})"])), "    break"]
-                out += ["    " + ln for ln in ask]
-            else:  # (no choice left: all of them)
-                out += [f"    if len({left}) <= {n} - len({picked}):", f"        {x} = {left}[0]", "    else:"]
-                out += ["        " + ln for ln in ask]
-        if not self.playout:
-            out += ["    if st.log is not None:", f"        _log_pick(st, _g, {rnd}, {p}, {x}, {kp}, {kt})"]
-        out += [f"    {picked}.append({x})", f"    {left}.remove({x})", f"env[{k}] = {picked}"]
-        g, body = self.stmts_lines(s.body.stmts)
-        return g or (not rnd and not self.playout), self._at(out, s.span) + body
+        w.lines(cl + fl)
+        w.line(f"{left} = list({fv})")
+        w.lines(nl)
+        w.line(f"{n} = {nv}")
+        w.line(f"{picked} = []")
+        w.lines(bl)
+        w.line(f"{p} = {by}")
 
-    def l_Simultaneous(self, s):
+        def ask():
+            w.line(f"{opts} = {left} + [_DONE]" if s.up_to else f"{opts} = {left}")
+            w.line(f"{lab} = _n_labeler(st, _g, {p}, {kt})")
+            if self.playout:
+                w.line(f"{i} = {self.bot_pick(opts, p)}")
+            else:
+                with w.block(f"if len({opts}) == 1 and _only_option(st, {p}, {opts}, {kp}, {lab}, {ks}):"):
+                    w.line(f"{i} = 0")
+                with w.block("elif st.agent is not None:"):
+                    w.line(f"{i} = st.agent({p}, {opts})")
+                with w.block("else:"):
+                    w.line(f"{i} = yield _Decision({p}, {opts}, {kp}, {lab}, {ks}, st)")
+            w.line(f"{x} = {opts}[{i}]")
+            if s.up_to:  # ("done" ends the picking)
+                with w.block(f"if {x} is _DONE:"):
+                    with w.logged():
+                        w.line(f"_log_done(st, {p}, {kp})")
+                    w.line("break")
+        with w.block(f"while len({picked}) < {n} and {left}:"):
+            if rnd:
+                w.line(f"{x} = {left}[_int(st.rng.random() * len({left}))]")
+            elif s.up_to:
+                ask()
+            else:  # (no choice left: all of them)
+                with w.block(f"if len({left}) <= {n} - len({picked}):"):
+                    w.line(f"{x} = {left}[0]")
+                with w.block("else:"):
+                    ask()
+            with w.logged():
+                w.line(f"_log_pick(st, _g, {rnd}, {p}, {x}, {kp}, {kt})")
+            w.line(f"{picked}.append({x})")
+            w.line(f"{left}.remove({x})")
+        w.line(f"env[{k}] = {picked}")
+        g = self.write_stmts(w, s.body.stmts)
+        return g or (not rnd and not self.playout)
+
+    def l_Simultaneous(self, s, w):
         """`simultaneously for p in P choose x in L [where C] { ... }`: every player picks without
         seeing the others' picks; then the picks are shown and each player's body runs (as them)."""
         ctype = self.m.types.get(s.coll)
@@ -709,40 +846,56 @@ class StatementCompiler:
         pl, pv = self.spill(*self.x(s.players))
         src, opts, i, me, j = self.tmp(), self.tmp(), self.tmp(), self.tmp(), self.tmp()
         cl, cv = self.x(s.coll)
-        out = [f"{chosen} = []", f"{picks} = []", f"{offered} = []"]
-        if not self.playout:  # (the picks made so far, which the player deciding has not seen)
-            out += [f"_secret_picks = _redraw_picks({picks}, {offered})"]
-        out += pl + [f"for env[{ps}] in list({pv}):", *("    " + ln for ln in cl),
-                     f"    {src} = st.zones[{cv}]" if ctype == ZONE else f"    {src} = {cv}", f"    {opts} = []"]
-        if s.cond is None:
-            out += [f"    {opts} = list({src})"]
-        else:
-            kl, kv = self.x(s.cond)
-            out += [f"    for env[{cs}] in {src}:", *("        " + ln for ln in kl), f"        if {kv}:",
-                    f"            {opts}.append(env[{cs}])"]
-        out += [f"    if not {opts}:", "        continue",
-                f"    {i} = {self.ask(opts, f'env[{ps}]', kp, kt, ks)}",
-                f"    {chosen}.append(env[{ps}])", f"    {picks}.append({opts}[{i}])", f"    {offered}.append({opts})"]
-        if not self.playout:
-            out += ["_secret_picks = None", f"if st.log is not None and {chosen}:",  # (shown from here on)
-                    f"    _log_simultaneous(st, _g, {chosen}, {picks}, {kp}, {kt})"]
-        out += [f"{me} = env[0]", f"for {j} in range(len({chosen})):", f"    env[{ps}] = {chosen}[{j}]",
-                f"    env[{cs}] = {picks}[{j}]", f"    env[0] = {chosen}[{j}]"]  # each player acts for themself
-        g, body = self.stmts_lines(s.body.stmts)
-        return g or not self.playout, self._at(out, s.span) + self._in(body) + self._at([f"env[0] = {me}"], s.span)
+        w.line(f"{chosen} = []")
+        w.line(f"{picks} = []")
+        w.line(f"{offered} = []")
+        with w.muted(self.playout):  # (the picks made so far, which the player deciding has not seen)
+            w.line(f"_secret_picks = _redraw_picks({picks}, {offered})")
+        w.lines(pl)
+        with w.block(f"for env[{ps}] in list({pv}):"):
+            w.lines(cl)
+            w.line(f"{src} = st.zones[{cv}]" if ctype == ZONE else f"{src} = {cv}")
+            w.line(f"{opts} = []")
+            if s.cond is None:
+                w.line(f"{opts} = list({src})")
+            else:
+                kl, kv = self.x(s.cond)
+                with w.block(f"for env[{cs}] in {src}:"):
+                    w.lines(kl)
+                    with w.block(f"if {kv}:"):
+                        w.line(f"{opts}.append(env[{cs}])")
+            with w.block(f"if not {opts}:"):
+                w.line("continue")
+            w.line(f"{i} = {self.ask(opts, f'env[{ps}]', kp, kt, ks)}")
+            w.line(f"{chosen}.append(env[{ps}])")
+            w.line(f"{picks}.append({opts}[{i}])")
+            w.line(f"{offered}.append({opts})")
+        with w.muted(self.playout):
+            w.line("_secret_picks = None")
+            with w.logged(f"st.log is not None and {chosen}"):  # (shown from here on)
+                w.line(f"_log_simultaneous(st, _g, {chosen}, {picks}, {kp}, {kt})")
+        w.line(f"{me} = env[0]")
+        with w.block(f"for {j} in range(len({chosen})):"):
+            w.line(f"env[{ps}] = {chosen}[{j}]")
+            w.line(f"env[{cs}] = {picks}[{j}]")
+            w.line(f"env[0] = {chosen}[{j}]")  # each player acts for themself
+            g = self.write_stmts(w, s.body.stmts)
+        w.line(f"env[0] = {me}")
+        return g or not self.playout
 
-    def l_Emit(self, s):
+    def l_Emit(self, s, w):
         """`emit EVENT(args)`: every `on EVENT` handler runs, in the order of the rules, as me."""
         decls = [d for d, _ in self.m.handlers.get(s.event, [])]
         wants = [any(i < len(d.params) and self.m.types.get(a) == ZONE and d.params[i].type.list for d in decls)
                  for i, a in enumerate(s.args)]
-        lines, vals = self.seq([self.xcards(a) if w else self.x(a) for a, w in zip(s.args, wants)])
+        lines, vals = self.seq([self.xcards(a) if w_ else self.x(a) for a, w_ in zip(s.args, wants)])
         hs = self.k(self.handlers.get(s.event, []))
         call = f"_run_handlers(st, {self.k(s.event)}, {hs}, env[0], [{', '.join(vals)}])"
-        out = lines + ([f"for _y in {call}:", "    pass"] if self.playout else [f"yield from {call}"])
-        return not self.playout, self._at(out, s.span)
+        w.lines(lines)
+        self._drive(w, call)
+        return not self.playout
 
-    def l_Gain(self, s):
+    def l_Gain(self, s, w):
         """`gain N C [to p]`, `lose N C [from p]`, `give N C to p`, `take N C from p`: the
         counter changed within its bounds (or round its wrap-around track), a line in the log,
         and then the `when C reaches V` triggers of the spaces its marker passed."""
@@ -754,14 +907,16 @@ class StatementCompiler:
         row = f"st.counters[{slot}]"
         p, a, old, new = self.tmp(), self.tmp(), self.tmp(), self.tmp()
         if not per:
-            out = [f"{p} = 0"]
+            w.line(f"{p} = 0")
         elif s.other is not None and op in ("gain", "lose"):
             ol, ov = self.x(s.other)
-            out = ol + [f"{p} = {ov}"]
+            w.lines(ol)
+            w.line(f"{p} = {ov}")
         else:
-            out = [f"{p} = env[0]"]
+            w.line(f"{p} = env[0]")
         al, av = self.x(s.amount)
-        out += al + [f"{a} = {av}"]
+        w.lines(al)
+        w.line(f"{a} = {av}")
         if bounded or trig:
             lo, hi = self.bounds(slot)
             pad = self.m.max_frame + 1  # (room for what the bounds bind: a count, a sum)
@@ -776,52 +931,61 @@ class StatementCompiler:
         if op in ("gain", "lose"):
             delta = a if op == "gain" else f"-{a}"
             if bounded:
-                out += [f"{old}, {new} = {change(p, delta)}", f"_num({new}, {span})"]
+                w.line(f"{old}, {new} = {change(p, delta)}")
+                w.line(f"_num({new}, {span})")
             else:
-                out += [f"{row}[{p}] {'+=' if op == 'gain' else '-='} {a}", f"{new} = {row}[{p}]"]
+                w.line(f"{row}[{p}] {'+=' if op == 'gain' else '-='} {a}")
+                w.line(f"{new} = {row}[{p}]")
                 # the sum stays a whole number in range (a watched counter: always checked, as
                 # its closure did, whatever the amount; tests/test_statement_edges.py)
                 if trig or self._may_grow(s.amount, True):
-                    out += [f"_num({new}, {span})"]
+                    w.line(f"_num({new}, {span})")
                 else:  # a small number: out of range only next to the edge (a `set` to near it), tested inline
                     big = self.k(MAX_INT)
-                    out += [f"if not -{big} <= {new} <= {big}:", f"    _num({new}, {span})"]
+                    with w.block(f"if not -{big} <= {new} <= {big}:"):
+                        w.line(f"_num({new}, {span})")
                 if trig and op == "gain":
-                    out += [f"{old} = {new} - {a}"]
+                    w.line(f"{old} = {new} - {a}")
             getter = p
         else:
             q = self.tmp()
             ol, ov = self.x(s.other)
-            out += ol + [f"{q} = {ov}"]
+            w.lines(ol)
+            w.line(f"{q} = {ov}")
             giver, getter = (p, q) if op == "give" else (q, p)
             have = self.tmp()  # as much as the giver has (as max(0, min(a, have)))
-            out += [f"{have} = {row}[{giver}]", f"if {a} > {have}:", f"    {a} = {have}", f"if {a} < 0:", f"    {a} = 0"]
+            w.line(f"{have} = {row}[{giver}]")
+            with w.block(f"if {a} > {have}:"):
+                w.line(f"{a} = {have}")
+            with w.block(f"if {a} < 0:"):
+                w.line(f"{a} = 0")
             if bounded:  # only what the receiver can hold moves
-                out += [f"{old}, {new} = {change(getter, a)}", f"{a} = {new} - {old}", change(giver, f"-{a}")]
+                w.line(f"{old}, {new} = {change(getter, a)}")
+                w.line(f"{a} = {new} - {old}")
+                w.line(change(giver, f"-{a}"))
             else:  # (the receiver's count read before the giver's goes down: a give to oneself)
-                out += [f"{row}[{getter}] += {a}", f"{new} = {row}[{getter}]", f"{row}[{giver}] -= {a}"]
+                w.line(f"{row}[{getter}] += {a}")
+                w.line(f"{new} = {row}[{getter}]")
+                w.line(f"{row}[{giver}] -= {a}")
                 if trig:
-                    out += [f"{old} = {new} - {a}"]
-            out += [f"_num({new}, {span})"]
+                    w.line(f"{old} = {new} - {a}")
+            w.line(f"_num({new}, {span})")
         if not self.playout:
-            out += ["if st.log is not None:",
-                    f"    _log_gain(st, {self.k(op)}, {self.k(s.counter)}, {per}, {p}, {a}, {new}, {span}, env, {self.k(s)}"
-                    + (f", {q})" if q is not None else ")")]
+            with w.logged():
+                w.line(f"_log_gain(st, {self.k(op)}, {self.k(s.counter)}, {per}, {p}, {a}, {new}, {span}, env, {self.k(s)}"
+                       + (f", {q})" if q is not None else ")"))
         if not trig or op == "lose":
-            return False, self._at(out, s.span)
+            return False
         hi_lo = self.bounds(slot)
         fire = f"_cfire(st, {self.k(trig)}, {self.k(hi_lo[0])}, {self.k(hi_lo[1])}, {bool(d.wrap)}, {self.k(s.counter)}, " \
                f"{getter}, {old}, {new}, {a}, {span})"
-        if self.playout:
-            out += [f"for _y in {fire}:", "    pass"]
-        else:
-            out += [f"yield from {fire}"]
-        return not self.playout, self._at(out, s.span)
+        self._drive(w, fire)
+        return not self.playout
 
-    def l_Do_value(self, s):
+    def l_Do_value(self, s, w):
         """`do X` of an effect held in a value (a card's attribute): the effect looked up in a
         table of the game's effects, written out; a value naming an action or a phase (or no
-        effect at all) goes to s_Do's closure, which knows those."""
+        effect at all) goes to _do_named, which knows those."""
         vl, v = self.x(s.effect)
         me_l, me = self.x(s.as_player) if s.as_player is not None else ([], "env[0]")
         others = set(self.m.actions) | {p.name for p in self.m.phases}
@@ -829,39 +993,46 @@ class StatementCompiler:
                      (None,) * self.m.effects[n].frame)  # (its frame's room, made once)
                  for n, cell in self.g.effect_cells.items() if n not in others}
         n, hit, c, env2, r, p = (self.tmp() for _ in range(6))
-        out = vl + [f"{n} = {v}", f"{hit} = {self.k(table)}.get({n}) if {n} is not None else None",
-                    f"if {hit} is not None:"]
-        out += ["    " + ln for ln in me_l]
-        out += [f"    {p} = {me}", f"    {c} = {hit}[0][0]", f"    {env2} = [{p}, *{hit}[2]]",
-                f"    if {c}[0] is None or {c}[0](st, {env2}):",
-                *("        " + ln for ln in self._logged(
-                    [f'st.log.append(("effect: " + {hit}[1], None, {{"type": "effect", "effect": {n}}}))'],
-                    f"st.log is not None and {hit}[1] is not None")),
-                *("        " + ln for ln in self._counted([f"st.fired[{n}] = st.fired.get({n}, 0) + 1"])),
-                *("    " + ln for ln in self._in_step(s.span)),
-                f"        {r} = {c}[1](st, {env2})", f"        if {r} is not None:",
-                f"            for _y in {r}:" if self.playout else f"            yield from {r}"]
-        out += (["                pass"] if self.playout else [])
+        w.lines(vl)
+        w.line(f"{n} = {v}")
+        w.line(f"{hit} = {self.k(table)}.get({n}) if {n} is not None else None")
+        with w.block(f"if {hit} is not None:"):
+            w.lines(me_l)
+            w.line(f"{p} = {me}")
+            w.line(f"{c} = {hit}[0][0]")
+            w.line(f"{env2} = [{p}, *{hit}[2]]")
+            with w.block(f"if {c}[0] is None or {c}[0](st, {env2}):"):
+                with w.logged(f"st.log is not None and {hit}[1] is not None"):
+                    w.line(f'st.log.append(("effect: " + {hit}[1], None, {{"type": "effect", "effect": {n}}}))')
+                with w.counted():
+                    w.count_fired(n)
+                w.step(self.k(s.span))
+                w.line(f"{r} = {c}[1](st, {env2})")
+                with w.block(f"if {r} is not None:"):
+                    self._drive(w, r)
         # (an action or a phase held in a value, or no effect at all: _do_named, given the value)
         call = f"_do_named(st, _g, {n}, {p}, {self.k(s.span)})"
-        out += [f"elif {n} is not None:"] + ["    " + ln for ln in me_l] + [f"    {p} = {me}"]
-        out += [f"    for _y in {call}:", "        pass"] if self.playout else [f"    yield from {call}"]
-        return not self.playout, self._at(out, s.span)
+        with w.block(f"elif {n} is not None:"):
+            w.lines(me_l)
+            w.line(f"{p} = {me}")
+            self._drive(w, call)
+        return not self.playout
 
-    def l_Do(self, s):
+    def l_Do(self, s, w):
         e = s.effect
         ref = self.m.refs.get(e)
         kind = ref[0] if ref is not None else None
         if kind not in ("phase", "action") and not (kind == "effect" and isinstance(e, (A.Name, A.Call))):
-            return self.l_Do_value(s)  # an effect held in a value
+            return self.l_Do_value(s, w)  # an effect held in a value
         if kind in ("phase", "action"):
             ml, me = self.spill(*self.x(s.as_player)) if s.as_player is not None else ([], "env[0]")
             if kind == "phase":
                 call = f"_do_phase(st, _g, {self.k(ref[1])}, {me}, {s.as_player is not None}, {self.k(s.span)})"
             else:
                 call = f"_do_action(st, _g, {self.k(ref[1])}, {me})"
-            out = ml + ([f"for _y in {call}:", "    pass"] if self.playout else [f"yield from {call}"])
-            return not self.playout, self._at(out, s.span)
+            w.lines(ml)
+            self._drive(w, call)
+            return not self.playout
         name = ref[1]
         eff = self.m.effects[name]
         cell = self.k(self.g.effect_cells[name])
@@ -871,18 +1042,22 @@ class StatementCompiler:
         lines, vals = self.seq(parts)
         c, env2, r = self.tmp(), self.tmp(), self.tmp()
         pad = max(0, eff.frame - len(vals))
+        w.lines(lines)
         if ("effect", name) in self.counted_calls:  # each call a step of the budget (budget.self_calling)
-            lines = lines + self._step(s.span)
-        out = lines + [f"{c} = {cell}[0]", f"{env2} = [{', '.join(vals + ['None'] * pad)}]",
-                       f"if {c}[0] is None or {c}[0](st, {env2}):"]
-        if eff.decl.title is not None:
-            t, nm = self.k(self.g.effect_titles[name]), self.k(name)
-            out += ["    " + ln for ln in self._logged(
-                [f'st.log.append(("effect: " + {t}, None, {{"type": "effect", "effect": {nm}}}))'])]
-        out += ["    " + ln for ln in self._counted([f"st.fired[{self.k(name)}] = st.fired.get({self.k(name)}, 0) + 1"])]
-        out += [f"    {r} = {c}[1](st, {env2})", f"    if {r} is not None:",  # (an effect that asks nothing is plain)
-                f"        for _y in {r}:" if self.playout else f"        yield from {r}"] + (["            pass"] if self.playout else [])
-        return not self.playout, self._at(out, s.span)
+            w.step(self.k(s.span))
+        w.line(f"{c} = {cell}[0]")
+        w.line(f"{env2} = [{', '.join(vals + ['None'] * pad)}]")
+        with w.block(f"if {c}[0] is None or {c}[0](st, {env2}):"):
+            if eff.decl.title is not None:
+                t, nm = self.k(self.g.effect_titles[name]), self.k(name)
+                with w.logged():
+                    w.line(f'st.log.append(("effect: " + {t}, None, {{"type": "effect", "effect": {nm}}}))')
+            with w.counted():
+                w.count_fired(self.k(name))
+            w.line(f"{r} = {c}[1](st, {env2})")  # (an effect that asks nothing is plain)
+            with w.block(f"if {r} is not None:"):
+                self._drive(w, r)
+        return not self.playout
 
 
 def _do_action(st, g, name, me):
@@ -1256,3 +1431,4 @@ def _subset_tries(n, a, b, span):
 
 STATEMENT_HELPERS = {"_subset_tries": _subset_tries, "_combinations": itertools.combinations, "_log_gain": _log_gain, "_log_round": _log_round, "_rounds_msg": _rounds_msg, "_do_phase": _do_phase, "_do_named": _do_named, "_do_action": _do_action, "_run_handlers": _run_handlers, "_redraw_picks": _redraw_picks, "_log_simultaneous": _log_simultaneous, "_log_option": _log_option, "_log_number": _log_number, "_numbers_msg": _numbers_msg, "_log_subset": _log_subset, "_DONE": _DONE, "_n_labeler": _n_labeler, "_log_done": _log_done, "_log_pick": _log_pick, "_log_look": _log_look, "_shuffle": _shuffle, "_log_shuffle": _log_shuffle, "_swap": _swap, "_show": _show, "_log_set": _log_set, "_capply": _capply, "_cfire": _cfire, "_log_reveal": _log_reveal, "_log_random": _log_random, "_log_choice": _log_choice, "_log_move": StatementCompiler._log_move, "_log_many": _log_many,
                      "_Decision": Decision, "_only_option": only_option, "_too_long": _too_long, "_GameError": GameError, "_GameOver": GameOver}
+
