@@ -22,7 +22,7 @@ from ..check.model import BOOL, CARD, INT, STR, ZONE
 from ..errors import GameError
 from ..syntax import ast as A
 from .budget import HELPERS as BUDGET_HELPERS
-from .common import GEN_SPANS, Fn
+from .common import SPANS, Fn
 from .writer import Writer, fragment
 
 _PURE = (A.Name, A.Lit, A.Attr, A.Of)  # arguments an inlined def may read more than once (or not at all)
@@ -296,7 +296,7 @@ class ExpressionCompiler:
         if ns is None:
             ns = self._gen_ns = {"__builtins__": {"len": len, "list": list, "range": range, "sum": sum, "min": min,
                                                   "max": max, "abs": abs, "reversed": reversed, "any": any, "all": all, "set": set},
-                                 **_HELPERS, **BUDGET_HELPERS, **self.runtime_helpers(), "_g": self.g}
+                                 **_HELPERS, **BUDGET_HELPERS, **self.runtime_helpers(), "_g": self.g, SPANS: {}}
             self._gen_consts = {}
             self._gen_count = 0
             self.g.gen_source = []
@@ -343,7 +343,7 @@ class ExpressionCompiler:
         spans = w.spans[1:] if located else None  # (line 1 is the def)
         filename = f"<tav generated {id(self.g):x} {name}>"
         if spans is not None:
-            GEN_SPANS[filename] = spans
+            ns[SPANS][filename] = spans  # (with the game: freed with it)
         try:
             code = compile(src, filename, "exec")
         except (SyntaxError, RecursionError, MemoryError, ValueError) as exc:
