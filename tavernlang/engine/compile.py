@@ -718,7 +718,8 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
     statements and expressions in their mixins."""
 
     def runtime_helpers(self) -> dict:
-        return {**StatementCompiler.runtime_helpers(self), **TURN_HELPERS}
+        """The turn helpers, the one addition to runtime.exported (runtime.py cannot import this module)."""
+        return TURN_HELPERS
 
     def __init__(self, game: CompiledGame):
         self.g = game

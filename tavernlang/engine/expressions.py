@@ -13,16 +13,15 @@ Python expression for the value, evaluated once, after the lines.
 """
 from __future__ import annotations
 
-import bisect
 import functools
-import itertools
 import re
 
 from ..check.model import BOOL, CARD, INT, STR, ZONE
 from ..errors import GameError
 from ..syntax import ast as A
-from .budget import HELPERS as BUDGET_HELPERS
+from . import runtime
 from .common import SPANS, Fn
+from .runtime import _UNSET, _words
 from .writer import Writer, fragment
 
 _PURE = (A.Name, A.Lit, A.Attr, A.Of)  # arguments an inlined def may read more than once (or not at all)
@@ -30,7 +29,6 @@ _PURE = (A.Name, A.Lit, A.Attr, A.Of)  # arguments an inlined def may read more 
 _TABLED = (A.Call, A.BinOp, A.Not, A.Cond)  # (the roots tried: a name, an attribute is as cheap as a look-up)
 _TABLE_NODES = (A.Call, A.BinOp, A.Not, A.Neg, A.Cond, A.Lit, A.Name, A.Attr, A.IsKind)
 _TABLE_MOST = 250_000  # entries at most (500 cards for a value of two cards)
-_UNSET = object()  # an entry of a table not yet worked out
 _NAME = re.compile(r"(?<![.\w])([A-Za-z_]\w*)")
 _ATTR = re.compile(r"\.([A-Za-z_]\w*)")
 _OWN_TEMP = re.compile(r"^_[tvx]\d+$|^_k\d+$")
@@ -49,51 +47,6 @@ def _simple(src: str) -> bool:
     return _SIMPLE.match(src) is not None
 
 
-# ---------------------------------------------------------------- run-time helpers
-# (called by the generated code for the rarer shapes; each is plain Python over the state)
-
-def _index(items, i):
-    return items[i - 1] if items is not None and 1 <= i <= len(items) else None
-
-
-def _holder(st, c):
-    if c is None or st.zholder is None or st.loc[c] < 0:
-        return None
-    h = st.zholder[st.loc[c]]
-    return None if h < 0 else h
-
-
-def _zone_of(st, c):
-    z = st.loc[c]
-    return None if z < 0 else z
-
-
-def _owner_fixed(st, c):
-    z = st.loc[c]
-    return None if z < 0 else st.zowner[z]
-
-
-def _owner(st, c):
-    z = st.loc[c]
-    return None if z < 0 else st.zone_owner(z)
-
-
-def _zowner_fixed(st, z):
-    return None if z is None else st.zowner[z]
-
-
-def _zowner(st, z):
-    return None if z is None else st.zone_owner(z)
-
-
-def _allz(st, f):
-    b = st.zbase[f]
-    out = []
-    for cards in st.zones[b:b + st.n]:
-        out += cards
-    return out
-
-
 def _reads_env(lines: list[str]) -> bool:
     """Do generated lines read the env list (a part the generator wrote with `env[k]`)? A function
     given its values as parameters then makes one."""
@@ -101,173 +54,6 @@ def _reads_env(lines: list[str]) -> bool:
 
 
 _ENV = re.compile(r"\benv\b")
-
-
-def _is(mask, c):
-    return c is not None and mask[c]
-
-
-def _div(x, y, span):
-    if y == 0:
-        raise GameError("division by zero", span)
-    return x // y
-
-
-def _mod(x, y, span):
-    if y == 0:
-        raise GameError("division by zero", span)
-    return x % y
-
-
-def _free(st, z):
-    cap = st.cap[z]
-    return 1_000_000 if cap is None else max(0, cap - len(st.zones[z]))
-
-
-def _player(st, v, span):
-    if not 1 <= v <= st.n:
-        raise GameError(f"there is no player {v} in a {st.n}-player game", span)
-    return v - 1
-
-
-def _allowed(st, g, name, who):
-    if name in g.actions:
-        act = g.actions[name]
-        req, frame = act.req, act.frame
-    elif name not in g.effect_cells:
-        return True  # a phase can always be run
-    else:
-        req, _, frame, _ = g.effect_cells[name][0]
-    return req is None or bool(req(st, [who] + [None] * frame))
-
-
-def _offered(st, prompt, nth):
-    asked = (st.offered or {}).get(prompt, [])
-    i = nth if nth is not None else len(asked)
-    return list(asked[i - 1]) if 1 <= i <= len(asked) else []
-
-
-def _saw(st, p, c, prompt, nth, span):
-    """saw(PLAYER, CARD, PROMPT[, N]): could the player see which card it is when the decision
-    was asked (the last time, or the N-th)? An error if it was not asked (so that `not saw(...)`
-    cannot hold for a decision that never came)."""
-    views = (st.views or {}).get(prompt, [])
-    i = nth if nth is not None else len(views)
-    if not 1 <= i <= len(views):
-        why = f"was asked {len(views)} time(s), so there is no time {nth}" if views else "was not asked at all"
-        raise GameError(f"saw(...): the decision '{prompt}' {why}", span)
-    if p is None or c is None:
-        raise GameError("saw(...) of " + ("no player (none)" if p is None else "no card (none)"), span)
-    return st.visible(c, p, views[i - 1])
-
-
-def _has_word_lit(cache, want, t):
-    if t is None:
-        return False
-    hit = cache.get(t)
-    if hit is None:
-        hit = cache[t] = _has_words(_words(t), want)
-    return hit
-
-
-def _card_text(names, v):
-    return "none" if v is None else names[v]
-
-
-def _order_from(st, p):
-    return [(p + i) % st.n for i in range(st.n)]
-
-
-def _distinct(vals):
-    out = []
-    for v in vals:
-        if v not in out:
-            out.append(v)
-    return out
-
-
-def _any_subset(items, a, b, test, span):
-    """Some subset of items of a size in a..b passes test: smallest first, stopping at the first."""
-    tried = 0
-    for size in range(a, b + 1):
-        for combo in itertools.combinations(items, size):
-            tried += 1
-            if tried > 1 << 16:
-                raise GameError("more than 65536 subsets to try", span)
-            if test(list(combo)):
-                return True
-    return False
-
-
-def _subset_sum(items, a, b, want, col, test, span):
-    """`any(subset S ... where sum(x.A for x in S) == V)` by subset sums, without trying subsets
-    (but for none or negative values, which are tried as subsets: with test None, the answer is
-    then None, for the caller to try them)."""
-    if a > b:
-        return False
-    if want is None or want < 0:
-        return None if test is None else _any_subset(items, a, b, test, span)
-    if want > 1 << 16:  # sums as sets of the reachable totals (at most 65536 of them), not as bits
-        ws = []
-        for x in items:
-            w = col[x] if x is not None else None
-            w = 0 if w is None else w  # none adds nothing to a sum
-            if w < 0:
-                return None if test is None else _any_subset(items, a, b, test, span)
-            if w <= want:  # (an item worth more than the total is in no subset that makes it)
-                ws.append(w)
-        b = min(b, len(ws))
-        sums = [{0}] + [set() for _ in range(b)]
-        held = 1
-        for w in ws:
-            for c in range(b - 1, -1, -1):
-                new = {t + w for t in sums[c] if t + w <= want} - sums[c + 1]
-                held += len(new)
-                if held > 1 << 16:
-                    raise GameError("more than 65536 totals to try for this subset", span)
-                sums[c + 1] |= new
-        return any(want in sums[c] for c in range(a, b + 1))
-    # bits past the total are never needed (no value is negative): cut off when they could grow large
-    mask = (2 << want) - 1 if len(items) * want > 1 << 20 else -1
-    if a <= 1 and b >= len(items) and mask < 0:
-        # any size from 1 up: the totals of all subsets at once (one set of bits, not one per
-        # size); a total above 0 is never that of the empty subset, a total of 0 needs a 0 item
-        # (or no item at all when size 0 is allowed)
-        if want == 0:
-            vals = [col[x] if x is not None else None for x in items]
-            if any(v is not None and v < 0 for v in vals):
-                return None if test is None else _any_subset(items, a, b, test, span)
-            return a == 0 or any(v is None or v == 0 for v in vals)
-        reach = 1
-        for x in items:
-            w = col[x] if x is not None else None
-            if w is None:
-                continue  # none adds nothing to a sum
-            if w < 0:
-                return None if test is None else _any_subset(items, a, b, test, span)
-            if w <= want:
-                reach |= reach << w
-        return bool((reach >> want) & 1)
-    reach = [1] + [0] * b  # reach[c]: bit s is set when some c items sum to s
-    for x in items:
-        w = col[x] if x is not None else None
-        w = 0 if w is None else w  # none adds nothing to a sum
-        if w < 0:
-            return None if test is None else _any_subset(items, a, b, test, span)
-        if w > want:
-            continue
-        for c in range(b - 1, -1, -1):
-            r = reach[c]
-            if r:
-                reach[c + 1] |= r << w if mask < 0 else (r << w) & mask
-    for c in range(a, b + 1):
-        if (reach[c] >> want) & 1:
-            return True
-    return False
-
-
-_HELPERS = {n: f for n, f in dict(globals()).items() if n.startswith("_") and callable(f) and n not in ("_simple", "_reads_env")
-            and getattr(f, "__module__", None) == __name__}
 
 
 class _Fn:
@@ -294,16 +80,14 @@ class ExpressionCompiler:
     def _ns(self) -> dict:
         ns = getattr(self, "_gen_ns", None)
         if ns is None:
-            ns = self._gen_ns = {"__builtins__": {"len": len, "list": list, "range": range, "sum": sum, "min": min,
-                                                  "max": max, "abs": abs, "reversed": reversed, "any": any, "all": all, "set": set},
-                                 **_HELPERS, **BUDGET_HELPERS, **self.runtime_helpers(), "_g": self.g, SPANS: {}}
+            ns = self._gen_ns = runtime.namespace(self.g, self.runtime_helpers())
             self._gen_consts = {}
             self._gen_count = 0
             self.g.gen_source = []
         return ns
 
     def runtime_helpers(self) -> dict:
-        """What the generated statements call besides the expression helpers (see statements.py)."""
+        """What generated code may call besides runtime.exported (compile.py adds the turn helpers)."""
         return {}
 
     def k(self, value) -> str:
@@ -967,7 +751,7 @@ class ExpressionCompiler:
                         return ls, f"(None if st.loc[{o}] < 0 else st.loc[{o}])"
                     return ls, f"_zone_of(st, {o})"
                 if name == "owner":
-                    return ls, f"_owner{'_fixed' if not g.has_card_zones else ''}(st, {o})"
+                    return ls, f"{'_owner_fixed' if not g.has_card_zones else '_owner'}(st, {o})"
             if t == ZONE:
                 if name == "owner":
                     if o in self._zones and not g.has_card_zones:  # (a zone, never none)
@@ -975,7 +759,7 @@ class ExpressionCompiler:
                     if simple:
                         return ls, (f"(None if {o} is None else st.zowner[{o}])" if not g.has_card_zones
                                     else f"(None if {o} is None else st.zone_owner({o}))")
-                    return ls, f"_zowner{'_fixed' if not g.has_card_zones else ''}(st, {o})"
+                    return ls, f"{'_zowner_fixed' if not g.has_card_zones else '_zowner'}(st, {o})"
                 if name == "size":
                     return ls, f"len(st.zones[{o}])"
                 if name == "capacity":
@@ -1341,28 +1125,3 @@ class ExpressionCompiler:
         if n == "order_from":
             return lines, f"_order_from(st, {args[0]})"
         raise AssertionError(n)  # pragma: no cover
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _has_word(text: str, word: str) -> bool:
-    """has_word's answer, remembered: texts and words are the rules' own (names, attributes)."""
-    return _has_words(_words(text), _words(word))
-
-
-def _words(text: str) -> tuple:
-    """The words of a text, lower case: letters and digits, split at anything else."""
-    return tuple(w for w in "".join(ch.lower() if ch.isalnum() else " " for ch in text).split())
-
-
-def _has_words(words: tuple, want: tuple) -> bool:
-    k = len(want)
-    if not k:
-        return False
-    return any(words[i:i + k] == want for i in range(len(words) - k + 1))
-
-
-_HELPERS["_has_word"] = _has_word
-_HELPERS["_int"] = int
-_HELPERS["_UNSET"] = _UNSET
-_HELPERS["_bisect"] = bisect.bisect_left  # (the fast layout's runs of a sorted zone, engine/layout.py)
-_HELPERS["_insort"] = bisect.insort
