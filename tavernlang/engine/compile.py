@@ -724,6 +724,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
     def __init__(self, game: CompiledGame):
         self.g = game
         self.m = game.model
+        super().__init__()
         self.option_fns: dict = {}  # choose statement -> function listing its options
         self.legal_me: dict = {}  # action name -> its legality as `f(st, me)`, for the turn loop (action_legal)
 
@@ -920,12 +921,8 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         """The legality test the turn loop calls, `f(st, me)`: build()'s lines with `me` read from
         the parameter (an env list is made inside only when a part still reads one)."""
         def mbuild():
-            saved = self._locals
-            self._locals = {0: "_a0"}
-            try:
+            with self.inner(locals={0: "_a0"}):
                 body, val, *ret = build()
-            finally:
-                self._locals = saved
             text = body.code if isinstance(body, Writer) else body
             if _reads_env(text + [val]):
                 make_env = f"env = [_a0{', None' * frame}]"
@@ -1039,9 +1036,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         generated functions of the state: its body written out inside them (a phase that asks
         nothing is a plain function: whoever runs a phase runs what it gives back, if anything)."""
         k = self.k
-        saved = self._fn
-        self._fn = _Fn()
-        try:
+        with self.inner(fn=_Fn()):
             body = self.writer()
             is_gen = self.write_stmts(body, ph.body.stmts)
             key = k(("phase", ph))
@@ -1056,16 +1051,11 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             w.line("st.current = _p")
             w.write(body)
             run_for = self.compile_fn("st, _p", w, "None")
-        finally:
-            self._fn = saved
         w = self.writer(ph.span)
         w.fired(key)
         if ph.each_from is not None:
-            self._fn = _Fn()
-            try:
+            with self.inner(fn=_Fn()):
                 fl, fv = self.x(ph.each_from)
-            finally:
-                self._fn = saved
             with w.at(ph.each_from.span):
                 w.line(f"env = [st.current{', None' * frame}]")
                 w.lines(fl)
@@ -1085,14 +1075,10 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         `once`, `required`, `pass`, `until C [at once]`, `once each`; a turn of one action
         (no `pass`, no `once`) or of several."""
         k = self.k
-        saved = self._fn
-        self._fn = _Fn()
-        try:
+        with self.inner(fn=_Fn()):
             sl, sv = self.x(ph.start)
             ul, uv = self.x(ph.until) if ph.until is not None else ([], None)
             pl, pv = self.x(ph.pass_cond) if ph.pass_cond is not None else ([], None)
-        finally:
-            self._fn = saved
         phase_key, idle_key = k(("phase", ph)), k(("idle", ph))
         prompt, label = k("your turn: choose an action"), k(_action_label)
         none_next = k("the next player is none ('next turn' of nobody)")
@@ -1265,13 +1251,9 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
     def _block_fn(self, b: A.Block, skip_requires: bool, always_gen: bool):
         """One generated function for the whole block, its statements written out inside it."""
         stmts = [s for s in b.stmts if not (skip_requires and isinstance(s, A.Require))]
-        saved = self._fn
-        self._fn = _Fn()
         w = self.writer()
-        try:
+        with self.inner(fn=_Fn()):
             is_gen = self.write_stmts(w, stmts)
-        finally:
-            self._fn = saved
         if always_gen and not is_gen and not self.playout:
             with w.block("if False:"):  # a generator that asks nothing
                 w.line("yield")

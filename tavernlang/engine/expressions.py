@@ -15,6 +15,10 @@ from __future__ import annotations
 
 import functools
 import re
+from contextlib import contextmanager
+from typing import Iterator, Mapping
+
+import attrs
 
 from ..check.model import BOOL, CARD, INT, STR, ZONE
 from ..errors import GameError
@@ -68,21 +72,50 @@ class _Fn:
         return f"{prefix}{self.n}"
 
 
+@attrs.frozen
+class Ctx:
+    """What the code being written may assume where it is written (jinja2's `Frame`): a new one
+    is derived with `bind` for a block that knows more (a name bound, a def inlined, a new
+    generated function), never changed in place."""
+
+    locals: Mapping[int, str] | None = None  # slot -> Python source: bound names, a def's parameters
+    cards: frozenset = frozenset()  # sources known to hold a card, never none (a name bound over a zone)
+    zones: Mapping[str, int] = attrs.field(factory=dict)  # sources known to hold a zone of that family (never none)
+    inlining: frozenset = frozenset()  # the defs being inlined here
+    fn: _Fn | None = None  # the function being generated: its temporaries
+
+    def bind(self, **changes) -> Ctx:
+        return attrs.evolve(self, **changes)
+
+
 class ExpressionCompiler:
-    _locals: dict | None = None  # slot -> Python source: a def's parameters while inlining, bound names
-    _cards: frozenset = frozenset()  # sources known to hold a card, never none (a name bound over a zone)
-    _zones: dict = {}  # sources known to hold a zone of a family (never none): source -> family (never changed in place)
-    _inlining: frozenset = frozenset()
     counted_calls: frozenset | set = frozenset()  # defs whose calls are steps of the budget (budget.self_calling)
-    _fn: _Fn | None = None
+
+    def __init__(self):
+        self.ctx = Ctx()  # where the code is being written (see `inner`)
+        # filled as generation needs them
+        self._gen_ns: dict | None = None  # the generated module's namespace (runtime.namespace)
+        self._gen_consts: dict = {}  # (type, value) -> the name of a constant in it
+        self._gen_count = 0  # generated functions so far
+        self._def_order: dict | None = None  # def name -> the number of its function of its parameters
+        self._tables: dict = {}  # (expression, slots) -> its table of card values, or None (_card_table)
+        self._table_fills: set = set()  # the names of the functions that fill those tables
+
+    @contextmanager
+    def inner(self, **changes) -> Iterator[Ctx]:
+        """While generating inside: the context with `changes` (Ctx.bind), as it was after."""
+        saved = self.ctx
+        self.ctx = saved.bind(**changes)
+        try:
+            yield self.ctx
+        finally:
+            self.ctx = saved
 
     # ================================================================ the module
     def _ns(self) -> dict:
-        ns = getattr(self, "_gen_ns", None)
+        ns = self._gen_ns
         if ns is None:
             ns = self._gen_ns = runtime.namespace(self.g, self.runtime_helpers())
-            self._gen_consts = {}
-            self._gen_count = 0
             self.g.gen_source = []
         return ns
 
@@ -142,18 +175,14 @@ class ExpressionCompiler:
         line's span), with fresh temporaries; where: the span of the rules text it is for (see
         compile_fn); at: where a fault on any of the lines is reported (a writer's lines carry
         their own spans)."""
-        saved = self._fn
-        self._fn = _Fn()
-        try:
+        with self.inner(fn=_Fn()):
             body, val, *ret = build()
-        finally:
-            self._fn = saved
         if isinstance(body, Writer):
             return self.compile_fn(params, body, val, ret[0] if ret else at, where)
         return self.compile_fn(params, fragment(body, at), val, at, where, located=at is not None)
 
     def tmp(self, prefix: str = "_t") -> str:
-        return self._fn.tmp(prefix)
+        return self.ctx.fn.tmp(prefix)
 
     # ================================================================ entry points
     def expr(self, e: A.Expr) -> Fn:
@@ -189,7 +218,7 @@ class ExpressionCompiler:
 
     def filter_lines(self, cond, k, src: str, over=None):
         if cond is None:
-            return [], src if src in self._fn.fresh else f"list({src})"
+            return [], src if src in self.ctx.fn.fresh else f"list({src})"
         with self._bound(k, "_x", over) as v:
             lines, c = self.x(cond)
         pre, src = self.count_loop(src, over, lines + [c], over)
@@ -231,12 +260,8 @@ class ExpressionCompiler:
             frame = max(d.frame, len(params))
 
             def pbuild():
-                saved = self._locals
-                self._locals = {i: a for i, a in enumerate(params)}
-                try:
+                with self.inner(locals={i: a for i, a in enumerate(params)}):
                     ls, v = self.xcards(b) if cards else self.x(b)
-                finally:
-                    self._locals = saved
                 if _reads_env(ls + [v]):  # (a part that reads its values from env)
                     ls = [f"env = [{', '.join(params + ['None'] * (frame - len(params)))}]"] + ls
                 return ls, v
@@ -264,34 +289,26 @@ class ExpressionCompiler:
         """The name of a def's function of its parameters (None: its calls pass an env list)."""
         if ("def", name) in self.counted_calls or name not in self.m.defs:
             return None
-        order = getattr(self, "_def_order", None)
+        order = self._def_order
         if order is None:
             order = self._def_order = {n: i for i, n in enumerate(self.m.defs)}
         return f"_dp{order[name]}"
 
     def _me(self) -> str:
         """Who `me` is where the code is generated: env[0], or a def's own parameter."""
-        loc = self._locals
+        loc = self.ctx.locals
         return loc[0] if loc is not None and 0 in loc else "env[0]"
 
     # ================================================================ helpers
-    def _bound(self, k: int, prefix: str = "_v", over: A.Expr | None = None):
+    @contextmanager
+    def _bound(self, k: int, prefix: str = "_v", over: A.Expr | None = None) -> Iterator[str]:
         """A name bound by a quantifier (or a filter) at slot k, as a Python local; bound over
         a zone, it always holds a card."""
-        comp = self
-
-        class _B:
-            def __enter__(self_):
-                self_.saved = comp._locals, comp._cards
-                name = comp._fn.tmp(prefix)
-                comp._locals = {**(comp._locals or {}), k: name}
-                if over is not None and comp.only_cards(over):
-                    comp._cards = comp._cards | {name}
-                return name
-
-            def __exit__(self_, *a):
-                comp._locals, comp._cards = self_.saved
-        return _B()
+        ctx = self.ctx
+        name = self.tmp(prefix)
+        cards = ctx.cards | {name} if over is not None and self.only_cards(over) else ctx.cards
+        with self.inner(locals={**(ctx.locals or {}), k: name}, cards=cards):
+            yield name
 
     def only_cards(self, e, seen: frozenset = frozenset()) -> bool:
         """Does e give cards and nothing else (never none): a zone, the cards of all zones of a
@@ -312,16 +329,7 @@ class ExpressionCompiler:
 
     def known_card(self, src: str):
         """While generating a block: `src` (a slot) holds a card (a choice's pick from a zone)."""
-        comp = self
-
-        class _K:
-            def __enter__(self_):
-                self_.saved = comp._cards
-                comp._cards = comp._cards | {src}
-
-            def __exit__(self_, *a):
-                comp._cards = self_.saved
-        return _K()
+        return self.inner(cards=self.ctx.cards | {src})
 
     def seq(self, parts: list[tuple[list[str], str]]) -> tuple[list[str], list[str]]:
         """Several sub-expressions evaluated in order: (lines, values), spilling a value to a
@@ -351,13 +359,13 @@ class ExpressionCompiler:
         if isinstance(e, A.Name):
             ref = self.m.refs.get(e)
             if ref == ("builtin", "me"):
-                loc = self._locals
+                loc = self.ctx.locals
                 if loc is not None and 0 in loc:
                     m = re.match(r"^env\[(\d+)\]$", loc[0])
                     return int(m.group(1)) if m else None
                 return 0
             if ref is not None and ref[0] == "local":
-                loc = self._locals
+                loc = self.ctx.locals
                 if loc is not None and ref[1] in loc:
                     m = re.match(r"^env\[(\d+)\]$", loc[ref[1]])
                     return int(m.group(1)) if m else None
@@ -442,7 +450,8 @@ class ExpressionCompiler:
         function made at each call), only for arguments that are cheap and pure; recursion is
         not inlined."""
         d = self.m.defs[name]
-        if name in self._inlining or len(e.args) != len(d.params) or len(self._inlining) >= INLINE_DEPTH \
+        inlining = self.ctx.inlining
+        if name in inlining or len(e.args) != len(d.params) or len(inlining) >= INLINE_DEPTH \
                 or ("def", name) in self.counted_calls:  # (each call of these is a step of the budget)
             return None
         ok = self.g.inline_ok.get(name)
@@ -473,15 +482,11 @@ class ExpressionCompiler:
                 mapping[i + 1] = f"({v})"
             else:
                 return None
-        saved, saved_in = self._locals, self._inlining
-        self._locals, self._inlining = mapping, saved_in | {name}
-        try:
+        with self.inner(locals=mapping, inlining=inlining | {name}):
             b = d.decl.body
             if (d.type or "").startswith("list:") and self.m.types.get(b) == ZONE:
                 return self.xcards(b)
             return self.x(b)
-        finally:
-            self._locals, self._inlining = saved, saved_in
 
     # ================================================================ expressions
     def x(self, e: A.Expr) -> tuple[list[str], str]:
@@ -502,7 +507,7 @@ class ExpressionCompiler:
         if m.types.get(e) not in (BOOL, INT, STR):
             return None
         slots, costly = [], False
-        loc, cards = self._locals or {}, self._cards
+        loc, cards = self.ctx.locals or {}, self.ctx.cards
         for n in A.walk(e):
             if not isinstance(n, _TABLE_NODES):
                 return None
@@ -521,7 +526,7 @@ class ExpressionCompiler:
                 costly = costly or ref[0] == "def" or ref == ("builtin", "has_word")
         if not costly or not 1 <= len(slots) <= 2 or self.g.ncards ** len(slots) > _TABLE_MOST:
             return None
-        memo = self.__dict__.setdefault("_tables", {})
+        memo = self._tables
         key = (id(e), tuple(slots))
         if key not in memo:
             memo[key] = self._table_fn(e, slots)
@@ -545,14 +550,8 @@ class ExpressionCompiler:
         """(the table's name, the name of the function of the cards that fills it), or None when
         e, written out, reads the state or calls anything but the pure helpers."""
         params = [f"_a{i}" for i in range(len(slots))]
-        saved = self._locals, self._cards, self._fn
-        self._locals = {k: p for k, p in zip(slots, params)}
-        self._cards = frozenset(params)
-        self._fn = _Fn()
-        try:
+        with self.inner(locals={k: p for k, p in zip(slots, params)}, cards=frozenset(params), fn=_Fn()):
             lines, val = getattr(self, "x_" + type(e).__name__)(e)
-        finally:
-            self._locals, self._cards, self._fn = saved
         text = " ".join(lines + [val])
         if not _CALL_ANY.search(text) and len(text) < 60:
             return None  # (as cheap to work out as to look up)
@@ -560,7 +559,7 @@ class ExpressionCompiler:
             return None
         if any(attr != "get" for attr in _ATTR.findall(text)):
             return None
-        fills = self.__dict__.setdefault("_table_fills", set())
+        fills = self._table_fills
         if any(called not in fills for called in _CALLED.findall(text)):  # (a constant called: only another table's function)
             return None
         fn = self._root(", ".join(params), lambda: (lines, val), e.span, e.span)
@@ -624,7 +623,7 @@ class ExpressionCompiler:
         kind = ref[0]
         if kind == "local":
             k = ref[1]
-            loc = self._locals
+            loc = self.ctx.locals
             if loc is not None and k in loc:
                 return [], loc[k]
             return [], f"env[{k}]"
@@ -636,7 +635,7 @@ class ExpressionCompiler:
                 return [], "st.players"
             if n == "others":  # (a loop, not a comprehension: see filter_lines)
                 t, v = self.tmp(), self.tmp("_v")
-                self._fn.fresh.add(t)
+                self.ctx.fn.fresh.add(t)
                 w = fragment([f"{t} = []"])
                 with w.block(f"for {v} in st.players:"), w.block(f"if {v} != {self._me()}:"):
                     w.line(f"{t}.append({v})")
@@ -691,7 +690,7 @@ class ExpressionCompiler:
         raise AssertionError(ref)  # pragma: no cover
 
     def x_slot(self, k: int):
-        loc = self._locals
+        loc = self.ctx.locals
         if loc is not None and k in loc:
             return [], loc[k]
         return [], f"env[{k}]"
@@ -702,7 +701,7 @@ class ExpressionCompiler:
         g = self.g
         ls, o = self.x(obj_e)
         simple = _simple(o)
-        card = o in self._cards  # never none: no test
+        card = o in self.ctx.cards  # never none: no test
         if kind == "czone":  # `dice of s`: the zone on card s (none: a card without one, or none)
             ls, o = self.spill(ls, o)
             row = f"st.czone[{slot}]"
@@ -754,7 +753,7 @@ class ExpressionCompiler:
                     return ls, f"{'_owner_fixed' if not g.has_card_zones else '_owner'}(st, {o})"
             if t == ZONE:
                 if name == "owner":
-                    if o in self._zones and not g.has_card_zones:  # (a zone, never none)
+                    if o in self.ctx.zones and not g.has_card_zones:  # (a zone, never none)
                         return ls, f"st.zowner[{o}]"
                     if simple:
                         return ls, (f"(None if {o} is None else st.zowner[{o}])" if not g.has_card_zones
@@ -860,7 +859,7 @@ class ExpressionCompiler:
                 continue
             if any(isinstance(n, A.Name) and self.m.refs.get(n) == ("local", k) for n in A.walk(other)):
                 continue
-            if self._inlining:
+            if self.ctx.inlining:
                 continue
             return ref[1], ("attrs" if ref[0] == "cattr" else "cvars"), other
         return None
@@ -953,7 +952,7 @@ class ExpressionCompiler:
             if ref is not None and ref[0] == "cattr" and not ol and _simple(x) and x != "st.current":
                 c = self.k(cval)
                 t = self.attrs_of(ref[1])
-                if x in self._cards:
+                if x in self.ctx.cards:
                     return [], f"({t}[{x}] {op} {c})"
                 if op == "==":
                     return [], f"({x} is not None and {t}[{x}] == {c})"
@@ -989,7 +988,7 @@ class ExpressionCompiler:
     def x_IsKind(self, e):
         ls, o = self.x(e.obj)
         mask = self.k(self.g.kind_mask.get(e.kind, []))
-        if o in self._cards:
+        if o in self.ctx.cards:
             return ls, f"{mask}[{o}]"
         if _simple(o):
             return ls, f"({o} is not None and {mask}[{o}])"

@@ -24,12 +24,19 @@ def _holds_cards(m, coll) -> bool:
 class StatementCompiler:
     playout = False  # the playout flavour: an agent decides every choice, nothing is yielded (compile.py)
 
+    def __init__(self):
+        super().__init__()
+        # filled as generation needs them
+        self._bounds_fns: dict = {}  # counter slot -> its bounds' functions (bounds)
+        self._firsts: set | None = None  # the statements a turn may work out the options of (_first_choice)
+        self._choice_ids: dict = {}  # choose-one statement -> its number (_one_options)
+
     _log_move = staticmethod(runtime._log_move)  # (CompiledGame logs the moves of its setup with it)
 
     def bounds(self, slot: int) -> tuple:
         """A counter's bounds as (low, high): functions of (st, env) with me the counter's
         player, or None; compiled once per counter."""
-        cache = self.__dict__.setdefault("_bounds_fns", {})
+        cache = self._bounds_fns
         if slot not in cache:
             d = self.g.counter_info[slot].decl
             cache[slot] = (self.expr(d.low) if d.low is not None else None,
@@ -120,11 +127,11 @@ class StatementCompiler:
     def zone_family(self, e, lines, src) -> int | None:
         """The zone family of a destination, when the rules fix it: a shared zone's name, `Z of p`
         (a number worked out from the family's base: never none; a none player is a fault), or a
-        name bound over `every Z` (`self._zones`); else None."""
+        name bound over `every Z` (`ctx.zones`); else None."""
         ref = self.m.refs.get(e)
         if ref is not None and ref[0] in ("zone", "pzone"):
             return ref[1]
-        return self._zones.get(src) if not lines else None
+        return self.ctx.zones.get(src) if not lines else None
 
     def _given_options(self, w: Writer, s, opts: str, fn) -> None:
         """`opts` = the choice's options: those the turn just worked out for an action's first
@@ -143,7 +150,7 @@ class StatementCompiler:
     def _first_choice(self, s) -> bool:
         """May a turn have worked out this choice's options ahead (st.known_opts)? Only for the
         first statement after the requires of an action, a choice made by me (see the turn loop)."""
-        firsts = self.__dict__.get("_firsts")
+        firsts = self._firsts
         if firsts is None:
             firsts = self._firsts = set()
             for a in self.m.actions.values():
@@ -176,7 +183,7 @@ class StatementCompiler:
                 w.line(f"_log_reveal(st, _g, {c})")
         if k is not None and self.m.types.get(s.what) == CARD:  # (a card just drawn, in a local)
             w.line(f"{c} = env[{k}]")
-            if f"env[{k}]" in self._cards:  # (bound over a zone: a card, never none)
+            if f"env[{k}]" in self.ctx.cards:  # (bound over a zone: a card, never none)
                 each()
             else:
                 with w.block(f"if {c} is not None:"):
@@ -422,7 +429,7 @@ class StatementCompiler:
         # any other card that is none here is a mistake in the rules
         may_be_nothing = isinstance(s.what, A.Call) and self.m.refs.get(s.what) == ("builtin", "top")
         cl, c = self.x(s.what)
-        known = not cl and c in self._cards  # a name bound over a zone: a card, never none
+        known = not cl and c in self.ctx.cards  # a name bound over a zone: a card, never none
         cl, c = self.spill(cl, c)
         dl, d = self.x(s.dest)
         fam = self.zone_family(s.dest, dl, d)  # (a zone of a known family: never none)
@@ -526,12 +533,8 @@ class StatementCompiler:
             with self.known_card(f"env[{k}]"):  # the pick, in the body: a card, never none
                 body_gen = self.write_stmts(body, stmts)
         elif isinstance(s.coll, A.EveryZone):  # the pick, in the body: a zone of that family, never none
-            saved = self._zones
-            self._zones = {**saved, f"env[{k}]": self.m.refs[s.coll][1]}
-            try:
+            with self.inner(zones={**self.ctx.zones, f"env[{k}]": self.m.refs[s.coll][1]}):
                 body_gen = self.write_stmts(body, s.body.stmts)
-            finally:
-                self._zones = saved
         else:
             body_gen = self.write_stmts(body, s.body.stmts)
         if is_random:
@@ -644,8 +647,7 @@ class StatementCompiler:
         each a constant (its label, its number, the statement's number: options of two choices
         that read the same are different options, as a search bot's tree keys them, bots._key)."""
         w = fragment([f"{opts} = []"])
-        ids = self.__dict__.setdefault("_choice_ids", {})
-        sid = ids.setdefault(id(s), len(ids))
+        sid = self._choice_ids.setdefault(id(s), len(self._choice_ids))
         for i, o in enumerate(s.options):
             ko = self.k((o.label, i, sid))
             if o.cond is None:
