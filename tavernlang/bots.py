@@ -30,7 +30,7 @@ import sys
 import time
 from typing import Any
 
-from .engine.common import RULE_FAULTS, located
+from .engine.common import RULE_FAULTS, frame_spans, located
 from .syntax import ast as A
 from .engine import runner
 from .engine.runner import Match, _TooLong, bot_pick, bot_rng, play_inline, playout
@@ -226,7 +226,6 @@ def remap_held(st, sigma: dict[int, int], frame, stop=None, opts=None, labeler=N
     once. Then, with `rng`, the picks other players made in a simultaneous choice not shown yet
     (which the player deciding has not seen) are drawn again (`_secret_picks`: the engine's
     redraw of them). Returns how many frames of generated code were seen."""
-    from .engine.common import GEN_SPANS
     units = _units(st.game)
     done = {id(z) for z in st.zones}  # (the zones are dealt already)
     get = sigma.get
@@ -248,8 +247,7 @@ def remap_held(st, sigma: dict[int, int], frame, stop=None, opts=None, labeler=N
     redraws = []
     f = frame
     while f is not None and f.f_code is not stop:
-        code = f.f_code
-        spans = GEN_SPANS.get(code.co_filename)
+        spans = frame_spans(f)
         loc = f.f_locals
         secret = loc.get("_secret_picks")
         if secret is not None:

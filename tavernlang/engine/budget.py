@@ -168,15 +168,6 @@ def over_list(st, items, span) -> None:
     over(st, span)
 
 
-def join(st, a, b, span) -> list:
-    """L + M, at most MAX_LIST items."""
-    n = len(a) + len(b)
-    if n > MAX_LIST:
-        raise GameError(f"joining two lists of {len(a)} and {len(b)} items: a list holds at most {MAX_LIST}", span)
-    spend(st, n, span)
-    return [*a, *b]
-
-
 def counted(fn, span, returns_int: bool = False):
     """A def or effect whose calls are counted (see self_calling): each call is a step (a
     def counts its own in its generated code), and a def's whole number is in range."""
@@ -193,9 +184,6 @@ def counted(fn, span, returns_int: bool = False):
                 over(st, span)
             return fn(st, env)
     return call
-
-
-HELPERS = {"_over": over, "_over_list": over_list, "_mul": mul, "_num": num, "_numbers": numbers, "_join": join}
 
 
 FAN_OUT = 16  # calls one call of a def or effect may lead to before its calls are counted

@@ -1,4 +1,5 @@
-"""What the compiled closures share: the Decision a choice hands out, constants."""
+"""What the engine's parts share: the Decision a choice hands out, limits, and how a fault
+in the rules is placed in them (`located`)."""
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -76,26 +77,40 @@ def only_option(st, player, options, prompt, labeler, span=None) -> bool:
     return True
 
 
-# generated code: file name -> the span of the rules statement each line was written for
-GEN_SPANS: dict[str, list] = {}
+# The spans of generated code live with the game that generated it: in the namespace of its
+# generated module (a frame's f_globals), under this name, as file name -> the span of the rules
+# statement each line was written for (line 2 of the file is index 0: line 1 is the def).
+SPANS = "__tav_spans__"
+
+
+def frame_span(frame, lineno: int | None = None):
+    """(is the frame generated code, the rules span of its line `lineno`, by default the line
+    it is at: None when that line was written for no statement)."""
+    spans = frame_spans(frame)
+    if spans is None:
+        return False, None
+    i = (frame.f_lineno if lineno is None else lineno) - 2  # (line 1 is the def)
+    return True, spans[i] if 0 <= i < len(spans) else None
+
+
+def frame_spans(frame) -> list | None:
+    """The spans of every line of a frame's generated function (None: not generated code)."""
+    table = frame.f_globals.get(SPANS)
+    return table.get(frame.f_code.co_filename) if table is not None else None
 
 
 def located(exc: BaseException) -> GameError:
     """A Python error raised while running rules, as a GameError at the nearest rules text.
 
-    A line of generated code maps to the statement it was written for (GEN_SPANS); the
-    closures of statements keep their source span in a variable named `span`; the innermost
-    frame that has either tells where in the rules the error arose."""
+    A line of generated code maps to the statement it was written for (its module's SPANS);
+    a run-time helper that runs rules for a statement (_simultaneous_turns) keeps its span in a
+    local named `span`; the innermost frame that has either tells where in the rules the error arose."""
     tb = exc.__traceback__
     where = None
     seen: dict = {}  # span -> the frames that were at it (a recursion: the call made again and again)
     while tb is not None:
-        code = tb.tb_frame.f_code
-        spans = GEN_SPANS.get(code.co_filename)
-        if spans is not None:
-            i = tb.tb_lineno - 2  # (line 1 is the def)
-            sp = spans[i] if 0 <= i < len(spans) else None
-        else:
+        generated, sp = frame_span(tb.tb_frame, tb.tb_lineno)
+        if not generated:
             sp = tb.tb_frame.f_locals.get("span")
         if isinstance(sp, Span):
             where = sp

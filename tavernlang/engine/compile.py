@@ -22,6 +22,7 @@ from .budget import counted, self_calling
 from .common import Decision, Fn, _const  # noqa: F401  (Decision is part of the engine's API)
 from .expressions import ExpressionCompiler, _Fn, _reads_env
 from .initial import new_state
+from .writer import Writer, fragment
 from .layout import Layout, analyse
 from .present import Presentation
 from .program import Program
@@ -212,11 +213,13 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
     statements and expressions in their mixins."""
 
     def runtime_helpers(self) -> dict:
-        return {**StatementCompiler.runtime_helpers(self), **TURN_HELPERS}
+        """The turn helpers, the one addition to runtime.exported (runtime.py cannot import this module)."""
+        return TURN_HELPERS
 
     def __init__(self, game: CompiledGame, playout: bool = False):
         self.g = game
         self.m = game.model
+        super().__init__()
         self.playout = playout  # the playout flavour: an agent decides every choice, nothing is yielded
         self.option_fns: dict = {}  # choose statement -> function listing its options
         self.legal_me: dict = {}  # action name -> its legality as `f(st, me)`, for the turn loop (action_legal)
@@ -330,28 +333,42 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         with their phases in order (each under its heading in the log; a phase that did nothing
         leaves none), `end when` at the end of each round, `rounds N`; then `at game end`."""
         g, m, k = self.g, self.m, self.k
-        L = ["try:"]
-        if g.setup is not None:  # no one acts in setup: `me` is none
-            L += [f"    _r = {k(g.setup)}(st, [None{', None' * g.setup_frame}])",
-                  "    if _r is not None:", "        yield from _r"]
-        if g.rounds_count is not None:
-            sp = k(m.rounds.count.span)
-            L += [f"    _lim = {k(g.rounds_count)}(st, [None{', None' * len(g._pad)}])",
-                  "    if _lim is not None and _lim < 1:", f"        raise _GameError(_rounds_msg(_lim, 1), {sp})",
-                  f"    if _lim is not None and _lim > {MAX_ROUNDS}:", f"        raise _GameError(_rounds_msg(_lim, {MAX_ROUNDS}), {sp})"]
-        L += ["    while True:", "        st.round += 1", f"        if st.round > {MAX_ROUNDS}:",
-              f"            raise _GameError({k(f'the game did not end after {MAX_ROUNDS} rounds (the most a game may have)')}, "
-              f"{k(m.rounds.span if m.rounds is not None else None)})"]
-        for ph in g.phases:
-            L += ["        if st.log is not None:", f"            _m = _log_round(st, {k(ph)})",
-                  f"        _r = {k(ph.run)}(st)", "        if _r is not None:", "            yield from _r",
-                  "        if st.log is not None and len(st.log) == _m:", "            st.log.pop()"]
-        if g.end_conds:  # `end when` is checked at the end of each round (`end game` ends at once)
-            L += ["        if _g.ended(st):", "            raise _GameOver"]
-        if g.rounds_count is not None:
-            L += ["        if _lim is not None and st.round >= _lim:", "            raise _GameOver"]
-        L += ["except _GameOver:", "    pass", "yield from _g.final_scoring(st)"]
-        return self.compile_fn("st", L, "None", [None] * len(L))
+        w = self.writer()
+        with w.block("try:"):
+            if g.setup is not None:  # no one acts in setup: `me` is none
+                w.line(f"_r = {k(g.setup)}(st, [None{', None' * g.setup_frame}])")
+                with w.block("if _r is not None:"):
+                    w.line("yield from _r")
+            if g.rounds_count is not None:
+                sp = k(m.rounds.count.span)
+                w.line(f"_lim = {k(g.rounds_count)}(st, [None{', None' * len(g._pad)}])")
+                with w.block("if _lim is not None and _lim < 1:"):
+                    w.line(f"raise _GameError(_rounds_msg(_lim, 1), {sp})")
+                with w.block(f"if _lim is not None and _lim > {MAX_ROUNDS}:"):
+                    w.line(f"raise _GameError(_rounds_msg(_lim, {MAX_ROUNDS}), {sp})")
+            with w.block("while True:"):
+                w.line("st.round += 1")
+                with w.block(f"if st.round > {MAX_ROUNDS}:"):
+                    w.line(f"raise _GameError({k(f'the game did not end after {MAX_ROUNDS} rounds (the most a game may have)')}, "
+                           f"{k(m.rounds.span if m.rounds is not None else None)})")
+                for ph in g.phases:
+                    with w.block("if st.log is not None:"):
+                        w.line(f"_m = _log_round(st, {k(ph)})")
+                    w.line(f"_r = {k(ph.run)}(st)")
+                    with w.block("if _r is not None:"):
+                        w.line("yield from _r")
+                    with w.block("if st.log is not None and len(st.log) == _m:"):
+                        w.line("st.log.pop()")
+                if g.end_conds:  # `end when` is checked at the end of each round (`end game` ends at once)
+                    with w.block("if _g.ended(st):"):
+                        w.line("raise _GameOver")
+                if g.rounds_count is not None:
+                    with w.block("if _lim is not None and st.round >= _lim:"):
+                        w.line("raise _GameOver")
+        with w.block("except _GameOver:"):
+            w.line("pass")
+        w.line("yield from _g.final_scoring(st)")
+        return self.compile_fn("st", w, "None")
 
     def scenario(self, info):
         d = info.decl
@@ -389,7 +406,11 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             if not rl:
                 return [], f"({rv} and ({opts}(st, env) or False))"
             t = self.tmp()
-            return rl + [f"{t} = {rv}", f"if {t}:", f"    {t} = {opts}(st, env) or False"], t
+            w = fragment(rl)
+            w.line(f"{t} = {rv}")
+            with w.block(f"if {t}:"):
+                w.line(f"{t} = {opts}(st, env) or False")
+            return w.code, t
         # a fault working the requires out is reported at them (one in the options, at the choice)
         where, at = (cond or first).span, cond.span if cond is not None else None
         self.legal_me[a.name] = self._root_me(a.frame, build, where, at)
@@ -399,36 +420,49 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         """The legality test the turn loop calls, `f(st, me)`: build()'s lines with `me` read from
         the parameter (an env list is made inside only when a part still reads one)."""
         def mbuild():
-            saved = self._locals
-            self._locals = {0: "_a0"}
-            try:
-                lines, val, *spans = build()
-            finally:
-                self._locals = saved
-            if _reads_env(lines + [val]):
-                lines = [f"env = [_a0{', None' * frame}]"] + lines
-                if spans:
-                    spans = [[spans[0][0] if spans[0] else at] + list(spans[0])]
-            return (lines, val, *spans)
+            with self.inner(locals={0: "_a0"}):
+                body, val, *ret = build()
+            text = body.code if isinstance(body, Writer) else body
+            if _reads_env(text + [val]):
+                make_env = f"env = [_a0{', None' * frame}]"
+                if not isinstance(body, Writer):
+                    return [make_env] + body, val
+                w = self.writer()
+                w.line(make_env, body.spans[0] if body.spans else ret[0])  # (at the first line's rules text)
+                w.write(body)
+                body = w
+            return (body, val, *ret)
         return self._root("st, _a0", mbuild, where, at)
 
     def _any_option(self, first: A.Choose, cond):
         """The legality of an action whose first choice's options are costly to list: its requires,
         then whether *some* option meets the choice's condition (the first one found will do). An
-        action a turn does not take then costs little; one it takes lists its options again."""
+        action a turn does not take then costs little; one it takes lists its options again.
+        A fault is reported at the choice, or at the requires: where it arose."""
         ls, c = self.spill(*self.xcoll(first.coll))
         with self._bound(self.m.slots[first], "_x", first.coll) as v:
             fl, fv = self.x(first.cond)
         pre, src = self.count_loop(c, first.coll, fl + [fv], first.coll)
         out = self.tmp()
-        body = ls + pre + [f"{out} = False", f"for {v} in {src}:", *["    " + x for x in fl],
-                           f"    if {fv}:", f"        {out} = True", "        break"]
-        if cond is None:  # (a fault is reported at the choice, or at the requires: where it arose)
-            return body, out, [first.span] * (len(body) + 1)
+        body = self.writer(first.span)
+        body.lines(ls + pre)
+        body.line(f"{out} = False")
+        with body.block(f"for {v} in {src}:"):
+            body.lines(fl)
+            with body.block(f"if {fv}:"):
+                body.line(f"{out} = True")
+                body.line("break")
+        if cond is None:
+            return body, out, first.span
         rl, rv = self.x(cond)
         t = self.tmp()
-        lines = rl + [f"{t} = {rv}", f"if {t}:"] + ["    " + x for x in body] + [f"    {t} = {out}"]
-        return lines, t, [cond.span] * (len(rl) + 2) + [first.span] * (len(body) + 1) + [cond.span]
+        w = self.writer(cond.span)
+        w.lines(rl)
+        w.line(f"{t} = {rv}")
+        with w.block(f"if {t}:"):
+            w.write(body)
+            w.line(f"{t} = {out}", first.span)
+        return w, t, cond.span
 
     def _costly(self, e, seen=frozenset()) -> bool:
         """Does working out e loop (a quantifier, an aggregate, a subset), here or in a def it calls?"""
@@ -498,41 +532,41 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
 
     def steps_phase(self, ph, frame: int, title: str) -> _Phase:
         """A phase of steps (`phase P { ... }`, `phase P for each player [from F] { ... }`) as
-        generated functions of the state: its body written out inside them."""
+        generated functions of the state: its body written out inside them (a phase that asks
+        nothing is a plain function: whoever runs a phase runs what it gives back, if anything)."""
         k = self.k
-        saved = self._fn
-        self._fn = _Fn()
-        try:
-            is_gen, body = self.stmts_lines(ph.body.stmts)
-            counted = [(f"if st.fired is not None:", ph.span), (f"    st.fired[{k(('phase', ph))}] = st.fired.get({k(('phase', ph))}, 0) + 1", ph.span)]
+        with self.inner(fn=_Fn()):
+            body = self.writer()
+            is_gen = self.write_stmts(body, ph.body.stmts)
+            key = k(("phase", ph))
+            w = self.writer(ph.span)
             if not ph.each_player:
-                lines = counted + [(f"env = [st.current{', None' * frame}]", ph.span)] + body
-                run = self._phase_fn("st", lines)
-                return _Phase(ph.name, title, run)
+                w.fired(key)
+                w.line(f"env = [st.current{', None' * frame}]")
+                w.write(body)
+                return _Phase(ph.name, title, self.compile_fn("st", w, "None"))
             # `do PHASE as p`: the body once, for p
-            run_for = self._phase_fn("st, _p", [(f"env = [_p{', None' * frame}]", ph.span), ("st.current = _p", ph.span)] + body)
-        finally:
-            self._fn = saved
-        lines = list(counted)
+            w.line(f"env = [_p{', None' * frame}]")
+            w.line("st.current = _p")
+            w.write(body)
+            run_for = self.compile_fn("st, _p", w, "None")
+        w = self.writer(ph.span)
+        w.fired(key)
         if ph.each_from is not None:
-            self._fn = _Fn()
-            try:
+            with self.inner(fn=_Fn()):
                 fl, fv = self.x(ph.each_from)
-            finally:
-                self._fn = saved
-            lines += self._at([f"env = [st.current{', None' * frame}]", *fl, f"_f = {fv}", "if _f is None:",
-                               f"    raise _GameError({k('the first player of the phase is none')}, {k(ph.each_from.span)})"],
-                              ph.each_from.span)
+            with w.at(ph.each_from.span):
+                w.line(f"env = [st.current{', None' * frame}]")
+                w.lines(fl)
+                w.line(f"_f = {fv}")
+                with w.block("if _f is None:"):
+                    w.line(f"raise _GameError({k('the first player of the phase is none')}, {k(ph.each_from.span)})")
         else:
-            lines += [("_f = 0", ph.span)]
+            w.line("_f = 0")
         call = f"{k(run_for)}(st, (_f + _i) % st.n)"
-        lines += self._at(["for _i in range(st.n):"] + ([f"    yield from {call}"] if is_gen else [f"    {call}"]), ph.span)
-        return _Phase(ph.name, title, self._phase_fn("st", lines), run_for)
-
-    def _phase_fn(self, params: str, lines: list):
-        """A phase's generated function of (line, span) pairs (one that asks nothing is plain: whoever
-        runs a phase runs what it gives back, if anything)."""
-        return self.compile_fn(params, [ln for ln, _ in lines], "None", [sp for _, sp in lines])
+        with w.block("for _i in range(st.n):"):
+            w.line(f"yield from {call}" if is_gen else call)
+        return _Phase(ph.name, title, self.compile_fn("st", w, "None"), run_for)
 
     def turns(self, ph, frame, acts, required, at_once, can_pass, once_each, multi):
         """A phase of turns (`turns from FIRST [until C] { actions ... }`), as one generated
@@ -540,102 +574,143 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         `once`, `required`, `pass`, `until C [at once]`, `once each`; a turn of one action
         (no `pass`, no `once`) or of several."""
         k = self.k
-        saved = self._fn
-        self._fn = _Fn()
-        try:
+        with self.inner(fn=_Fn()):
             sl, sv = self.x(ph.start)
             ul, uv = self.x(ph.until) if ph.until is not None else ([], None)
             pl, pv = self.x(ph.pass_cond) if ph.pass_cond is not None else ([], None)
-        finally:
-            self._fn = saved
         phase_key, idle_key = k(("phase", ph)), k(("idle", ph))
         prompt, label = k("your turn: choose an action"), k(_action_label)
         none_next = k("the next player is none ('next turn' of nobody)")
-        L = [f"if st.fired is not None:", f"    st.fired[{phase_key}] = st.fired.get({phase_key}, 0) + 1",
-             f"env = [st.current{', None' * frame}]", *sl, f"cur = {sv}",
-             "if cur is None:", f"    raise _GameError({k('the first player of the turns is none')}, {k(ph.start.span)})",
-             "n = st.n", "taken = 0", "idle = 0", "steps = 0", "log = st.log",
-             "while True:",
-             "    if cur is None:", f"        raise _GameError({none_next}, {k(ph.span)})",
-             "    env[0] = st.current = cur"]  # `me` in `until` and `pass if` is the player taking the turn
-        if uv is not None:
-            L += ["    " + ln for ln in ul] + [f"    if {uv}:", "        return"]
-        if once_each:
-            L += ["    if taken >= n:", "        return"]
-        L += ["    st.next_player = (cur + 1) % n"]
 
-        def legal_lines(ind, used):
-            out, known = [], False
+        def write_legal(used: bool) -> bool:
+            """`legal` = the actions the player may take now (`known`: the options of their first
+            choices, worked out by the legality tests); True when some are known."""
+            tests, known = self.writer(ph.span), False
             for a in acts:
                 ka = k(a)
-                pre = ""
-                if a.once and used:
-                    out.append(f"if {k(a.name)} not in used:")
-                    pre = "    "
-                if a.req is None:
-                    out.append(f"{pre}legal.append({ka})")
-                    continue
-                req = self.legal_me.get(a.name)
-                call = f"{k(a.req)}(st, [cur{', None' * a.frame}])" if req is None else f"{k(req)}(st, cur)"
-                if a.first is not None and multi:
-                    known = True
-                    out += [f"{pre}r = {call}", f"{pre}if r:", f"{pre}    legal.append({ka})",
-                            f"{pre}    if known is None:", f"{pre}        known = {{}}", f"{pre}    known[{ka}] = r"]
-                else:
-                    out += [f"{pre}if {call}:", f"{pre}    legal.append({ka})"]
-            return [ind + ln for ln in ["legal = []"] + (["known = None"] if known else []) + out], known
+                with tests.maybe(f"if {k(a.name)} not in used:" if a.once and used else None):
+                    if a.req is None:
+                        tests.line(f"legal.append({ka})")
+                        continue
+                    req = self.legal_me.get(a.name)
+                    call = f"{k(a.req)}(st, [cur{', None' * a.frame}])" if req is None else f"{k(req)}(st, cur)"
+                    if a.first is not None and multi:
+                        known = True
+                        tests.line(f"r = {call}")
+                        with tests.block("if r:"):
+                            tests.line(f"legal.append({ka})")
+                            with tests.block("if known is None:"):
+                                tests.line("known = {}")
+                            tests.line(f"known[{ka}] = r")
+                    else:
+                        with tests.block(f"if {call}:"):
+                            tests.line(f"legal.append({ka})")
+            w.line("legal = []")
+            if known:
+                w.line("known = None")
+            w.write(tests)
+            return known
 
-        ask = f"legal[{self.ask('legal', 'cur', prompt, label)}]"
-        # (one env list as long as the largest action's frame: a body reads only its own slots)
-        env = f"[cur{', None' * max((a.frame for a in acts), default=0)}]"
-        run = f"a.body(st, {env})" if self.playout else f"yield from a.body(st, {env})"
-        if not multi:
-            ll, _ = legal_lines("    ", False)
-            L += ll + ["    taken += 1", "    st.steps += 1", "    if st.steps > st.step_limit:", f"        _over(st, {k(ph.span)})",
-                       f"    if taken > {MAX_STEPS}:",
-                       f"        raise _GameError({k(f'the phase did not end after {MAX_STEPS} turns')}, {k(ph.span)})",
-                       "    if legal:", "        idle = 0", f"        a = {ask}",
-                       "        if log is not None:", "            _log_action(log, cur, a)",
-                       "        if st.fired is not None:", "            st.fired[a.name] = st.fired.get(a.name, 0) + 1",
-                       "        st.turn_used = a.alone",  # `taken(A)` inside the turn's one action
-                       f"        {run}",
-                       "        st.turn_used = _NOTHING",
-                       f"        cur = {'(cur + 1) % n' if once_each else 'st.next_player'}",
-                       "    else:",  # a player who can do nothing is skipped; if nobody can, the phase is over
-                       "        if st.fired is not None:", f"            st.fired[{idle_key}] = st.fired.get({idle_key}, 0) + 1",
-                       "        idle += 1", "        if log is not None:", "            _log_nothing(log, cur)",
-                       "        if idle >= n:", "            return", "        cur = (cur + 1) % n"]
-        else:
-            ll, known = legal_lines("        ", True)
-            L += ["    used = st.turn_used = set()", "    acted = False", "    while True:"] + ll
-            if can_pass:  # `pass` ends the turn (not while a required action waits)
-                # (written out, one test per required action: no generator made at each step)
-                tests = ([f"({pv})"] if pv is not None else []) + \
-                    (["not (" + " or ".join(f"({k(a)} in legal and {k(a.name)} not in used)" for a in required) + ")"]
-                     if required else [])
-                add = [f"        if {' and '.join(tests)}:", "            legal.append(None)"] if tests else ["        legal.append(None)"]
-                L += ["        " + ln for ln in pl] + add + ["        if len(legal) == 1 and legal[0] is None:", "            break"]
-            L += ["        if not legal:", "            if not acted and st.fired is not None:",
-                  f"                st.fired[{idle_key}] = st.fired.get({idle_key}, 0) + 1", "            break",
-                  f"        a = {ask}",
-                  "        if a is None:", "            if log is not None:", "                _log_pass(log, cur)", "            break",
-                  "        if log is not None:", "            _log_action(log, cur, a)",
-                  "        if st.fired is not None:", "            st.fired[a.name] = st.fired.get(a.name, 0) + 1",
-                  "        used.add(a.name)", "        acted = True", "        steps += 1", "        st.steps += 1",
-                  "        if st.steps > st.step_limit:", f"            _over(st, {k(ph.span)})", f"        if steps > {MAX_STEPS}:",
-                  f"            raise _GameError({k(f'the phase did not end after {MAX_STEPS} actions')}, {k(ph.span)})"]
-            if known:  # nothing has changed since they were worked out
-                L += ["        if known is not None and a in known:", "            st.known_opts = (a.first, known[a])"]
-            L += [f"        {run}", "        st.known_opts = None"]
-            if at_once:  # `until C at once`: the phase ends mid-turn
-                L += ["        " + ln for ln in ul] + [f"        if {uv}:", "            st.turn_used = set()", "            return"]
+        w = self.writer(ph.span)
+        w.fired(phase_key)
+        w.line(f"env = [st.current{', None' * frame}]")
+        w.lines(sl)
+        w.line(f"cur = {sv}")
+        with w.block("if cur is None:"):
+            w.line(f"raise _GameError({k('the first player of the turns is none')}, {k(ph.start.span)})")
+        w.lines(["n = st.n", "taken = 0", "idle = 0", "steps = 0", "log = st.log"])
+        with w.block("while True:"):
+            with w.block("if cur is None:"):
+                w.line(f"raise _GameError({none_next}, {k(ph.span)})")
+            w.line("env[0] = st.current = cur")  # `me` in `until` and `pass if` is the player taking the turn
+            if uv is not None:
+                w.lines(ul)
+                with w.block(f"if {uv}:"):
+                    w.line("return")
+            if once_each:
+                with w.block("if taken >= n:"):
+                    w.line("return")
+            w.line("st.next_player = (cur + 1) % n")
+            ask = f"legal[{self.ask('legal', 'cur', prompt, label)}]"
+            # (one env list as long as the largest action's frame: a body reads only its own slots)
+            env = f"[cur{', None' * max((a.frame for a in acts), default=0)}]"
+            run = f"a.body(st, {env})" if self.playout else f"yield from a.body(st, {env})"
+            following = "(cur + 1) % n" if once_each else "st.next_player"
             if not multi:
-                L += ["        break"]
-            L += ["    taken += 1", "    st.turn_used = set()",
-                  "    idle = 0 if acted else idle + 1",  # the phase is over when every player in a row passed or could do nothing
-                  *(["    if idle >= n:", "        return"] if not once_each else []),
-                  f"    cur = {'(cur + 1) % n' if once_each else 'st.next_player'}"]
-        return self.compile_fn("st", L, "None", [ph.span] * len(L))
+                write_legal(False)
+                w.line("taken += 1")
+                w.step(k(ph.span))
+                with w.block(f"if taken > {MAX_STEPS}:"):
+                    w.line(f"raise _GameError({k(f'the phase did not end after {MAX_STEPS} turns')}, {k(ph.span)})")
+                with w.block("if legal:"):
+                    w.line("idle = 0")
+                    w.line(f"a = {ask}")
+                    with w.block("if log is not None:"):
+                        w.line("_log_action(log, cur, a)")
+                    w.fired("a.name")
+                    w.line("st.turn_used = a.alone")  # `taken(A)` inside the turn's one action
+                    w.line(run)
+                    w.line("st.turn_used = _NOTHING")
+                    w.line(f"cur = {following}")
+                with w.block("else:"):  # a player who can do nothing is skipped; if nobody can, the phase is over
+                    w.fired(idle_key)
+                    w.line("idle += 1")
+                    with w.block("if log is not None:"):
+                        w.line("_log_nothing(log, cur)")
+                    with w.block("if idle >= n:"):
+                        w.line("return")
+                    w.line("cur = (cur + 1) % n")
+                return self.compile_fn("st", w, "None")
+            w.line("used = st.turn_used = set()")
+            w.line("acted = False")
+            with w.block("while True:"):
+                known = write_legal(True)
+                if can_pass:  # `pass` ends the turn (not while a required action waits)
+                    # (written out, one test per required action: no generator made at each step)
+                    tests = ([f"({pv})"] if pv is not None else []) + \
+                        (["not (" + " or ".join(f"({k(a)} in legal and {k(a.name)} not in used)" for a in required) + ")"]
+                         if required else [])
+                    w.lines(pl)
+                    with w.maybe(f"if {' and '.join(tests)}:" if tests else None):
+                        w.line("legal.append(None)")
+                    with w.block("if len(legal) == 1 and legal[0] is None:"):
+                        w.line("break")
+                with w.block("if not legal:"):
+                    with w.block("if not acted and st.fired is not None:"):
+                        w.count_fired(idle_key)
+                    w.line("break")
+                w.line(f"a = {ask}")
+                with w.block("if a is None:"):
+                    with w.block("if log is not None:"):
+                        w.line("_log_pass(log, cur)")
+                    w.line("break")
+                with w.block("if log is not None:"):
+                    w.line("_log_action(log, cur, a)")
+                w.fired("a.name")
+                w.lines(["used.add(a.name)", "acted = True", "steps += 1"])
+                w.step(k(ph.span))
+                with w.block(f"if steps > {MAX_STEPS}:"):
+                    w.line(f"raise _GameError({k(f'the phase did not end after {MAX_STEPS} actions')}, {k(ph.span)})")
+                if known:  # nothing has changed since they were worked out
+                    with w.block("if known is not None and a in known:"):
+                        w.line("st.known_opts = (a.first, known[a])")
+                w.line(run)
+                w.line("st.known_opts = None")
+                if at_once:  # `until C at once`: the phase ends mid-turn
+                    w.lines(ul)
+                    with w.block(f"if {uv}:"):
+                        w.line("st.turn_used = set()")
+                        w.line("return")
+                if not multi:
+                    w.line("break")
+            w.line("taken += 1")
+            w.line("st.turn_used = set()")
+            w.line("idle = 0 if acted else idle + 1")  # the phase is over when every player in a row passed or could do nothing
+            if not once_each:
+                with w.block("if idle >= n:"):
+                    w.line("return")
+            w.line(f"cur = {following}")
+        return self.compile_fn("st", w, "None")
 
     def simultaneous_phase(self, ph, info, start, until, acts, at_once, can_pass, pass_cond, required, one_at_a_time):
         """`turns from FIRST simultaneous [if C]`: in each step every player still in the phase
@@ -659,7 +734,9 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                 else:
                     firsts[a.name] = (first, opts_fn, first.prompt or "choose one", _first, False)
         spec = self.k(_Simul(ph, frame, cond, start, until, acts, at_once, can_pass, pass_cond, required, one_at_a_time, firsts))
-        return self.compile_fn("st", [f"yield from _simultaneous_turns(st, {spec})"], "None", [ph.span])
+        w = self.writer(ph.span)
+        w.line(f"yield from _simultaneous_turns(st, {spec})")
+        return self.compile_fn("st", w, "None")
 
     # ================================================================ blocks
     def gen_block(self, b: A.Block, skip_requires=False):
@@ -673,12 +750,10 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
     def _block_fn(self, b: A.Block, skip_requires: bool, always_gen: bool):
         """One generated function for the whole block, its statements written out inside it."""
         stmts = [s for s in b.stmts if not (skip_requires and isinstance(s, A.Require))]
-        saved = self._fn
-        self._fn = _Fn()
-        try:
-            is_gen, lines = self.stmts_lines(stmts)
-        finally:
-            self._fn = saved
+        w = self.writer()
+        with self.inner(fn=_Fn()):
+            is_gen = self.write_stmts(w, stmts)
         if always_gen and not is_gen and not self.playout:
-            lines = lines + [("if False:", None), ("    yield", None)]  # a generator that asks nothing
-        return is_gen, self.compile_fn("st, env", [ln for ln, _ in lines], "None", [sp for _, sp in lines])
+            with w.block("if False:"):  # a generator that asks nothing
+                w.line("yield")
+        return is_gen, self.compile_fn("st, env", w, "None")

@@ -13,23 +13,26 @@ Python expression for the value, evaluated once, after the lines.
 """
 from __future__ import annotations
 
-import bisect
 import functools
-import itertools
 import re
+from contextlib import contextmanager
+from typing import Iterator, Mapping
+
+import attrs
 
 from ..check.model import BOOL, CARD, INT, STR, ZONE
 from ..errors import GameError
 from ..syntax import ast as A
-from .budget import HELPERS as BUDGET_HELPERS
-from .common import GEN_SPANS, Fn
+from . import runtime
+from .common import SPANS, Fn
+from .runtime import _UNSET, _words
+from .writer import Writer, fragment
 
 _PURE = (A.Name, A.Lit, A.Attr, A.Of)  # arguments an inlined def may read more than once (or not at all)
 # a value of the cards bound to one or two names, kept in a table (ExpressionCompiler._card_table)
 _TABLED = (A.Call, A.BinOp, A.Not, A.Cond)  # (the roots tried: a name, an attribute is as cheap as a look-up)
 _TABLE_NODES = (A.Call, A.BinOp, A.Not, A.Neg, A.Cond, A.Lit, A.Name, A.Attr, A.IsKind)
 _TABLE_MOST = 250_000  # entries at most (500 cards for a value of two cards)
-_UNSET = object()  # an entry of a table not yet worked out
 _NAME = re.compile(r"(?<![.\w])([A-Za-z_]\w*)")
 _ATTR = re.compile(r"\.([A-Za-z_]\w*)")
 _OWN_TEMP = re.compile(r"^_[tvx]\d+$|^_k\d+$")
@@ -48,51 +51,6 @@ def _simple(src: str) -> bool:
     return _SIMPLE.match(src) is not None
 
 
-# ---------------------------------------------------------------- run-time helpers
-# (called by the generated code for the rarer shapes; each is plain Python over the state)
-
-def _index(items, i):
-    return items[i - 1] if items is not None and 1 <= i <= len(items) else None
-
-
-def _holder(st, c):
-    if c is None or st.zholder is None or st.loc[c] < 0:
-        return None
-    h = st.zholder[st.loc[c]]
-    return None if h < 0 else h
-
-
-def _zone_of(st, c):
-    z = st.loc[c]
-    return None if z < 0 else z
-
-
-def _owner_fixed(st, c):
-    z = st.loc[c]
-    return None if z < 0 else st.zowner[z]
-
-
-def _owner(st, c):
-    z = st.loc[c]
-    return None if z < 0 else st.zone_owner(z)
-
-
-def _zowner_fixed(st, z):
-    return None if z is None else st.zowner[z]
-
-
-def _zowner(st, z):
-    return None if z is None else st.zone_owner(z)
-
-
-def _allz(st, f):
-    b = st.zbase[f]
-    out = []
-    for cards in st.zones[b:b + st.n]:
-        out += cards
-    return out
-
-
 def _reads_env(lines: list[str]) -> bool:
     """Do generated lines read the env list (a part the generator wrote with `env[k]`)? A function
     given its values as parameters then makes one."""
@@ -100,173 +58,6 @@ def _reads_env(lines: list[str]) -> bool:
 
 
 _ENV = re.compile(r"\benv\b")
-
-
-def _is(mask, c):
-    return c is not None and mask[c]
-
-
-def _div(x, y, span):
-    if y == 0:
-        raise GameError("division by zero", span)
-    return x // y
-
-
-def _mod(x, y, span):
-    if y == 0:
-        raise GameError("division by zero", span)
-    return x % y
-
-
-def _free(st, z):
-    cap = st.cap[z]
-    return 1_000_000 if cap is None else max(0, cap - len(st.zones[z]))
-
-
-def _player(st, v, span):
-    if not 1 <= v <= st.n:
-        raise GameError(f"there is no player {v} in a {st.n}-player game", span)
-    return v - 1
-
-
-def _allowed(st, g, name, who):
-    if name in g.actions:
-        act = g.actions[name]
-        req, frame = act.req, act.frame
-    elif name not in g.effect_cells:
-        return True  # a phase can always be run
-    else:
-        req, _, frame, _ = g.effect_cells[name][0]
-    return req is None or bool(req(st, [who] + [None] * frame))
-
-
-def _offered(st, prompt, nth):
-    asked = (st.offered or {}).get(prompt, [])
-    i = nth if nth is not None else len(asked)
-    return list(asked[i - 1]) if 1 <= i <= len(asked) else []
-
-
-def _saw(st, p, c, prompt, nth, span):
-    """saw(PLAYER, CARD, PROMPT[, N]): could the player see which card it is when the decision
-    was asked (the last time, or the N-th)? An error if it was not asked (so that `not saw(...)`
-    cannot hold for a decision that never came)."""
-    views = (st.views or {}).get(prompt, [])
-    i = nth if nth is not None else len(views)
-    if not 1 <= i <= len(views):
-        why = f"was asked {len(views)} time(s), so there is no time {nth}" if views else "was not asked at all"
-        raise GameError(f"saw(...): the decision '{prompt}' {why}", span)
-    if p is None or c is None:
-        raise GameError("saw(...) of " + ("no player (none)" if p is None else "no card (none)"), span)
-    return st.visible(c, p, views[i - 1])
-
-
-def _has_word_lit(cache, want, t):
-    if t is None:
-        return False
-    hit = cache.get(t)
-    if hit is None:
-        hit = cache[t] = _has_words(_words(t), want)
-    return hit
-
-
-def _card_text(names, v):
-    return "none" if v is None else names[v]
-
-
-def _order_from(st, p):
-    return [(p + i) % st.n for i in range(st.n)]
-
-
-def _distinct(vals):
-    out = []
-    for v in vals:
-        if v not in out:
-            out.append(v)
-    return out
-
-
-def _any_subset(items, a, b, test, span):
-    """Some subset of items of a size in a..b passes test: smallest first, stopping at the first."""
-    tried = 0
-    for size in range(a, b + 1):
-        for combo in itertools.combinations(items, size):
-            tried += 1
-            if tried > 1 << 16:
-                raise GameError("more than 65536 subsets to try", span)
-            if test(list(combo)):
-                return True
-    return False
-
-
-def _subset_sum(items, a, b, want, col, test, span):
-    """`any(subset S ... where sum(x.A for x in S) == V)` by subset sums, without trying subsets
-    (but for none or negative values, which are tried as subsets: with test None, the answer is
-    then None, for the caller to try them)."""
-    if a > b:
-        return False
-    if want is None or want < 0:
-        return None if test is None else _any_subset(items, a, b, test, span)
-    if want > 1 << 16:  # sums as sets of the reachable totals (at most 65536 of them), not as bits
-        ws = []
-        for x in items:
-            w = col[x] if x is not None else None
-            w = 0 if w is None else w  # none adds nothing to a sum
-            if w < 0:
-                return None if test is None else _any_subset(items, a, b, test, span)
-            if w <= want:  # (an item worth more than the total is in no subset that makes it)
-                ws.append(w)
-        b = min(b, len(ws))
-        sums = [{0}] + [set() for _ in range(b)]
-        held = 1
-        for w in ws:
-            for c in range(b - 1, -1, -1):
-                new = {t + w for t in sums[c] if t + w <= want} - sums[c + 1]
-                held += len(new)
-                if held > 1 << 16:
-                    raise GameError("more than 65536 totals to try for this subset", span)
-                sums[c + 1] |= new
-        return any(want in sums[c] for c in range(a, b + 1))
-    # bits past the total are never needed (no value is negative): cut off when they could grow large
-    mask = (2 << want) - 1 if len(items) * want > 1 << 20 else -1
-    if a <= 1 and b >= len(items) and mask < 0:
-        # any size from 1 up: the totals of all subsets at once (one set of bits, not one per
-        # size); a total above 0 is never that of the empty subset, a total of 0 needs a 0 item
-        # (or no item at all when size 0 is allowed)
-        if want == 0:
-            vals = [col[x] if x is not None else None for x in items]
-            if any(v is not None and v < 0 for v in vals):
-                return None if test is None else _any_subset(items, a, b, test, span)
-            return a == 0 or any(v is None or v == 0 for v in vals)
-        reach = 1
-        for x in items:
-            w = col[x] if x is not None else None
-            if w is None:
-                continue  # none adds nothing to a sum
-            if w < 0:
-                return None if test is None else _any_subset(items, a, b, test, span)
-            if w <= want:
-                reach |= reach << w
-        return bool((reach >> want) & 1)
-    reach = [1] + [0] * b  # reach[c]: bit s is set when some c items sum to s
-    for x in items:
-        w = col[x] if x is not None else None
-        w = 0 if w is None else w  # none adds nothing to a sum
-        if w < 0:
-            return None if test is None else _any_subset(items, a, b, test, span)
-        if w > want:
-            continue
-        for c in range(b - 1, -1, -1):
-            r = reach[c]
-            if r:
-                reach[c + 1] |= r << w if mask < 0 else (r << w) & mask
-    for c in range(a, b + 1):
-        if (reach[c] >> want) & 1:
-            return True
-    return False
-
-
-_HELPERS = {n: f for n, f in dict(globals()).items() if n.startswith("_") and callable(f) and n not in ("_simple", "_reads_env")
-            and getattr(f, "__module__", None) == __name__}
 
 
 class _Fn:
@@ -281,32 +72,55 @@ class _Fn:
         return f"{prefix}{self.n}"
 
 
-def _indent(lines: list[str], by: str = "    ") -> list[str]:
-    return [by + ln for ln in lines]
+@attrs.frozen
+class Ctx:
+    """What the code being written may assume where it is written (jinja2's `Frame`): a new one
+    is derived with `bind` for a block that knows more (a name bound, a def inlined, a new
+    generated function), never changed in place."""
+
+    locals: Mapping[int, str] | None = None  # slot -> Python source: bound names, a def's parameters
+    cards: frozenset = frozenset()  # sources known to hold a card, never none (a name bound over a zone)
+    zones: Mapping[str, int] = attrs.field(factory=dict)  # sources known to hold a zone of that family (never none)
+    inlining: frozenset = frozenset()  # the defs being inlined here
+    fn: _Fn | None = None  # the function being generated: its temporaries
+
+    def bind(self, **changes) -> Ctx:
+        return attrs.evolve(self, **changes)
 
 
 class ExpressionCompiler:
-    _locals: dict | None = None  # slot -> Python source: a def's parameters while inlining, bound names
-    _cards: frozenset = frozenset()  # sources known to hold a card, never none (a name bound over a zone)
-    _zones: dict = {}  # sources known to hold a zone of a family (never none): source -> family (never changed in place)
-    _inlining: frozenset = frozenset()
     counted_calls: frozenset | set = frozenset()  # defs whose calls are steps of the budget (budget.self_calling)
-    _fn: _Fn | None = None
+
+    def __init__(self):
+        self.ctx = Ctx()  # where the code is being written (see `inner`)
+        # filled as generation needs them
+        self._gen_ns: dict | None = None  # the generated module's namespace (runtime.namespace)
+        self._gen_consts: dict = {}  # (type, value) -> the name of a constant in it
+        self._gen_count = 0  # generated functions so far
+        self._def_order: dict | None = None  # def name -> the number of its function of its parameters
+        self._tables: dict = {}  # (expression, slots) -> its table of card values, or None (_card_table)
+        self._table_fills: set = set()  # the names of the functions that fill those tables
+
+    @contextmanager
+    def inner(self, **changes) -> Iterator[Ctx]:
+        """While generating inside: the context with `changes` (Ctx.bind), as it was after."""
+        saved = self.ctx
+        self.ctx = saved.bind(**changes)
+        try:
+            yield self.ctx
+        finally:
+            self.ctx = saved
 
     # ================================================================ the module
     def _ns(self) -> dict:
-        ns = getattr(self, "_gen_ns", None)
+        ns = self._gen_ns
         if ns is None:
-            ns = self._gen_ns = {"__builtins__": {"len": len, "list": list, "range": range, "sum": sum, "min": min,
-                                                  "max": max, "abs": abs, "reversed": reversed, "any": any, "all": all, "set": set},
-                                 **_HELPERS, **BUDGET_HELPERS, **self.runtime_helpers(), "_g": self.g}
-            self._gen_consts = {}
-            self._gen_count = 0
+            ns = self._gen_ns = runtime.namespace(self.g, self.runtime_helpers())
             self.g.gen_source = []
         return ns
 
     def runtime_helpers(self) -> dict:
-        """What the generated statements call besides the expression helpers (see statements.py)."""
+        """What generated code may call besides runtime.exported (compile.py adds the turn helpers)."""
         return {}
 
     def k(self, value) -> str:
@@ -329,18 +143,24 @@ class ExpressionCompiler:
                 self._gen_consts[("keep", id(value))] = value  # (ids stay unique while the value lives)
         return name
 
-    def compile_fn(self, params: str, lines: list[str], val: str, spans: list | None = None, where=None) -> Fn:
-        """Compile one generated function `def _eN(params): lines; return val`; spans: the
-        rules statement each line was written for (where a fault on that line is reported);
-        where: the rules text the whole function is for (where Python's refusal to compile it,
-        rules nested too deeply, is reported when no line has a span)."""
+    def compile_fn(self, params: str, body: Writer, val: str, ret_span=None, where=None, located: bool = True) -> Fn:
+        """Compile one generated function `def _eN(params): body; return val`; the body's spans:
+        the rules statement each line was written for (where a fault on that line is reported;
+        ret_span: the return line's); located False: no line has one; where: the rules text the
+        whole function is for (where Python's refusal to compile it, rules nested too deeply, is
+        reported when no line has a span)."""
         ns = self._ns()
         self._gen_count += 1
         name = f"_e{self._gen_count}"
-        src = "\n".join([f"def {name}({params}):", *_indent(lines), f"    return {val}", ""])
+        w = Writer()
+        with w.block(f"def {name}({params}):"):
+            w.write(body)
+            w.line(f"return {val}", ret_span)
+        src = "\n".join(w.code + [""])
+        spans = w.spans[1:] if located else None  # (line 1 is the def)
         filename = f"<tav generated {id(self.g):x} {name}>"
         if spans is not None:
-            GEN_SPANS[filename] = spans
+            ns[SPANS][filename] = spans  # (with the game: freed with it)
         try:
             code = compile(src, filename, "exec")
         except (SyntaxError, RecursionError, MemoryError, ValueError) as exc:
@@ -351,20 +171,18 @@ class ExpressionCompiler:
         return ns[name]
 
     def _root(self, params: str, build, where=None, at=None):
-        """Generate one function around build() -> (lines, value[, spans]), with fresh
-        temporaries; where: the span of the rules text it is for (see compile_fn); at: where a
-        fault on any of its lines is reported (or build's spans, one per line and the return)."""
-        saved = self._fn
-        self._fn = _Fn()
-        try:
-            lines, val, *spans = build()
-        finally:
-            self._fn = saved
-        spans = spans[0] if spans else [at] * (len(lines) + 1) if at is not None else None
-        return self.compile_fn(params, lines, val, spans, where=where)
+        """Generate one function around build() -> (lines, value) or (writer, value, the return
+        line's span), with fresh temporaries; where: the span of the rules text it is for (see
+        compile_fn); at: where a fault on any of the lines is reported (a writer's lines carry
+        their own spans)."""
+        with self.inner(fn=_Fn()):
+            body, val, *ret = build()
+        if isinstance(body, Writer):
+            return self.compile_fn(params, body, val, ret[0] if ret else at, where)
+        return self.compile_fn(params, fragment(body, at), val, at, where, located=at is not None)
 
     def tmp(self, prefix: str = "_t") -> str:
-        return self._fn.tmp(prefix)
+        return self.ctx.fn.tmp(prefix)
 
     # ================================================================ entry points
     def expr(self, e: A.Expr) -> Fn:
@@ -400,14 +218,20 @@ class ExpressionCompiler:
 
     def filter_lines(self, cond, k, src: str, over=None):
         if cond is None:
-            return [], src if src in self._fn.fresh else f"list({src})"
+            return [], src if src in self.ctx.fn.fresh else f"list({src})"
         with self._bound(k, "_x", over) as v:
             lines, c = self.x(cond)
         pre, src = self.count_loop(src, over, lines + [c], over)
         # (a loop, not a list comprehension: in Python 3.11 a comprehension is a function of its
         # own whose reads of st and env go through cells, slower for the few items of a game's zones)
         out = self.tmp()
-        return pre + [f"{out} = []", f"for {v} in {src}:", *_indent(lines), f"    if {c}:", f"        {out}.append({v})"], out
+        w = fragment(pre)
+        w.line(f"{out} = []")
+        with w.block(f"for {v} in {src}:"):
+            w.lines(lines)
+            with w.block(f"if {c}:"):
+                w.line(f"{out}.append({v})")
+        return w.code, out
 
     def count_loop(self, src: str, e=None, body=(), coll=None) -> tuple[list[str], str]:
         """A loop of an expression over src is about to start: its items are steps of the game's
@@ -419,8 +243,9 @@ class ExpressionCompiler:
         if zone and not any("for " in ln or "(st, " in ln for ln in body):
             return [], src
         lines, src = self.spill([], src)
-        span = self.k(e.span) if e is not None else "None"
-        return lines + [f"st.steps += len({src})", "if st.steps > st.step_limit:", f"    _over(st, {span})"], src
+        w = fragment(lines)
+        w.step(self.k(e.span) if e is not None else "None", f"len({src})")
+        return w.code, src
 
     def def_body(self, d, count: bool = False) -> Fn:
         """A def's body; a zone where the def gives a list of cards gives its cards. A def
@@ -435,12 +260,8 @@ class ExpressionCompiler:
             frame = max(d.frame, len(params))
 
             def pbuild():
-                saved = self._locals
-                self._locals = {i: a for i, a in enumerate(params)}
-                try:
+                with self.inner(locals={i: a for i, a in enumerate(params)}):
                     ls, v = self.xcards(b) if cards else self.x(b)
-                finally:
-                    self._locals = saved
                 if _reads_env(ls + [v]):  # (a part that reads its values from env)
                     ls = [f"env = [{', '.join(params + ['None'] * (frame - len(params)))}]"] + ls
                 return ls, v
@@ -458,41 +279,36 @@ class ExpressionCompiler:
             ls, v = self.xcards(b) if cards else self.x(b)
             if not count:
                 return ls, v
-            return ["st.steps += 1", "if st.steps > st.step_limit:", f"    _over(st, {self.k(d.decl.span)})"] + ls, v
+            w = fragment()
+            w.step(self.k(d.decl.span))
+            w.lines(ls)
+            return w.code, v
         return self._root("st, env", build, b.span)
 
     def _positional(self, name: str) -> str | None:
         """The name of a def's function of its parameters (None: its calls pass an env list)."""
         if ("def", name) in self.counted_calls or name not in self.m.defs:
             return None
-        order = getattr(self, "_def_order", None)
+        order = self._def_order
         if order is None:
             order = self._def_order = {n: i for i, n in enumerate(self.m.defs)}
         return f"_dp{order[name]}"
 
     def _me(self) -> str:
         """Who `me` is where the code is generated: env[0], or a def's own parameter."""
-        loc = self._locals
+        loc = self.ctx.locals
         return loc[0] if loc is not None and 0 in loc else "env[0]"
 
     # ================================================================ helpers
-    def _bound(self, k: int, prefix: str = "_v", over: A.Expr | None = None):
+    @contextmanager
+    def _bound(self, k: int, prefix: str = "_v", over: A.Expr | None = None) -> Iterator[str]:
         """A name bound by a quantifier (or a filter) at slot k, as a Python local; bound over
         a zone, it always holds a card."""
-        comp = self
-
-        class _B:
-            def __enter__(self_):
-                self_.saved = comp._locals, comp._cards
-                name = comp._fn.tmp(prefix)
-                comp._locals = {**(comp._locals or {}), k: name}
-                if over is not None and comp.only_cards(over):
-                    comp._cards = comp._cards | {name}
-                return name
-
-            def __exit__(self_, *a):
-                comp._locals, comp._cards = self_.saved
-        return _B()
+        ctx = self.ctx
+        name = self.tmp(prefix)
+        cards = ctx.cards | {name} if over is not None and self.only_cards(over) else ctx.cards
+        with self.inner(locals={**(ctx.locals or {}), k: name}, cards=cards):
+            yield name
 
     def only_cards(self, e, seen: frozenset = frozenset()) -> bool:
         """Does e give cards and nothing else (never none): a zone, the cards of all zones of a
@@ -513,16 +329,7 @@ class ExpressionCompiler:
 
     def known_card(self, src: str):
         """While generating a block: `src` (a slot) holds a card (a choice's pick from a zone)."""
-        comp = self
-
-        class _K:
-            def __enter__(self_):
-                self_.saved = comp._cards
-                comp._cards = comp._cards | {src}
-
-            def __exit__(self_, *a):
-                comp._cards = self_.saved
-        return _K()
+        return self.inner(cards=self.ctx.cards | {src})
 
     def seq(self, parts: list[tuple[list[str], str]]) -> tuple[list[str], list[str]]:
         """Several sub-expressions evaluated in order: (lines, values), spilling a value to a
@@ -552,13 +359,13 @@ class ExpressionCompiler:
         if isinstance(e, A.Name):
             ref = self.m.refs.get(e)
             if ref == ("builtin", "me"):
-                loc = self._locals
+                loc = self.ctx.locals
                 if loc is not None and 0 in loc:
                     m = re.match(r"^env\[(\d+)\]$", loc[0])
                     return int(m.group(1)) if m else None
                 return 0
             if ref is not None and ref[0] == "local":
-                loc = self._locals
+                loc = self.ctx.locals
                 if loc is not None and ref[1] in loc:
                     m = re.match(r"^env\[(\d+)\]$", loc[ref[1]])
                     return int(m.group(1)) if m else None
@@ -643,7 +450,8 @@ class ExpressionCompiler:
         function made at each call), only for arguments that are cheap and pure; recursion is
         not inlined."""
         d = self.m.defs[name]
-        if name in self._inlining or len(e.args) != len(d.params) or len(self._inlining) >= INLINE_DEPTH \
+        inlining = self.ctx.inlining
+        if name in inlining or len(e.args) != len(d.params) or len(inlining) >= INLINE_DEPTH \
                 or ("def", name) in self.counted_calls:  # (each call of these is a step of the budget)
             return None
         ok = self.g.inline_ok.get(name)
@@ -674,15 +482,11 @@ class ExpressionCompiler:
                 mapping[i + 1] = f"({v})"
             else:
                 return None
-        saved, saved_in = self._locals, self._inlining
-        self._locals, self._inlining = mapping, saved_in | {name}
-        try:
+        with self.inner(locals=mapping, inlining=inlining | {name}):
             b = d.decl.body
             if (d.type or "").startswith("list:") and self.m.types.get(b) == ZONE:
                 return self.xcards(b)
             return self.x(b)
-        finally:
-            self._locals, self._inlining = saved, saved_in
 
     # ================================================================ expressions
     def x(self, e: A.Expr) -> tuple[list[str], str]:
@@ -703,7 +507,7 @@ class ExpressionCompiler:
         if m.types.get(e) not in (BOOL, INT, STR):
             return None
         slots, costly = [], False
-        loc, cards = self._locals or {}, self._cards
+        loc, cards = self.ctx.locals or {}, self.ctx.cards
         for n in A.walk(e):
             if not isinstance(n, _TABLE_NODES):
                 return None
@@ -722,7 +526,7 @@ class ExpressionCompiler:
                 costly = costly or ref[0] == "def" or ref == ("builtin", "has_word")
         if not costly or not 1 <= len(slots) <= 2 or self.g.ncards ** len(slots) > _TABLE_MOST:
             return None
-        memo = self.__dict__.setdefault("_tables", {})
+        memo = self._tables
         key = (id(e), tuple(slots))
         if key not in memo:
             memo[key] = self._table_fn(e, slots)
@@ -736,21 +540,18 @@ class ExpressionCompiler:
             r = self.tmp()
             out.append(f"{r} = {row}[{a}]")
             row = r
-        out += [f"{v} = {row}[{va[-1]}]", f"if {v} is _UNSET:", f"    {v} = {row}[{va[-1]}] = {fn}({', '.join(va)})"]
-        return out, v
+        w = fragment(out)
+        w.line(f"{v} = {row}[{va[-1]}]")
+        with w.block(f"if {v} is _UNSET:"):
+            w.line(f"{v} = {row}[{va[-1]}] = {fn}({', '.join(va)})")
+        return w.code, v
 
     def _table_fn(self, e, slots):
         """(the table's name, the name of the function of the cards that fills it), or None when
         e, written out, reads the state or calls anything but the pure helpers."""
         params = [f"_a{i}" for i in range(len(slots))]
-        saved = self._locals, self._cards, self._fn
-        self._locals = {k: p for k, p in zip(slots, params)}
-        self._cards = frozenset(params)
-        self._fn = _Fn()
-        try:
+        with self.inner(locals={k: p for k, p in zip(slots, params)}, cards=frozenset(params), fn=_Fn()):
             lines, val = getattr(self, "x_" + type(e).__name__)(e)
-        finally:
-            self._locals, self._cards, self._fn = saved
         text = " ".join(lines + [val])
         if not _CALL_ANY.search(text) and len(text) < 60:
             return None  # (as cheap to work out as to look up)
@@ -758,7 +559,7 @@ class ExpressionCompiler:
             return None
         if any(attr != "get" for attr in _ATTR.findall(text)):
             return None
-        fills = self.__dict__.setdefault("_table_fills", set())
+        fills = self._table_fills
         if any(called not in fills for called in _CALLED.findall(text)):  # (a constant called: only another table's function)
             return None
         fn = self._root(", ".join(params), lambda: (lines, val), e.span, e.span)
@@ -822,7 +623,7 @@ class ExpressionCompiler:
         kind = ref[0]
         if kind == "local":
             k = ref[1]
-            loc = self._locals
+            loc = self.ctx.locals
             if loc is not None and k in loc:
                 return [], loc[k]
             return [], f"env[{k}]"
@@ -834,8 +635,11 @@ class ExpressionCompiler:
                 return [], "st.players"
             if n == "others":  # (a loop, not a comprehension: see filter_lines)
                 t, v = self.tmp(), self.tmp("_v")
-                self._fn.fresh.add(t)
-                return [f"{t} = []", f"for {v} in st.players:", f"    if {v} != {self._me()}:", f"        {t}.append({v})"], t
+                self.ctx.fn.fresh.add(t)
+                w = fragment([f"{t} = []"])
+                with w.block(f"for {v} in st.players:"), w.block(f"if {v} != {self._me()}:"):
+                    w.line(f"{t}.append({v})")
+                return w.code, t
             if n == "cards":
                 return [], "st.all_cards"
             if n == "current":
@@ -886,7 +690,7 @@ class ExpressionCompiler:
         raise AssertionError(ref)  # pragma: no cover
 
     def x_slot(self, k: int):
-        loc = self._locals
+        loc = self.ctx.locals
         if loc is not None and k in loc:
             return [], loc[k]
         return [], f"env[{k}]"
@@ -897,7 +701,7 @@ class ExpressionCompiler:
         g = self.g
         ls, o = self.x(obj_e)
         simple = _simple(o)
-        card = o in self._cards  # never none: no test
+        card = o in self.ctx.cards  # never none: no test
         if kind == "czone":  # `dice of s`: the zone on card s (none: a card without one, or none)
             ls, o = self.spill(ls, o)
             row = f"st.czone[{slot}]"
@@ -946,15 +750,15 @@ class ExpressionCompiler:
                         return ls, f"(None if st.loc[{o}] < 0 else st.loc[{o}])"
                     return ls, f"_zone_of(st, {o})"
                 if name == "owner":
-                    return ls, f"_owner{'_fixed' if not g.has_card_zones else ''}(st, {o})"
+                    return ls, f"{'_owner_fixed' if not g.has_card_zones else '_owner'}(st, {o})"
             if t == ZONE:
                 if name == "owner":
-                    if o in self._zones and not g.has_card_zones:  # (a zone, never none)
+                    if o in self.ctx.zones and not g.has_card_zones:  # (a zone, never none)
                         return ls, f"st.zowner[{o}]"
                     if simple:
                         return ls, (f"(None if {o} is None else st.zowner[{o}])" if not g.has_card_zones
                                     else f"(None if {o} is None else st.zone_owner({o}))")
-                    return ls, f"_zowner{'_fixed' if not g.has_card_zones else ''}(st, {o})"
+                    return ls, f"{'_zowner_fixed' if not g.has_card_zones else '_zowner'}(st, {o})"
                 if name == "size":
                     return ls, f"len(st.zones[{o}])"
                 if name == "capacity":
@@ -1009,19 +813,17 @@ class ExpressionCompiler:
         cnt, c = self.count_loop(c, e, cl + [cv], e.coll)
         ls = ls + cnt
         out = self.tmp()  # (a loop even for a filter: see filter_lines)
-        if op == "filter":
-            body = [f"if {cv}:", f"    {out}.append({v})"]
-            init = "[]"
-        elif op == "count":
-            body = [f"if {cv}:", f"    {out} += 1"]
-            init = "0"
-        elif op == "any":
-            body = [f"if {cv}:", f"    {out} = True", "    break"]
-            init = "False"
-        else:
-            body = [f"if not {cv}:", f"    {out} = False", "    break"]
-            init = "True"
-        return ls + [f"{out} = {init}", f"for {v} in {c}:", *_indent(cl + body)], out
+        init, test, then = {"filter": ("[]", f"if {cv}:", [f"{out}.append({v})"]),
+                            "count": ("0", f"if {cv}:", [f"{out} += 1"]),
+                            "any": ("False", f"if {cv}:", [f"{out} = True", "break"])}.get(
+            op, ("True", f"if not {cv}:", [f"{out} = False", "break"]))
+        w = fragment(ls)
+        w.line(f"{out} = {init}")
+        with w.block(f"for {v} in {c}:"):
+            w.lines(cl)
+            with w.block(test):
+                w.lines(then)
+        return w.code, out
 
     def _count_of(self, e, k: int) -> str | None:
         """V when the condition of `count(x in C where ...)` is `x == V` (either way round), V a
@@ -1057,7 +859,7 @@ class ExpressionCompiler:
                 continue
             if any(isinstance(n, A.Name) and self.m.refs.get(n) == ("local", k) for n in A.walk(other)):
                 continue
-            if self._inlining:
+            if self.ctx.inlining:
                 continue
             return ref[1], ("attrs" if ref[0] == "cattr" else "cvars"), other
         return None
@@ -1077,18 +879,27 @@ class ExpressionCompiler:
         test = self.tmp("_f")
         with self._bound(k) as v:
             cl, cv = self.x(e.cond) if e.cond is not None else ([], "True")
-        tdef = [f"def {test}({v}):", *_indent(cl), f"    return {cv}"]
+        def write_test(w):
+            with w.block(f"def {test}({v}):"):
+                w.lines(cl)
+                w.line(f"return {cv}")
         span = self.k(e.span)
         fast = self._subset_sum(e, k)
+        w = fragment(lines)
         if fast is None:
-            return lines + tdef, f"_any_subset({items}, {a}, {b}, {test}, {span})"
+            write_test(w)
+            return w.code, f"_any_subset({items}, {a}, {b}, {test}, {span})"
         aslot, table, other = fast
         ol, ov = self.x(other)
         col = self.attrs_of(aslot) if table == "attrs" else f"st.{table}[{aslot}]"
         # the test is made only when the sums cannot tell (a negative value or total): _subset_sum gives None
         r = self.tmp()
-        return lines + ol + [f"{r} = _subset_sum({items}, {a}, {b}, {ov}, {col}, None, {span})", f"if {r} is None:",
-                             *_indent(tdef), f"    {r} = _any_subset({items}, {a}, {b}, {test}, {span})"], r
+        w.lines(ol)
+        w.line(f"{r} = _subset_sum({items}, {a}, {b}, {ov}, {col}, None, {span})")
+        with w.block(f"if {r} is None:"):
+            write_test(w)
+            w.line(f"{r} = _any_subset({items}, {a}, {b}, {test}, {span})")
+        return w.code, r
 
     def x_Aggregate(self, e):
         op = e.op
@@ -1099,21 +910,24 @@ class ExpressionCompiler:
             vl, vv = self.x(e.value)
         cnt, c = self.count_loop(c, e, cl + vl + [cv or "", vv], e.coll)
         ls = ls + cnt
-        out, w = self.tmp(), self.tmp()
+        out, x = self.tmp(), self.tmp()
         if op == "sum":
-            init, add, fin = "0", [f"if {w} is not None:", f"    {out} += {w}"], out
-        elif op == "min":
-            init, add, fin = "None", [f"if {w} is not None and ({out} is None or {w} < {out}):", f"    {out} = {w}"], \
-                f"(0 if {out} is None else {out})"
-        elif op == "max":
-            init, add, fin = "None", [f"if {w} is not None and ({out} is None or {w} > {out}):", f"    {out} = {w}"], \
-                f"(0 if {out} is None else {out})"
+            init, test, add, fin = "0", f"if {x} is not None:", f"{out} += {x}", out
+        elif op in ("min", "max"):
+            init, test, add, fin = "None", f"if {x} is not None and ({out} is None or {x} {'<' if op == 'min' else '>'} {out}):", \
+                f"{out} = {x}", f"(0 if {out} is None else {out})"
         else:  # distinct: none counts as a value
-            init, add, fin = "[]", [f"if {w} not in {out}:", f"    {out}.append({w})"], out
-        step = vl + [f"{w} = {vv}"] + add
-        if cv is not None:
-            step = cl + [f"if {cv}:", *_indent(step)]
-        return ls + [f"{out} = {init}", f"for {v} in {c}:", *_indent(step)], fin
+            init, test, add, fin = "[]", f"if {x} not in {out}:", f"{out}.append({x})", out
+        w = fragment(ls)
+        w.line(f"{out} = {init}")
+        with w.block(f"for {v} in {c}:"):
+            w.lines(cl)
+            with w.maybe(f"if {cv}:" if cv is not None else None):
+                w.lines(vl)
+                w.line(f"{x} = {vv}")
+                with w.block(test):
+                    w.line(add)
+        return w.code, fin
 
     def x_BinOp(self, e):
         op = e.op
@@ -1126,8 +940,10 @@ class ExpressionCompiler:
             parts.append(left)
             lines, vals = self.seq([self.xcoll(x) for x in reversed(parts)])
             t = self.tmp()  # (its items are steps of the budget, and a list holds at most MAX_LIST)
-            return lines + [f"{t} = [{', '.join('*' + v for v in vals)}]", f"st.steps += len({t})",
-                            "if st.steps > st.step_limit:", f"    _over_list(st, {t}, {self.k(e.span)})"], t
+            w = fragment(lines)
+            w.line(f"{t} = [{', '.join('*' + v for v in vals)}]")
+            w.step(None, f"len({t})", over=f"_over_list(st, {t}, {self.k(e.span)})")
+            return w.code, t
         is_const, cval = self.const_value(e.right)
         if is_const and op in ("==", "!=") and isinstance(e.left, (A.Attr, A.Of)) and isinstance(e.left.obj, A.Name):
             ref = self.m.refs.get(e.left)
@@ -1136,7 +952,7 @@ class ExpressionCompiler:
             if ref is not None and ref[0] == "cattr" and not ol and _simple(x) and x != "st.current":
                 c = self.k(cval)
                 t = self.attrs_of(ref[1])
-                if x in self._cards:
+                if x in self.ctx.cards:
                     return [], f"({t}[{x}] {op} {c})"
                 if op == "==":
                     return [], f"({x} is not None and {t}[{x}] == {c})"
@@ -1147,8 +963,12 @@ class ExpressionCompiler:
             if not lb:
                 return la, f"({a} {op} {b})"
             t = self.tmp()
-            test = f"if {t}:" if op == "and" else f"if not {t}:"
-            return la + [f"{t} = {a}", test, *_indent(lb + [f"{t} = {b}"])], t
+            w = fragment(la)
+            w.line(f"{t} = {a}")
+            with w.block(f"if {t}:" if op == "and" else f"if not {t}:"):
+                w.lines(lb)
+                w.line(f"{t} = {b}")
+            return w.code, t
         lines, (a, b) = self.seq([self.x(e.left), self.x(e.right)])
         if op == "*" and not (self.const_value(e.left)[0] or is_const):  # a product can grow without end
             return lines, f"_mul({a}, {b}, {self.k(e.span)})"
@@ -1168,7 +988,7 @@ class ExpressionCompiler:
     def x_IsKind(self, e):
         ls, o = self.x(e.obj)
         mask = self.k(self.g.kind_mask.get(e.kind, []))
-        if o in self._cards:
+        if o in self.ctx.cards:
             return ls, f"{mask}[{o}]"
         if _simple(o):
             return ls, f"({o} is not None and {mask}[{o}])"
@@ -1181,7 +1001,14 @@ class ExpressionCompiler:
         if not la and not lb:
             return lt, f"({a} if {t} else {b})"
         r = self.tmp()
-        return lt + [f"if {t}:", *_indent(la + [f"{r} = {a}"]), "else:", *_indent(lb + [f"{r} = {b}"])], r
+        w = fragment(lt)
+        with w.block(f"if {t}:"):
+            w.lines(la)
+            w.line(f"{r} = {a}")
+        with w.block("else:"):
+            w.lines(lb)
+            w.line(f"{r} = {b}")
+        return w.code, r
 
     def x_Match(self, e):
         ls, subj = self.x(e.subject)
@@ -1203,13 +1030,15 @@ class ExpressionCompiler:
         built = [self.x(a) for a in arms]
         idx = self.k(table)
         t, r = self.tmp(), self.tmp()
-        lines = ls + [f"{t} = {idx}.get({subj}, {default if default is not None else -1})"]
-        first = True
+        w = fragment(ls)
+        w.line(f"{t} = {idx}.get({subj}, {default if default is not None else -1})")
         for i, (bl, bv) in enumerate(built):
-            lines += [f"{'if' if first else 'elif'} {t} == {i}:", *_indent(bl + [f"{r} = {bv}"])]
-            first = False
-        lines += ["else:", f"    {r} = None"] if built else [f"{r} = None"]
-        return lines, r
+            with w.block(f"{'if' if i == 0 else 'elif'} {t} == {i}:"):
+                w.lines(bl)
+                w.line(f"{r} = {bv}")
+        with w.maybe("else:" if built else None):
+            w.line(f"{r} = None")
+        return w.code, r
 
     def x_Call(self, e):
         ref = self.m.refs[e]
@@ -1295,28 +1124,3 @@ class ExpressionCompiler:
         if n == "order_from":
             return lines, f"_order_from(st, {args[0]})"
         raise AssertionError(n)  # pragma: no cover
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _has_word(text: str, word: str) -> bool:
-    """has_word's answer, remembered: texts and words are the rules' own (names, attributes)."""
-    return _has_words(_words(text), _words(word))
-
-
-def _words(text: str) -> tuple:
-    """The words of a text, lower case: letters and digits, split at anything else."""
-    return tuple(w for w in "".join(ch.lower() if ch.isalnum() else " " for ch in text).split())
-
-
-def _has_words(words: tuple, want: tuple) -> bool:
-    k = len(want)
-    if not k:
-        return False
-    return any(words[i:i + k] == want for i in range(len(words) - k + 1))
-
-
-_HELPERS["_has_word"] = _has_word
-_HELPERS["_int"] = int
-_HELPERS["_UNSET"] = _UNSET
-_HELPERS["_bisect"] = bisect.bisect_left  # (the fast layout's runs of a sorted zone, engine/layout.py)
-_HELPERS["_insort"] = bisect.insort

@@ -3,31 +3,16 @@ can ask a player something, a generator function yielding Decisions.
 (A mixin of the compiler in compile.py.)"""
 from __future__ import annotations
 
-import heapq
-import itertools
-import math
-
 from ..check.model import CARD, ZONE, elem
-from ..errors import GameError
 from ..syntax import ast as A
-from . import budget
-from .budget import MAX_INT, num, spend
-from .common import MAX_SUBSETS, Decision, Fn, _const, _too_long, only_option  # noqa: F401
-from .state import GameOver
-
-def _first(hit):
-    return hit[0]
-
-
-def _laps(first, size, last, t, body, env, decl):
-    """The firings of one trigger on a wrap-around track: each step of a move that lands on its space."""
-    for i in range(first, last + 1, size):
-        yield i, t, body, env, decl
-
+from . import runtime
+from .budget import MAX_INT
+from .common import MAX_SUBSETS, Fn
+from .runtime import _always, _first  # noqa: F401  (compile.py reads _first here)
+from .writer import Writer, fragment
 
 MAX_REPEATS = 10_000  # `repeat while`: a loop that goes round more often than this is an error
 MAX_NUMBERS = 100_000  # `choose number`: the most numbers one choice may offer
-MAX_TRIES = 1 << 16  # `choose subset`: the most subsets one choice may try (passing or not)
 
 
 def _holds_cards(m, coll) -> bool:
@@ -39,30 +24,19 @@ def _holds_cards(m, coll) -> bool:
 class StatementCompiler:
     playout = False  # the playout flavour: an agent decides every choice, nothing is yielded (compile.py)
 
-    def runtime_helpers(self) -> dict:
-        return STATEMENT_HELPERS
+    def __init__(self):
+        super().__init__()
+        # filled as generation needs them
+        self._bounds_fns: dict = {}  # counter slot -> its bounds' functions (bounds)
+        self._firsts: set | None = None  # the statements a turn may work out the options of (_first_choice)
+        self._choice_ids: dict = {}  # choose-one statement -> its number (_one_options)
 
-    @staticmethod
-    def _log_move(st, g, c, old, z, face, me, knew: int = 0) -> None:
-        src = g._zone_label(old, st.n) if old >= 0 else "(out of play)"
-        to = g._zone_label(z, st.n)
-        if old < 0 or st.zhidden[z]:
-            knew = 0  # out of play, or into a hidden pile (a card shuffled away): only who sees it now
-        mask = st.vis_mask(c) | knew | ((1 << me) if face == "facedown" and me is not None else 0)
-        alt_src, alt_to = src, to
-        if st.zholder is not None:  # a zone on a card some may not see names no card to them
-            zm = g.zone_mask(z, st) & (g.zone_mask(old, st) if old >= 0 else -1)
-            if zm != (1 << st.n) - 1:
-                mask &= zm
-                alt_src = g.zone_text(old, st, -1) if old >= 0 and st.zholder[old] >= 0 else src
-                alt_to = g.zone_text(z, st, -1) if st.zholder[z] >= 0 else to
-        st.log.append((f"{g.card_name[c]}: {src} -> {to}", (mask, f"a card: {alt_src} -> {alt_to}"),
-                       {"type": "move", "card": g.card_name[c], "from": src, "to": to}))
+    _log_move = staticmethod(runtime._log_move)  # (CompiledGame logs the moves of its setup with it)
 
     def bounds(self, slot: int) -> tuple:
         """A counter's bounds as (low, high): functions of (st, env) with me the counter's
         player, or None; compiled once per counter."""
-        cache = self.__dict__.setdefault("_bounds_fns", {})
+        cache = self._bounds_fns
         if slot not in cache:
             d = self.g.counter_info[slot].decl
             cache[slot] = (self.expr(d.low) if d.low is not None else None,
@@ -82,81 +56,101 @@ class StatementCompiler:
             ls, c = self.spill(ls, c)
             fl, fv = self.filter_lines(s.cond, ck, c, s.coll)
             items, a, b, tried, opts, size, combo = (self.tmp() for _ in range(7))
-            out = ls + fl + [f"{items} = list({fv})"]
+            w = fragment(ls + fl)
+            w.line(f"{items} = list({fv})")
             if s.low is not None:
                 lo_l, lo_v = self.x(s.low)
-                out += lo_l + [f"{a} = max(0, {lo_v})"]
+                w.lines(lo_l)
+                w.line(f"{a} = max(0, {lo_v})")
             else:
-                out += [f"{a} = 0"]
+                w.line(f"{a} = 0")
             if s.high is not None:
                 hi_l, hi_v = self.x(s.high)
-                out += hi_l + [f"{b} = min(len({items}), {hi_v})"]
+                w.lines(hi_l)
+                w.line(f"{b} = min(len({items}), {hi_v})")
             else:
-                out += [f"{b} = len({items})"]
+                w.line(f"{b} = len({items})")
             span = self.k(s.span)
-            out += [f"{tried} = _subset_tries(len({items}), {a}, {b}, {span})", f"{opts} = []",
-                    f"for {size} in range({a}, {b} + 1):", f"    for {combo} in _combinations({items}, {size}):"]
-            if s.test is not None:
-                with self._bound(k, "_s") as v:
-                    tl, tv = self.x(s.test)
-                out += [f"        {v} = list({combo})", *("        " + ln for ln in tl), f"        if not {tv}:", "            continue",
-                        f"        {opts}.append({v})"]
-            else:
-                out += [f"        {opts}.append(list({combo}))"]
-            out += [f"        if len({opts}) > {MAX_SUBSETS}:",
-                    f"            raise _GameError({self.k(f'more than {MAX_SUBSETS} subsets to choose from')}, {span})",
-                    f"st.steps += {tried}", "if st.steps > st.step_limit:", f"    _over(st, {span})"]
-            return out, opts
+            w.line(f"{tried} = _subset_tries(len({items}), {a}, {b}, {span})")
+            w.line(f"{opts} = []")
+            with w.block(f"for {size} in range({a}, {b} + 1):"), w.block(f"for {combo} in _combinations({items}, {size}):"):
+                if s.test is not None:
+                    with self._bound(k, "_s") as v:
+                        tl, tv = self.x(s.test)
+                    w.line(f"{v} = list({combo})")
+                    w.lines(tl)
+                    with w.block(f"if not {tv}:"):
+                        w.line("continue")
+                    w.line(f"{opts}.append({v})")
+                else:
+                    w.line(f"{opts}.append(list({combo}))")
+                with w.block(f"if len({opts}) > {MAX_SUBSETS}:"):
+                    w.line(f"raise _GameError({self.k(f'more than {MAX_SUBSETS} subsets to choose from')}, {span})")
+            w.step(span, tried)
+            return w.code, opts
         return self._root("st, env", build, s.span, s.span)
 
     # ================================================================ generated statements
-    # Each l_NODE gives (is_gen, lines): lines of Python, each with the span of the statement it
-    # was written for (a fault on that line is reported there). Every statement has one: what
-    # the generated code calls besides are the module-level helpers below (logs, shuffles, swaps,
-    # the triggers of a counter), given constants and values, never closures made per statement.
-    def stmts_lines(self, stmts) -> tuple[bool, list]:
-        out: list = []
+    # Each l_NODE(s, w) writes the statement into the writer of the function being generated
+    # (engine/writer.py), each line at the span of the statement it was written for (a fault on
+    # that line is reported there), and says whether it may yield (ask a player). Every statement
+    # has one: what the generated code calls besides are the module-level helpers below (logs,
+    # shuffles, swaps, the triggers of a counter), given constants and values, never closures
+    # made per statement.
+    def writer(self, span=None) -> Writer:
+        """A writer for a generated function of this flavour."""
+        return Writer(span, self.playout)
+
+    def write_stmts(self, w: Writer, stmts) -> bool:
+        """The statements in order (`pass` for none); True when one may yield."""
+        n = len(w)
         is_gen = False
         for s in stmts:
-            g, ls = self.stmt_lines(s)
-            is_gen = is_gen or g
-            out += ls
-        return is_gen, out or [("pass", None)]
+            is_gen = self.write_stmt(w, s) or is_gen
+        if len(w) == n:
+            w.line("pass", None)
+        return is_gen
 
-    def stmt_lines(self, s) -> tuple[bool, list]:
-        return getattr(self, "l_" + type(s).__name__)(s)
+    def write_stmt(self, w: Writer, s) -> bool:
+        with w.at(s.span):
+            return getattr(self, "l_" + type(s).__name__)(s, w)
 
-    def _logged(self, lines: list[str], cond: str = "st.log is not None") -> list[str]:
-        """Lines that write the log, behind their test; none in the playout flavour (no log)."""
-        return [] if self.playout else [f"if {cond}:", *("    " + ln for ln in lines)]
-
-    def _counted(self, lines: list[str]) -> list[str]:
-        """Lines that count what fired (lint's coverage); none in the playout flavour, whose
-        games count nothing (a run that counts uses the interactive flavour)."""
-        return [] if self.playout else ["if st.fired is not None:", *("    " + ln for ln in lines)]
+    def _drive(self, w: Writer, call: str) -> None:
+        """Run a generator the call gives: its decisions passed on (in the playout flavour,
+        where nothing is asked, run through)."""
+        if self.playout:
+            with w.block(f"for _y in {call}:"):
+                w.line("pass")
+        else:
+            w.line(f"yield from {call}")
 
     def zone_family(self, e, lines, src) -> int | None:
         """The zone family of a destination, when the rules fix it: a shared zone's name, `Z of p`
         (a number worked out from the family's base: never none; a none player is a fault), or a
-        name bound over `every Z` (`self._zones`); else None."""
+        name bound over `every Z` (`ctx.zones`); else None."""
         ref = self.m.refs.get(e)
         if ref is not None and ref[0] in ("zone", "pzone"):
             return ref[1]
-        return self._zones.get(src) if not lines else None
+        return self.ctx.zones.get(src) if not lines else None
 
-    def _given_options(self, s, opts: str, fn) -> list[str]:
+    def _given_options(self, w: Writer, s, opts: str, fn) -> None:
         """`opts` = the choice's options: those the turn just worked out for an action's first
         choice (st.known_opts), else fn's."""
         if not self._first_choice(s):  # (no turn works out this choice's options ahead)
-            return [f"{opts} = {self.k(fn)}(st, env)"]
+            w.line(f"{opts} = {self.k(fn)}(st, env)")
+            return
         ko, node = self.tmp(), self.k(s)
-        return [f"{ko} = st.known_opts", f"if {ko} is not None and {ko}[0] is {node}:",
-                f"    {opts} = {ko}[1]", "    st.known_opts = None", "else:", f"    {opts} = {self.k(fn)}(st, env)"]
+        w.line(f"{ko} = st.known_opts")
+        with w.block(f"if {ko} is not None and {ko}[0] is {node}:"):
+            w.line(f"{opts} = {ko}[1]")
+            w.line("st.known_opts = None")
+        with w.block("else:"):
+            w.line(f"{opts} = {self.k(fn)}(st, env)")
 
     def _first_choice(self, s) -> bool:
         """May a turn have worked out this choice's options ahead (st.known_opts)? Only for the
         first statement after the requires of an action, a choice made by me (see the turn loop)."""
-        firsts = self.__dict__.get("_firsts")
+        firsts = self._firsts
         if firsts is None:
             firsts = self._firsts = set()
             for a in self.m.actions.values():
@@ -169,91 +163,116 @@ class StatementCompiler:
         """Can a choice have been made ahead (st.preset)? Only in a phase of simultaneous turns."""
         return any(ph.decl.simultaneous for ph in self.m.phases)
 
-    @staticmethod
-    def _at(lines, span) -> list:
-        return [(ln, span) for ln in lines]
 
-    @staticmethod
-    def _in(lines) -> list:
-        return [("    " + ln, sp) for ln, sp in lines]
-
-    def l_Reveal(self, s):
+    def l_Reveal(self, s, w):
         """`reveal X`: every player now knows the card(s); a card not in a hidden zone turns face up
         (a line in the log for each card that turned, or that is shown from a hidden pile)."""
         know = not self.playout
         k = self.local_slot(s.what)
         c, z = self.tmp(), self.tmp()
-        each = [f"st.seen[{c}] = (1 << st.n) - 1"] if know else []
-        each += [f"{z} = st.loc[{c}]", f"if {z} < 0 or not st.zhidden[{z}]:",
-                 f"    if st.facedown[{c}]:", f"        st.facedown[{c}] = False"]
-        if know:
-            each += ["        if st.log is not None:", f"            _log_reveal(st, _g, {c})",
-                     "elif st.log is not None:", f"    _log_reveal(st, _g, {c})"]
-        if k is not None and self.m.types.get(s.what) == CARD:  # (a card just drawn, in a local)
-            if f"env[{k}]" in self._cards:  # (bound over a zone: a card, never none)
-                return False, self._at([f"{c} = env[{k}]"] + each, s.span)
-            out = [f"{c} = env[{k}]", f"if {c} is not None:"]
-        else:
-            cl, cs = self.xcards(s.what)
-            out = cl + [f"for {c} in {cs}:", f"    if {c} is None:", "        continue"]
-        return False, self._at(out + ["    " + ln for ln in each], s.span)
 
-    def l_Look(self, s):
+        def each():
+            if know:
+                w.line(f"st.seen[{c}] = (1 << st.n) - 1")
+            w.line(f"{z} = st.loc[{c}]")
+            with w.block(f"if {z} < 0 or not st.zhidden[{z}]:"), w.block(f"if st.facedown[{c}]:"):
+                w.line(f"st.facedown[{c}] = False")
+                with w.logged():
+                    w.line(f"_log_reveal(st, _g, {c})")
+            with w.muted(not know), w.block("elif st.log is not None:"):
+                w.line(f"_log_reveal(st, _g, {c})")
+        if k is not None and self.m.types.get(s.what) == CARD:  # (a card just drawn, in a local)
+            w.line(f"{c} = env[{k}]")
+            if f"env[{k}]" in self.ctx.cards:  # (bound over a zone: a card, never none)
+                each()
+            else:
+                with w.block(f"if {c} is not None:"):
+                    each()
+            return False
+        cl, cs = self.xcards(s.what)
+        w.lines(cl)
+        with w.block(f"for {c} in {cs}:"):
+            with w.block(f"if {c} is None:"):
+                w.line("continue")
+            each()
+        return False
+
+    def l_Look(self, s, w):
         """`look at X`: the player acting now knows the card(s) (a line only they can read)."""
         cl, cs = self.spill(*self.xcards(s.what))
+        w.lines(cl)
         if self.playout:  # (what a player knows is read by logs and views only)
-            return False, self._at(cl, s.span)
+            return False
         c = self.tmp()
-        return False, self._at(cl + [f"for {c} in {cs}:", f"    if {c} is not None and env[0] is not None:",
-                                     f"        st.seen[{c}] |= 1 << env[0]", "        if st.log is not None:",
-                                     f"            _log_look(st, _g, env[0], {c})"], s.span)
+        with w.block(f"for {c} in {cs}:"), w.block(f"if {c} is not None and env[0] is not None:"):
+            w.line(f"st.seen[{c}] |= 1 << env[0]")
+            with w.logged():
+                w.line(f"_log_look(st, _g, env[0], {c})")
+        return False
 
-    def l_Shuffle(self, s):
+    def l_Shuffle(self, s, w):
         """`shuffle Z`: Fisher-Yates with the game's RNG; nobody knows where a face-down card went."""
         zl, z = self.spill(*self.x(s.zone))
+        w.lines(zl)
         # (the fast layout keeps a zone whose order nothing reads in card order: nothing to shuffle)
-        out = zl + ([] if self.sorted_zone(s.zone) is not None else [f"_shuffle(st.zones[{z}], st.rng.random)"])
+        if self.sorted_zone(s.zone) is None:
+            w.line(f"_shuffle(st.zones[{z}], st.rng.random)")
         if not self.playout:
             c = self.tmp()
-            out += [f"for {c} in st.zones[{z}]:", f"    if st.facedown[{c}]:", f"        st.seen[{c}] = 0",
-                    "if st.log is not None:", f"    _log_shuffle(st, _g, {z})"]
-        return False, self._at(out, s.span)
+            with w.block(f"for {c} in st.zones[{z}]:"), w.block(f"if st.facedown[{c}]:"):
+                w.line(f"st.seen[{c}] = 0")
+            with w.logged():
+                w.line(f"_log_shuffle(st, _g, {z})")
+        return False
 
-    def l_Swap(self, s):
+    def l_Swap(self, s, w):
         """`swap A with B`: each card takes the other's place."""
         al, a = self.spill(*self.x(s.a))
         bl, b = self.spill(*self.x(s.b))
-        return False, self._at(al + bl + [f"_swap(st, _g, {a}, {b}, {self.k(s.span)})"], s.span)
+        w.lines(al + bl)
+        w.line(f"_swap(st, _g, {a}, {b}, {self.k(s.span)})")
+        return False
 
-    def l_Show(self, s):
+    def l_Show(self, s, w):
         """`show X to p`: p now knows the card(s)."""
         tl, t = self.spill(*self.x(s.to))  # (to whom first: nobody is an error before the cards are worked out)
         span = self.k(s.span)
         cl, cs = self.spill(*self.xcards(s.what))
-        return False, self._at(tl + [f"if {t} is None:", f"    raise _GameError({self.k('show to nobody (the player is none)')}, {span})"]
-                               + cl + [f"_show(st, _g, {cs}, {t}, env[0])"], s.span)
+        w.lines(tl)
+        with w.block(f"if {t} is None:"):
+            w.line(f"raise _GameError({self.k('show to nobody (the player is none)')}, {span})")
+        w.lines(cl)
+        w.line(f"_show(st, _g, {cs}, {t}, env[0])")
+        return False
 
-    def l_Require(self, s):
-        return False, []  # a leading require is compiled as the precondition; nothing to run
+    def l_Require(self, s, w):
+        return False  # a leading require is compiled as the precondition; nothing to run
 
-    def l_EndGame(self, s):
-        return False, [("raise _GameOver", s.span)]
+    def l_EndGame(self, s, w):
+        w.line("raise _GameOver")
+        return False
 
-    def l_Log(self, s):
+    def l_Log(self, s, w):
         t = self.k(s.text)
-        return False, self._at(self._logged([f'st.log.append(({t}, None, {{"type": "log", "text": {t}}}))']), s.span)
+        with w.logged():
+            w.line(f'st.log.append(({t}, None, {{"type": "log", "text": {t}}}))')
+        return False
 
-    def l_Let(self, s):
+    def l_Let(self, s, w):
         ls, v = self.x(s.value)
-        return False, self._at(ls + [f"env[{self.m.slots[s]}] = {v}"], s.span)
+        w.lines(ls)
+        w.line(f"env[{self.m.slots[s]}] = {v}")
+        return False
 
-    def l_NextTurn(self, s):
+    def l_NextTurn(self, s, w):
         ls, v = self.spill(*self.x(s.player))
-        return False, self._at(ls + [f"if {v} is None:",
-                                     f"    raise _GameError({self.k('next turn of nobody (the player is none)')}, {self.k(s.span)})",
-                                     f"st.next_player = {v}"], s.span)
+        w.lines(ls)
+        with w.block(f"if {v} is None:"):
+            w.line(f"raise _GameError({self.k('next turn of nobody (the player is none)')}, {self.k(s.span)})")
+        w.line(f"st.next_player = {v}")
+        return False
 
-    def l_Set(self, s):
+    def l_Set(self, s, w):
         vtype = self.m.types.get(s.target)
         ref = self.m.refs[s.target]
         kind, slot = ref[0], ref[1]
@@ -265,35 +284,43 @@ class StatementCompiler:
         if kind == "cvar":  # the card first, then the value
             ol, o = self.spill(*self.x(s.target.obj))
             ls, v = self.spill(ls, v)
-            out = ol + ls + [f"st.cvars[{slot}][{o}] = {v}"]
+            w.lines(ol + ls)
+            w.line(f"st.cvars[{slot}][{o}] = {v}")
             aname = s.target.name
             # an attribute every kind that has it marks `unlabelled` is bookkeeping: no line
             quiet = all(ad.unlabelled for k in self.m.kinds.values() for ad in k.decl.attrs if ad.name == aname)
             if not quiet and not self.playout:
-                out += ["if st.log is not None:", f"    _log_set(st, _g, {o}, {self.k(aname)}, {v}, {self.k(vtype)})"]
-            return False, self._at(out, s.span)
+                with w.logged():
+                    w.line(f"_log_set(st, _g, {o}, {self.k(aname)}, {v}, {self.k(vtype)})")
+            return False
         table = "vars" if kind in ("var", "pvar") else "counters"
         if kind in ("var", "counter"):
-            return False, self._at(ls + [f"st.{table}[{slot}][0] = {v}"], s.span)
+            w.lines(ls)
+            w.line(f"st.{table}[{slot}][0] = {v}")
+            return False
         ls, v = self.spill(ls, v)  # the value first, then whose (as Python assigns)
         ol, o = self.x(s.target.obj)
-        return False, self._at(ls + ol + [f"st.{table}[{slot}][{o}] = {v}"], s.span)
+        w.lines(ls + ol)
+        w.line(f"st.{table}[{slot}][{o}] = {v}")
+        return False
 
-    def l_If(self, s):
+    def l_If(self, s, w):
         tl, t = self.x(s.test)
-        g1, then = self.stmts_lines(s.then.stmts)
-        out = self._at(tl + [f"if {t}:"], s.span) + self._in(then)
+        w.lines(tl)
+        with w.block(f"if {t}:"):
+            g1 = self.write_stmts(w, s.then.stmts)
         g2 = False
         if s.orelse is not None:
-            g2, orelse = self.stmts_lines(s.orelse.stmts)
-            out += [("else:", s.span)] + self._in(orelse)
-        return g1 or g2, out
+            with w.block("else:"):
+                g2 = self.write_stmts(w, s.orelse.stmts)
+        return g1 or g2
 
-    def l_For(self, s):
+    def l_For(self, s, w):
         cl, c = self.x(s.coll)
         k = self.m.slots[s]
         src = f"list(st.zones[{c}])" if self.m.types.get(s.coll) == ZONE else f"list({c})"
-        g, body = self.stmts_lines(s.body.stmts)
+        body = self.writer()
+        g = self.write_stmts(body, s.body.stmts)
         few = isinstance(s.coll, A.EveryZone) or isinstance(s.coll, A.Name) and \
             self.m.refs.get(s.coll) in (("builtin", "players"), ("builtin", "others"))  # (at most 100 rounds)
         # the cards left to go, where a search bot can re-deal them (bots.remap_held) when the body
@@ -301,22 +328,36 @@ class StatementCompiler:
         if (g or self.playout) and _holds_cards(self.m, s.coll):
             held = self.tmp("_hc")
             cl, src = cl + [f"{held} = {src}"], held
-        out = self._at(cl + [f"for env[{k}] in {src}:"] + ([] if few else self._in_step(s.span)), s.span)
-        if s.cond is not None:
-            kl, kv = self.x(s.cond)
-            out += self._in(self._at(kl + [f"if {kv}:"], s.span)) + self._in(self._in(body))
-        else:
-            out += self._in(body)
-        return g, out
+        w.lines(cl)
+        with w.block(f"for env[{k}] in {src}:"):
+            if not few:
+                w.step(self.k(s.span))
+            if s.cond is not None:
+                kl, kv = self.x(s.cond)
+                w.lines(kl)
+                with w.block(f"if {kv}:"):
+                    w.write(body)
+            else:
+                w.write(body)
+        return g
 
-    def l_Repeat(self, s):
+    def l_Repeat(self, s, w):
         i = self.tmp()
         cl, c = self.x(s.cond)
-        g, body = self.stmts_lines(s.body.stmts)
+        body = self.writer()
+        g = self.write_stmts(body, s.body.stmts)
         msg = self.k(f"'repeat while' went round {MAX_REPEATS} times: its condition never became false")
-        return g, self._at([f"{i} = 0", "while True:"], s.span) + self._in(self._at(
-            cl + [f"if not {c}:", "    break", f"{i} += 1", f"if {i} > {MAX_REPEATS}:",
-                  f"    raise _GameError({msg}, {self.k(s.span)})"] + self._step(s.span), s.span) + body)
+        w.line(f"{i} = 0")
+        with w.block("while True:"):
+            w.lines(cl)
+            with w.block(f"if not {c}:"):
+                w.line("break")
+            w.line(f"{i} += 1")
+            with w.block(f"if {i} > {MAX_REPEATS}:"):
+                w.line(f"raise _GameError({msg}, {self.k(s.span)})")
+            w.step(self.k(s.span))
+            w.write(body)
+        return g
 
     def _may_grow(self, e, adds: bool = False) -> bool:
         """A value that may be outside the range of whole numbers (arithmetic, a sum, a def's
@@ -331,32 +372,26 @@ class StatementCompiler:
                 return True
         return False
 
-    def _step(self, span) -> list[str]:
-        """One step of the game's budget (engine/budget.py): a round of a loop statement."""
-        return ["st.steps += 1", "if st.steps > st.step_limit:", f"    _over(st, {self.k(span)})"]
 
-    def _in_step(self, span) -> list[str]:
-        return ["    " + ln for ln in self._step(span)]
-
-    def _moved(self, c: str, d: str, top: bool, face: str | None, span: str, log_if: str | None,
-               check_dest: bool = True, fam: int | None = None) -> list[str]:
+    def _moved(self, w: Writer, c: str, d: str, top: bool, face: str | None, span: str, log_if: str | None,
+               check_dest: bool = True, fam: int | None = None) -> None:
         """Card c (never none) into zone d, checked, with its line in the log when `log_if` holds
         (None: never, as in the playout flavour): the one implementation of a move."""
-        out = [f"if {d} is None:", f"    raise _GameError({self.k('move to nowhere (the destination is none)')}, {span})"] \
-            if check_dest else []
+        if check_dest:
+            with w.block(f"if {d} is None:"):
+                w.line(f"raise _GameError({self.k('move to nowhere (the destination is none)')}, {span})")
         if self.g.has_card_zones:  # (a card put on itself, or on a card it holds)
-            out += [f"if st.zholder[{d}] >= 0 and st.lands_on_itself({c}, {d}):",
-                    f"    raise _GameError(_g.card_name[{c}] + {self.k(' cannot be put on itself (or on a card it holds)')}, {span})"]
+            with w.block(f"if st.zholder[{d}] >= 0 and st.lands_on_itself({c}, {d}):"):
+                w.line(f"raise _GameError(_g.card_name[{c}] + {self.k(' cannot be put on itself (or on a card it holds)')}, {span})")
         kn = self.tmp()
         if log_if is not None:  # who saw it before it moved still knows it
-            out += [f"{kn} = st.vis_mask({c}) if {log_if} else 0"]
-        o, lines = self._move_lines(c, d, top, face, fam)
-        out += lines
+            w.line(f"{kn} = st.vis_mask({c}) if {log_if} else 0")
+        o = self._move_lines(w, c, d, top, face, fam)
         if log_if is not None:
-            out += [f"if {log_if}:", f"    _log_move(st, _g, {c}, {o}, {d}, {self.k(face)}, env[0], {kn})"]
-        return out
+            with w.block(f"if {log_if}:"):
+                w.line(f"_log_move(st, _g, {c}, {o}, {d}, {self.k(face)}, env[0], {kn})")
 
-    def l_Move_many(self, s):
+    def l_Move_many(self, s, w):
         """`move CARDS to Z`: each card in turn (in the log a line each when there are at most
         three, else one line for all); `move cards to Z`: everything at once."""
         dl, d = self.x(s.dest)
@@ -364,79 +399,101 @@ class StatementCompiler:
         dl, d = self.spill(dl, d)
         span = self.k(s.span)
         z, c, many = self.tmp(), self.tmp(), self.tmp()
-        out = dl + [f"{z} = {d}", f"if {z} is None:",
-                    f"    raise _GameError({self.k('move to nowhere (the destination is none)')}, {span})"]
+        w.lines(dl)
+        w.line(f"{z} = {d}")
+        with w.block(f"if {z} is None:"):
+            w.line(f"raise _GameError({self.k('move to nowhere (the destination is none)')}, {span})")
         top = s.position != "bottom"
         logged = not self.playout
         if self.m.refs.get(s.what) == ("builtin", "cards") and top:  # everything at once
-            out += [f"st.move_everything({z}, {self.k(s.face)}, env[0])"]
-            if logged:
-                out += ["if st.log is not None:", f"    _log_many(st, _g, len(st.all_cards), {z})"]
-            return False, self._at(out, s.span)
+            w.line(f"st.move_everything({z}, {self.k(s.face)}, env[0])")
+            with w.logged():
+                w.line(f"_log_many(st, _g, len(st.all_cards), {z})")
+            return False
         cl, cs = self.spill(*self.xcards(s.what))
-        out += cl
+        w.lines(cl)
         if logged:
-            out += [f"{many} = st.log is None or len({cs}) > 3"]
-        out += [f"for {c} in {cs}:", f"    if {c} is None:", "        continue"]
-        out += ["    " + ln for ln in self._moved(c, z, top, s.face, span, f"not {many}" if logged else None, False, fam)]
-        if logged:
-            out += [f"if st.log is not None and {many}:", f"    _log_many(st, _g, len({cs}), {z})"]
-        return False, self._at(out, s.span)
+            w.line(f"{many} = st.log is None or len({cs}) > 3")
+        with w.block(f"for {c} in {cs}:"):
+            with w.block(f"if {c} is None:"):
+                w.line("continue")
+            self._moved(w, c, z, top, s.face, span, f"not {many}" if logged else None, False, fam)
+        with w.muted(not logged), w.block(f"if st.log is not None and {many}:"):
+            w.line(f"_log_many(st, _g, len({cs}), {z})")
+        return False
 
-    def l_Move(self, s):
+    def l_Move(self, s, w):
         if self.m.types.get(s.what) != CARD:
-            return self.l_Move_many(s)
+            return self.l_Move_many(s, w)
         # `top(Z)` of an empty zone moves nothing (drawing from an empty pile draws nothing);
         # any other card that is none here is a mistake in the rules
         may_be_nothing = isinstance(s.what, A.Call) and self.m.refs.get(s.what) == ("builtin", "top")
         cl, c = self.x(s.what)
-        known = not cl and c in self._cards  # a name bound over a zone: a card, never none
+        known = not cl and c in self.ctx.cards  # a name bound over a zone: a card, never none
         cl, c = self.spill(cl, c)
         dl, d = self.x(s.dest)
         fam = self.zone_family(s.dest, dl, d)  # (a zone of a known family: never none)
         dl, d = self.spill(dl, d)
         span = self.k(s.span)
-        move = self._moved(c, d, s.position != "bottom", s.face, span, None if self.playout else "st.log is not None",
-                           fam is None, fam)
-        if known:
-            return False, self._at(cl + dl + move, s.span)
-        out = cl + [f"if {c} is not None:", *["    " + ln for ln in dl], *["    " + ln for ln in move]]
-        if not may_be_nothing:
-            out += ["else:", f"    raise _GameError({self.k('move of nothing: the card is none')}, {span})"]
-        return False, self._at(out, s.span)
+        w.lines(cl)
+        with w.maybe(None if known else f"if {c} is not None:"):
+            w.lines(dl)
+            self._moved(w, c, d, s.position != "bottom", s.face, span, None if self.playout else "st.log is not None",
+                        fam is None, fam)
+        if not known and not may_be_nothing:
+            with w.block("else:"):
+                w.line(f"raise _GameError({self.k('move of nothing: the card is none')}, {span})")
+        return False
 
-    def _move_lines(self, c: str, d: str, top: bool, face: str | None, fam: int | None = None) -> tuple[str, list[str]]:
-        """The store's bookkeeping of a move of card c into zone d: (the temporary holding its
-        old zone, the lines). What a player knows of a card (st.seen) is kept only where a log,
-        a view or a scenario may read it: not in the playout flavour."""
+    def _move_lines(self, w: Writer, c: str, d: str, top: bool, face: str | None, fam: int | None = None) -> str:
+        """The store's bookkeeping of a move of card c into zone d, written; the temporary holding
+        its old zone. What a player knows of a card (st.seen) is kept only where a log, a view or
+        a scenario may read it: not in the playout flavour."""
         o = self.tmp()
         know = not self.playout
-        out = [f"{o} = st.loc[{c}]"]
+        w.line(f"{o} = st.loc[{c}]")
         if self.g.has_card_zones:  # the cards on its zones drop first (State.drop_held)
-            out += [f"if st.holds is not None and st.holds[{c}] is not None and {o} >= 0 and {o} != {d}:",
-                    f"    st.drop_held({c}, {o})"]
-        put = [f"st.zones[{d}].append({c})" if top else f"st.zones[{d}].insert(0, {c})"]
+            with w.block(f"if st.holds is not None and st.holds[{c}] is not None and {o} >= 0 and {o} != {d}:"):
+                w.line(f"st.drop_held({c}, {o})")
+        with w.block(f"if {o} >= 0:"):
+            w.line(f"st.zones[{o}].remove({c})")
+        put = f"st.zones[{d}].append({c})" if top else f"st.zones[{d}].insert(0, {c})"
         kept = self.g.sorted_fams  # (the fast layout: a zone whose order nothing reads is kept in card order)
-        if kept and (fam is None or fam in kept):
-            put = [f"_insort(st.zones[{d}], {c})"] if fam is not None else \
-                [f"if st.zsorted[{d}]:", f"    _insort(st.zones[{d}], {c})", "else:", "    " + put[0]]
-        out += [f"if {o} >= 0:", f"    st.zones[{o}].remove({c})", *put, f"st.loc[{c}] = {d}"]
+        if kept and fam is not None and fam in kept:
+            w.line(f"_insort(st.zones[{d}], {c})")
+        elif kept and fam is None:
+            with w.block(f"if st.zsorted[{d}]:"):
+                w.line(f"_insort(st.zones[{d}], {c})")
+            with w.block("else:"):
+                w.line(put)
+        else:
+            w.line(put)
+        w.line(f"st.loc[{c}] = {d}")
         hidden = None if fam is None else self.g.zone_vis[fam] == "hidden"  # (a zone of a known family)
         if face is None and hidden:
-            out += [f"st.facedown[{c}] = True", *([f"st.seen[{c}] = 0"] if know else [])]
+            w.line(f"st.facedown[{c}] = True")
+            with w.muted(not know):
+                w.line(f"st.seen[{c}] = 0")
         elif face is None:
             if hidden is None:
-                out += [f"if st.zhidden[{d}]:", f"    st.facedown[{c}] = True", *([f"    st.seen[{c}] = 0"] if know else []),
-                        f"elif {o} < 0 or st.zhidden[{o}]:", f"    st.facedown[{c}] = False"]
+                with w.block(f"if st.zhidden[{d}]:"):
+                    w.line(f"st.facedown[{c}] = True")
+                    with w.muted(not know):
+                        w.line(f"st.seen[{c}] = 0")
+                with w.block(f"elif {o} < 0 or st.zhidden[{o}]:"):
+                    w.line(f"st.facedown[{c}] = False")
             else:
-                out += [f"if {o} < 0 or st.zhidden[{o}]:", f"    st.facedown[{c}] = False"]
-            if know:
-                out += [f"elif st.zprivate[{d}]:", f"    st.seen[{c}] |= 1 << st.zowner[{d}]"]
+                with w.block(f"if {o} < 0 or st.zhidden[{o}]:"):
+                    w.line(f"st.facedown[{c}] = False")
+            with w.muted(not know), w.block(f"elif st.zprivate[{d}]:"):
+                w.line(f"st.seen[{c}] |= 1 << st.zowner[{d}]")
         elif face == "facedown":
-            out += [f"st.facedown[{c}] = True"] + ([f"st.seen[{c}] = (1 << env[0]) if env[0] is not None else 0"] if know else [])
+            w.line(f"st.facedown[{c}] = True")
+            with w.muted(not know):
+                w.line(f"st.seen[{c}] = (1 << env[0]) if env[0] is not None else 0")
         else:
-            out += [f"st.facedown[{c}] = False"]
-        return o, out
+            w.line(f"st.facedown[{c}] = False")
+        return o
 
     def choose_options(self, s):
         """The function listing a choice's options (what its legality check and the choice read)."""
@@ -453,7 +510,8 @@ class StatementCompiler:
             self.option_fns[s] = f
         return f
 
-    def l_Choose(self, s):
+
+    def l_Choose(self, s, w):
         ctype = self.m.types.get(s.coll)
         t = elem(ctype) if ctype else None
         k = self.m.slots[s]
@@ -462,6 +520,7 @@ class StatementCompiler:
         opts_fn = self.choose_options(s)
         kp, kt, ks, node = self.k(prompt), self.k(t), self.k(s.span), self.k(s)
         x = self.tmp()
+        body = self.writer()
         if ctype == ZONE:
             ref = self.m.refs.get(s.coll)
             stmts = s.body.stmts
@@ -472,36 +531,44 @@ class StatementCompiler:
                 # each player knows (and the log): nothing to write where no one reads those
                 stmts = stmts[1:]
             with self.known_card(f"env[{k}]"):  # the pick, in the body: a card, never none
-                body_gen, body = self.stmts_lines(stmts)
+                body_gen = self.write_stmts(body, stmts)
         elif isinstance(s.coll, A.EveryZone):  # the pick, in the body: a zone of that family, never none
-            saved = self._zones
-            self._zones = {**saved, f"env[{k}]": self.m.refs[s.coll][1]}
-            try:
-                body_gen, body = self.stmts_lines(s.body.stmts)
-            finally:
-                self._zones = saved
+            with self.inner(zones={**self.ctx.zones, f"env[{k}]": self.m.refs[s.coll][1]}):
+                body_gen = self.write_stmts(body, s.body.stmts)
         else:
-            body_gen, body = self.stmts_lines(s.body.stmts)
+            body_gen = self.write_stmts(body, s.body.stmts)
         if is_random:
-            out = self._random_pick_lines(s, k, x) + [f"if {x} is not None:",
-                   *("    " + ln for ln in self._logged([f"_log_random(st, _g, {x}, {kp}, {kt})"])),
-                   f"    env[{k}] = {x}"]
-            return body_gen, self._at(out, s.span) + self._in(body)
+            self._random_pick(w, s, k, x)
+            with w.block(f"if {x} is not None:"):
+                with w.logged():
+                    w.line(f"_log_random(st, _g, {x}, {kp}, {kt})")
+                w.line(f"env[{k}] = {x}")
+                w.write(body)
+            return body_gen
         opts, p, pre = self.tmp(), self.tmp(), self.tmp()
         _, bl, bv = self._chooser_lines(s)
-        out = self._given_options(s, opts, opts_fn)
-        out += [f"if {opts}:", *["    " + ln for ln in bl], f"    {p} = {bv}"]
-        if self._presets():
-            out += [f"    {pre} = st.preset",
-                    f"    if {pre} is not None and {node} in {pre}:",  # chosen ahead, in a simultaneous phase's pick
-                    f"        {x} = {pre}.pop({node})",
-                    "    else:",
-                    f"        {x} = {opts}[{self.ask(opts, p, kp, kt, ks)}]"]
-        else:
-            out += [f"    {x} = {opts}[{self.ask(opts, p, kp, kt, ks)}]"]
-        out += [*("    " + ln for ln in self._logged([f"_log_choice(st, _g, {p}, {x}, {kp}, {kt})"])),
-                f"    env[{k}] = {x}"]
-        return not self.playout, self._at(out, s.span) + self._in(body)
+        self._given_options(w, s, opts, opts_fn)
+        with w.block(f"if {opts}:"):
+            w.lines(bl)
+            w.line(f"{p} = {bv}")
+            self._take(w, x, f"{opts}[{self.ask(opts, p, kp, kt, ks)}]", node, pre)
+            with w.logged():
+                w.line(f"_log_choice(st, _g, {p}, {x}, {kp}, {kt})")
+            w.line(f"env[{k}] = {x}")
+            w.write(body)
+        return not self.playout
+
+    def _take(self, w: Writer, x: str, ask: str, node: str, pre: str) -> None:
+        """x = the option `ask` takes; in a phase of simultaneous turns, the pick made ahead for
+        this choice (st.preset, held in `pre`) when there is one."""
+        if not self._presets():
+            w.line(f"{x} = {ask}")
+            return
+        w.line(f"{pre} = st.preset")
+        with w.block(f"if {pre} is not None and {node} in {pre}:"):  # chosen ahead, in a simultaneous phase's pick
+            w.line(f"{x} = {pre}.pop({node})")
+        with w.block("else:"):
+            w.line(f"{x} = {ask}")
 
     @staticmethod
     def bot_pick(opts: str, p: str) -> str:
@@ -520,17 +587,23 @@ class StatementCompiler:
         return (f"0 if len({opts}) == 1 and _only_option(st, {p}, {opts}, {kp}, {kt}{span}) else "
                 f"st.agent({p}, {opts}) if st.agent is not None else (yield _Decision({p}, {opts}, {kp}, {kt}{span}{', st' if ks and with_st else ''}))")
 
-    def _random_pick_lines(self, s, k, x: str) -> list[str]:
+
+    def _random_pick(self, w: Writer, s, k, x: str) -> None:
         """`choose x in L at random` written out: x = one of the options, drawn with the game's
-        RNG (none when there is none); the same draws as _random_pick."""
+        RNG (none when there is none)."""
         mask, rest = self._kind_split(s.cond, k)
         ls, src = self.spill(*self.xcoll(s.coll))
         if s.cond is not None and not (mask is not None and rest is None):  # the options listed, one drawn
             fl, fv = self.filter_lines(s.cond, k, src, s.coll)
             o = self.tmp()
-            return ls + fl + [f"{o} = {fv}", f"{x} = {o}[_int(st.rng.random() * len({o}))] if {o} else None"]
+            w.lines(ls + fl)
+            w.line(f"{o} = {fv}")
+            w.line(f"{x} = {o}[_int(st.rng.random() * len({o}))] if {o} else None")
+            return
         if s.cond is None:
-            return ls + [f"{x} = {src}[_int(st.rng.random() * len({src}))] if {src} else None"]
+            w.lines(ls)
+            w.line(f"{x} = {src}[_int(st.rng.random() * len({src}))] if {src} else None")
+            return
         run = self.sorted_run(s.coll, mask)
         if run is not None:  # the fast layout: the kind's cards are one run of the sorted zone
             ls, src = self.spill(ls, src)
@@ -539,14 +612,24 @@ class StatementCompiler:
             if lo != "0":
                 ls, lo = self.spill(ls, lo)
             start, k = ("", hi) if lo == "0" else (f"{lo} + ", f"({hi} - {lo})")
-            return ls + [f"{x} = {src}[{start}_int(st.rng.random() * {k})] if {hi} > {lo} else None"]
+            w.lines(ls)
+            w.line(f"{x} = {src}[{start}_int(st.rng.random() * {k})] if {hi} > {lo} else None")
+            return
         # rejection sampling: uniform over the matching cards, without listing them
         n, y, km, rnd = self.tmp(), self.tmp(), self.k(mask), self.tmp()
-        return ls + [f"{x} = None", f"{n} = len({src})", f"if {n}:", f"    {rnd} = st.rng.random", "    for _r in range(12):",
-                     f"        {y} = {src}[_int({rnd}() * {n})]", f"        if {km}[{y}]:",
-                     f"            {x} = {y}", "            break", "    else:",
-                     f"        {y} = [_c for _c in {src} if {km}[_c]]",
-                     f"        {x} = {y}[_int(st.rng.random() * len({y}))] if {y} else None"]
+        w.lines(ls)
+        w.line(f"{x} = None")
+        w.line(f"{n} = len({src})")
+        with w.block(f"if {n}:"):
+            w.line(f"{rnd} = st.rng.random")
+            with w.block("for _r in range(12):"):
+                w.line(f"{y} = {src}[_int({rnd}() * {n})]")
+                with w.block(f"if {km}[{y}]:"):
+                    w.line(f"{x} = {y}")
+                    w.line("break")
+            with w.block("else:"):
+                w.line(f"{y} = [_c for _c in {src} if {km}[_c]]")
+                w.line(f"{x} = {y}[_int(st.rng.random() * len({y}))] if {y} else None")
 
     def _chooser_lines(self, s) -> tuple[bool, list[str], str]:
         """(at random?, lines, who chooses) of a choice's `by p` / `at random` (default: me)."""
@@ -558,23 +641,25 @@ class StatementCompiler:
             return False, bl, bv
         return False, [], "env[0]"
 
+
     def _one_options(self, s: A.ChooseOne, opts: str) -> list[str]:
         """The options of `choose { option "L" if C {...} ... }` whose condition holds, in order:
         each a constant (its label, its number, the statement's number: options of two choices
         that read the same are different options, as a search bot's tree keys them, bots._key)."""
-        out = [f"{opts} = []"]
-        ids = self.__dict__.setdefault("_choice_ids", {})
-        sid = ids.setdefault(id(s), len(ids))
+        w = fragment([f"{opts} = []"])
+        sid = self._choice_ids.setdefault(id(s), len(self._choice_ids))
         for i, o in enumerate(s.options):
             ko = self.k((o.label, i, sid))
             if o.cond is None:
-                out += [f"{opts}.append({ko})"]
+                w.line(f"{opts}.append({ko})")
             else:
                 cl, c = self.x(o.cond)
-                out += cl + [f"if {c}:", f"    {opts}.append({ko})"]
-        return out
+                w.lines(cl)
+                with w.block(f"if {c}:"):
+                    w.line(f"{opts}.append({ko})")
+        return w.code
 
-    def l_ChooseOne(self, s):
+    def l_ChooseOne(self, s, w):
         """`choose [prompt] { option "L" [if C] { ... } ... }`: one of the options whose condition
         holds, and its body (written out here)."""
         self.choose_options(s)
@@ -582,31 +667,29 @@ class StatementCompiler:
         kp, ks, node = self.k(prompt), self.k(s.span), self.k(s)
         rnd, bl, by = self._chooser_lines(s)
         opts, o, p, pre = self.tmp(), self.tmp(), self.tmp(), self.tmp()
-        out = self._one_options(s, opts) + [f"if {opts}:"]
-        if rnd:
-            out += [f"    {o} = {opts}[_int(st.rng.random() * len({opts}))]"]
-        else:
-            ask = f"{opts}[{self.ask(opts, p, kp, self.k(_first), ks, False)}]"
-            out += ["    " + ln for ln in bl] + [f"    {p} = {by}"]
-            if self._presets():
-                out += [f"    {pre} = st.preset",
-                        f"    if {pre} is not None and {node} in {pre}:",  # chosen ahead, in a simultaneous phase's pick
-                        f"        {o} = {pre}.pop({node})", "    else:", f"        {o} = {ask}"]
-            else:
-                out += [f"    {o} = {ask}"]
-            out += ["    " + ln for ln in self._logged([f"_log_option(st, {p}, {o}[0], {kp})"])]
-        key = self.tmp()
-        out += ["    " + ln for ln in self._counted([f"{key} = ({self.k('option')}, {node}, {o}[0])",
-                                                      f"st.fired[{key}] = st.fired.get({key}, 0) + 1"])]
+        w.lines(self._one_options(s, opts))
         is_gen = not rnd and not self.playout
-        out = self._at(out, s.span)
-        for i, opt in enumerate(s.options):
-            g, body = self.stmts_lines(opt.body.stmts)
-            is_gen = is_gen or g
-            out += self._at([f"    {'if' if i == 0 else 'elif'} {o}[1] == {i}:"], s.span) + self._in(self._in(body))
-        return is_gen, out
+        with w.block(f"if {opts}:"):
+            if rnd:
+                w.line(f"{o} = {opts}[_int(st.rng.random() * len({opts}))]")
+            else:
+                ask = f"{opts}[{self.ask(opts, p, kp, self.k(_first), ks, False)}]"
+                w.lines(bl)
+                w.line(f"{p} = {by}")
+                self._take(w, o, ask, node, pre)
+                with w.logged():
+                    w.line(f"_log_option(st, {p}, {o}[0], {kp})")
+            key = self.tmp()
+            with w.counted():
+                w.line(f"{key} = ({self.k('option')}, {node}, {o}[0])")
+                w.count_fired(key)
+            for i, opt in enumerate(s.options):
+                with w.block(f"{'if' if i == 0 else 'elif'} {o}[1] == {i}:"):
+                    g = self.write_stmts(w, opt.body.stmts)
+                is_gen = is_gen or g
+        return is_gen
 
-    def l_ChooseNumber(self, s):
+    def l_ChooseNumber(self, s, w):
         """`choose number x from A to B`: a whole number of that range (none: nothing happens)."""
         ll, lo = self.spill(*self.x(s.low))
         hl, hi = self.spill(*self.x(s.high))
@@ -614,28 +697,32 @@ class StatementCompiler:
         prompt = s.prompt or f"choose {s.var}"
         kp, ks = self.k(prompt), self.k(s.span)
         opts = self.tmp()
-        out = ll + hl + [f"if {hi} - {lo} + 1 > {MAX_NUMBERS}:",
-                         f"    raise _GameError(_numbers_msg({lo}, {hi}, {MAX_NUMBERS}), {ks})",
-                         f"{opts} = list(range({lo}, {hi} + 1))"]
-        return self._pick_then(s, out, opts, k, kp, self.k(str), ks, False,
+        w.lines(ll + hl)
+        with w.block(f"if {hi} - {lo} + 1 > {MAX_NUMBERS}:"):
+            w.line(f"raise _GameError(_numbers_msg({lo}, {hi}, {MAX_NUMBERS}), {ks})")
+        w.line(f"{opts} = list(range({lo}, {hi} + 1))")
+        return self._pick_then(w, s, opts, k, kp, self.k(str), ks, False,
                                lambda p, x: f"_log_number(st, {p}, {x}, {kp})")
 
-    def _pick_then(self, s, out: list[str], opts: str, k: int, kp: str, kt: str, ks: str, with_st: bool, log):
-        """After `out`, which lists the options in `opts`: when there is one, the pick (at random,
+    def _pick_then(self, w: Writer, s, opts: str, k: int, kp: str, kt: str, ks: str, with_st: bool, log) -> bool:
+        """After the lines that list the options in `opts`: when there is one, the pick (at random,
         or the chooser's, with the log's line log(p, x)) bound at slot k, then the choice's body."""
         rnd, bl, by = self._chooser_lines(s)
         x, p = self.tmp(), self.tmp()
-        out = out + [f"if {opts}:"]
-        if rnd:
-            out += [f"    {x} = {opts}[_int(st.rng.random() * len({opts}))]"]
-        else:
-            out += ["    " + ln for ln in bl] + [f"    {p} = {by}", f"    {x} = {opts}[{self.ask(opts, p, kp, kt, ks, with_st)}]",
-                                                   *("    " + ln for ln in self._logged([log(p, x)]))]
-        out += [f"    env[{k}] = {x}"]
-        g, body = self.stmts_lines(s.body.stmts)
-        return g or (not rnd and not self.playout), self._at(out, s.span) + self._in(body)
+        with w.block(f"if {opts}:"):
+            if rnd:
+                w.line(f"{x} = {opts}[_int(st.rng.random() * len({opts}))]")
+            else:
+                w.lines(bl)
+                w.line(f"{p} = {by}")
+                w.line(f"{x} = {opts}[{self.ask(opts, p, kp, kt, ks, with_st)}]")
+                with w.logged():
+                    w.line(log(p, x))
+            w.line(f"env[{k}] = {x}")
+            g = self.write_stmts(w, s.body.stmts)
+        return g or (not rnd and not self.playout)
 
-    def l_ChooseSubset(self, s):
+    def l_ChooseSubset(self, s, w):
         """`choose subset x of L [where C] [size A..B] [if T]`: one of its subsets (its options
         generated by _subset_options; those a turn just worked out are taken as they are)."""
         t = elem(self.m.types.get(s.coll) or "any")
@@ -644,11 +731,11 @@ class StatementCompiler:
         prompt = s.prompt or f"choose {s.var}"
         kp, kt, ks = self.k(prompt), self.k(lab), self.k(s.span)
         opts = self.tmp()
-        out = self._given_options(s, opts, self.choose_options(s))
-        return self._pick_then(s, out, opts, k, kp, kt, ks, True,
+        self._given_options(w, s, opts, self.choose_options(s))
+        return self._pick_then(w, s, opts, k, kp, kt, ks, True,
                                lambda p, x: f"_log_subset(st, _g, {p}, {x}, {kp}, {self.k(t)})")
 
-    def l_ChooseN(self, s):
+    def l_ChooseN(self, s, w):
         """`choose [up to] N x in L [where C]`: N single choices one after another from what is
         left (no list of subsets is made); with `up to`, "done" is an option each time."""
         ctype = self.m.types.get(s.coll)
@@ -669,33 +756,51 @@ class StatementCompiler:
         n, x, p, i, lab = self.tmp(), self.tmp(), self.tmp(), self.tmp(), self.tmp()
         nl, nv = self.x(s.count)
         rnd, bl, by = self._chooser_lines(s)
-        out = cl + fl + [f"{left} = list({fv})"] + nl + [f"{n} = {nv}", f"{picked} = []"]
-        out += bl + [f"{p} = {by}", f"while len({picked}) < {n} and {left}:"]
-        if rnd:
-            out += [f"    {x} = {left}[_int(st.rng.random() * len({left}))]"]
-        else:
-            done = "_DONE"
-            ask = [f"{opts} = {left} + [{done}]" if s.up_to else f"{opts} = {left}", f"{lab} = _n_labeler(st, _g, {p}, {kt})"]
-            if self.playout:
-                ask += [f"{i} = {self.bot_pick(opts, p)}"]
-            else:
-                ask += [f"if len({opts}) == 1 and _only_option(st, {p}, {opts}, {kp}, {lab}, {ks}):",
-                        f"    {i} = 0", "elif st.agent is not None:", f"    {i} = st.agent({p}, {opts})",
-                        "else:", f"    {i} = yield _Decision({p}, {opts}, {kp}, {lab}, {ks}, st)"]
-            ask += [f"{x} = {opts}[{i}]"]
-            if s.up_to:  # ("done" ends the picking)
-                ask += [f"if {x} is {done}:", *("    " + ln for ln in self._logged([f"_log_done(st, {p}, {kp})"])), "    break"]
-                out += ["    " + ln for ln in ask]
-            else:  # (no choice left: all of them)
-                out += [f"    if len({left}) <= {n} - len({picked}):", f"        {x} = {left}[0]", "    else:"]
-                out += ["        " + ln for ln in ask]
-        if not self.playout:
-            out += ["    if st.log is not None:", f"        _log_pick(st, _g, {rnd}, {p}, {x}, {kp}, {kt})"]
-        out += [f"    {picked}.append({x})", f"    {left}.remove({x})", f"env[{k}] = {picked}"]
-        g, body = self.stmts_lines(s.body.stmts)
-        return g or (not rnd and not self.playout), self._at(out, s.span) + body
+        w.lines(cl + fl)
+        w.line(f"{left} = list({fv})")
+        w.lines(nl)
+        w.line(f"{n} = {nv}")
+        w.line(f"{picked} = []")
+        w.lines(bl)
+        w.line(f"{p} = {by}")
 
-    def l_Simultaneous(self, s):
+        def ask():
+            w.line(f"{opts} = {left} + [_DONE]" if s.up_to else f"{opts} = {left}")
+            w.line(f"{lab} = _n_labeler(st, _g, {p}, {kt})")
+            if self.playout:
+                w.line(f"{i} = {self.bot_pick(opts, p)}")
+            else:
+                with w.block(f"if len({opts}) == 1 and _only_option(st, {p}, {opts}, {kp}, {lab}, {ks}):"):
+                    w.line(f"{i} = 0")
+                with w.block("elif st.agent is not None:"):
+                    w.line(f"{i} = st.agent({p}, {opts})")
+                with w.block("else:"):
+                    w.line(f"{i} = yield _Decision({p}, {opts}, {kp}, {lab}, {ks}, st)")
+            w.line(f"{x} = {opts}[{i}]")
+            if s.up_to:  # ("done" ends the picking)
+                with w.block(f"if {x} is _DONE:"):
+                    with w.logged():
+                        w.line(f"_log_done(st, {p}, {kp})")
+                    w.line("break")
+        with w.block(f"while len({picked}) < {n} and {left}:"):
+            if rnd:
+                w.line(f"{x} = {left}[_int(st.rng.random() * len({left}))]")
+            elif s.up_to:
+                ask()
+            else:  # (no choice left: all of them)
+                with w.block(f"if len({left}) <= {n} - len({picked}):"):
+                    w.line(f"{x} = {left}[0]")
+                with w.block("else:"):
+                    ask()
+            with w.logged():
+                w.line(f"_log_pick(st, _g, {rnd}, {p}, {x}, {kp}, {kt})")
+            w.line(f"{picked}.append({x})")
+            w.line(f"{left}.remove({x})")
+        w.line(f"env[{k}] = {picked}")
+        g = self.write_stmts(w, s.body.stmts)
+        return g or (not rnd and not self.playout)
+
+    def l_Simultaneous(self, s, w):
         """`simultaneously for p in P choose x in L [where C] { ... }`: every player picks without
         seeing the others' picks; then the picks are shown and each player's body runs (as them)."""
         ctype = self.m.types.get(s.coll)
@@ -709,40 +814,56 @@ class StatementCompiler:
         pl, pv = self.spill(*self.x(s.players))
         src, opts, i, me, j = self.tmp(), self.tmp(), self.tmp(), self.tmp(), self.tmp()
         cl, cv = self.x(s.coll)
-        out = [f"{chosen} = []", f"{picks} = []", f"{offered} = []"]
-        if not self.playout:  # (the picks made so far, which the player deciding has not seen)
-            out += [f"_secret_picks = _redraw_picks({picks}, {offered})"]
-        out += pl + [f"for env[{ps}] in list({pv}):", *("    " + ln for ln in cl),
-                     f"    {src} = st.zones[{cv}]" if ctype == ZONE else f"    {src} = {cv}", f"    {opts} = []"]
-        if s.cond is None:
-            out += [f"    {opts} = list({src})"]
-        else:
-            kl, kv = self.x(s.cond)
-            out += [f"    for env[{cs}] in {src}:", *("        " + ln for ln in kl), f"        if {kv}:",
-                    f"            {opts}.append(env[{cs}])"]
-        out += [f"    if not {opts}:", "        continue",
-                f"    {i} = {self.ask(opts, f'env[{ps}]', kp, kt, ks)}",
-                f"    {chosen}.append(env[{ps}])", f"    {picks}.append({opts}[{i}])", f"    {offered}.append({opts})"]
-        if not self.playout:
-            out += ["_secret_picks = None", f"if st.log is not None and {chosen}:",  # (shown from here on)
-                    f"    _log_simultaneous(st, _g, {chosen}, {picks}, {kp}, {kt})"]
-        out += [f"{me} = env[0]", f"for {j} in range(len({chosen})):", f"    env[{ps}] = {chosen}[{j}]",
-                f"    env[{cs}] = {picks}[{j}]", f"    env[0] = {chosen}[{j}]"]  # each player acts for themself
-        g, body = self.stmts_lines(s.body.stmts)
-        return g or not self.playout, self._at(out, s.span) + self._in(body) + self._at([f"env[0] = {me}"], s.span)
+        w.line(f"{chosen} = []")
+        w.line(f"{picks} = []")
+        w.line(f"{offered} = []")
+        with w.muted(self.playout):  # (the picks made so far, which the player deciding has not seen)
+            w.line(f"_secret_picks = _redraw_picks({picks}, {offered})")
+        w.lines(pl)
+        with w.block(f"for env[{ps}] in list({pv}):"):
+            w.lines(cl)
+            w.line(f"{src} = st.zones[{cv}]" if ctype == ZONE else f"{src} = {cv}")
+            w.line(f"{opts} = []")
+            if s.cond is None:
+                w.line(f"{opts} = list({src})")
+            else:
+                kl, kv = self.x(s.cond)
+                with w.block(f"for env[{cs}] in {src}:"):
+                    w.lines(kl)
+                    with w.block(f"if {kv}:"):
+                        w.line(f"{opts}.append(env[{cs}])")
+            with w.block(f"if not {opts}:"):
+                w.line("continue")
+            w.line(f"{i} = {self.ask(opts, f'env[{ps}]', kp, kt, ks)}")
+            w.line(f"{chosen}.append(env[{ps}])")
+            w.line(f"{picks}.append({opts}[{i}])")
+            w.line(f"{offered}.append({opts})")
+        with w.muted(self.playout):
+            w.line("_secret_picks = None")
+            with w.logged(f"st.log is not None and {chosen}"):  # (shown from here on)
+                w.line(f"_log_simultaneous(st, _g, {chosen}, {picks}, {kp}, {kt})")
+        w.line(f"{me} = env[0]")
+        with w.block(f"for {j} in range(len({chosen})):"):
+            w.line(f"env[{ps}] = {chosen}[{j}]")
+            w.line(f"env[{cs}] = {picks}[{j}]")
+            w.line(f"env[0] = {chosen}[{j}]")  # each player acts for themself
+            g = self.write_stmts(w, s.body.stmts)
+        w.line(f"env[0] = {me}")
+        return g or not self.playout
 
-    def l_Emit(self, s):
+    def l_Emit(self, s, w):
         """`emit EVENT(args)`: every `on EVENT` handler runs, in the order of the rules, as me."""
         decls = [d for d, _ in self.m.handlers.get(s.event, [])]
         wants = [any(i < len(d.params) and self.m.types.get(a) == ZONE and d.params[i].type.list for d in decls)
                  for i, a in enumerate(s.args)]
-        lines, vals = self.seq([self.xcards(a) if w else self.x(a) for a, w in zip(s.args, wants)])
+        lines, vals = self.seq([self.xcards(a) if w_ else self.x(a) for a, w_ in zip(s.args, wants)])
         hs = self.k(self.handlers.get(s.event, []))
         call = f"_run_handlers(st, {self.k(s.event)}, {hs}, env[0], [{', '.join(vals)}])"
-        out = lines + ([f"for _y in {call}:", "    pass"] if self.playout else [f"yield from {call}"])
-        return not self.playout, self._at(out, s.span)
+        w.lines(lines)
+        self._drive(w, call)
+        return not self.playout
 
-    def l_Gain(self, s):
+    def l_Gain(self, s, w):
         """`gain N C [to p]`, `lose N C [from p]`, `give N C to p`, `take N C from p`: the
         counter changed within its bounds (or round its wrap-around track), a line in the log,
         and then the `when C reaches V` triggers of the spaces its marker passed."""
@@ -754,14 +875,16 @@ class StatementCompiler:
         row = f"st.counters[{slot}]"
         p, a, old, new = self.tmp(), self.tmp(), self.tmp(), self.tmp()
         if not per:
-            out = [f"{p} = 0"]
+            w.line(f"{p} = 0")
         elif s.other is not None and op in ("gain", "lose"):
             ol, ov = self.x(s.other)
-            out = ol + [f"{p} = {ov}"]
+            w.lines(ol)
+            w.line(f"{p} = {ov}")
         else:
-            out = [f"{p} = env[0]"]
+            w.line(f"{p} = env[0]")
         al, av = self.x(s.amount)
-        out += al + [f"{a} = {av}"]
+        w.lines(al)
+        w.line(f"{a} = {av}")
         if bounded or trig:
             lo, hi = self.bounds(slot)
             pad = self.m.max_frame + 1  # (room for what the bounds bind: a count, a sum)
@@ -776,52 +899,61 @@ class StatementCompiler:
         if op in ("gain", "lose"):
             delta = a if op == "gain" else f"-{a}"
             if bounded:
-                out += [f"{old}, {new} = {change(p, delta)}", f"_num({new}, {span})"]
+                w.line(f"{old}, {new} = {change(p, delta)}")
+                w.line(f"_num({new}, {span})")
             else:
-                out += [f"{row}[{p}] {'+=' if op == 'gain' else '-='} {a}", f"{new} = {row}[{p}]"]
+                w.line(f"{row}[{p}] {'+=' if op == 'gain' else '-='} {a}")
+                w.line(f"{new} = {row}[{p}]")
                 # the sum stays a whole number in range (a watched counter: always checked, as
                 # its closure did, whatever the amount; tests/test_statement_edges.py)
                 if trig or self._may_grow(s.amount, True):
-                    out += [f"_num({new}, {span})"]
+                    w.line(f"_num({new}, {span})")
                 else:  # a small number: out of range only next to the edge (a `set` to near it), tested inline
                     big = self.k(MAX_INT)
-                    out += [f"if not -{big} <= {new} <= {big}:", f"    _num({new}, {span})"]
+                    with w.block(f"if not -{big} <= {new} <= {big}:"):
+                        w.line(f"_num({new}, {span})")
                 if trig and op == "gain":
-                    out += [f"{old} = {new} - {a}"]
+                    w.line(f"{old} = {new} - {a}")
             getter = p
         else:
             q = self.tmp()
             ol, ov = self.x(s.other)
-            out += ol + [f"{q} = {ov}"]
+            w.lines(ol)
+            w.line(f"{q} = {ov}")
             giver, getter = (p, q) if op == "give" else (q, p)
             have = self.tmp()  # as much as the giver has (as max(0, min(a, have)))
-            out += [f"{have} = {row}[{giver}]", f"if {a} > {have}:", f"    {a} = {have}", f"if {a} < 0:", f"    {a} = 0"]
+            w.line(f"{have} = {row}[{giver}]")
+            with w.block(f"if {a} > {have}:"):
+                w.line(f"{a} = {have}")
+            with w.block(f"if {a} < 0:"):
+                w.line(f"{a} = 0")
             if bounded:  # only what the receiver can hold moves
-                out += [f"{old}, {new} = {change(getter, a)}", f"{a} = {new} - {old}", change(giver, f"-{a}")]
+                w.line(f"{old}, {new} = {change(getter, a)}")
+                w.line(f"{a} = {new} - {old}")
+                w.line(change(giver, f"-{a}"))
             else:  # (the receiver's count read before the giver's goes down: a give to oneself)
-                out += [f"{row}[{getter}] += {a}", f"{new} = {row}[{getter}]", f"{row}[{giver}] -= {a}"]
+                w.line(f"{row}[{getter}] += {a}")
+                w.line(f"{new} = {row}[{getter}]")
+                w.line(f"{row}[{giver}] -= {a}")
                 if trig:
-                    out += [f"{old} = {new} - {a}"]
-            out += [f"_num({new}, {span})"]
+                    w.line(f"{old} = {new} - {a}")
+            w.line(f"_num({new}, {span})")
         if not self.playout:
-            out += ["if st.log is not None:",
-                    f"    _log_gain(st, {self.k(op)}, {self.k(s.counter)}, {per}, {p}, {a}, {new}, {span}, env, {self.k(s)}"
-                    + (f", {q})" if q is not None else ")")]
+            with w.logged():
+                w.line(f"_log_gain(st, {self.k(op)}, {self.k(s.counter)}, {per}, {p}, {a}, {new}, {span}, env, {self.k(s)}"
+                       + (f", {q})" if q is not None else ")"))
         if not trig or op == "lose":
-            return False, self._at(out, s.span)
+            return False
         hi_lo = self.bounds(slot)
         fire = f"_cfire(st, {self.k(trig)}, {self.k(hi_lo[0])}, {self.k(hi_lo[1])}, {bool(d.wrap)}, {self.k(s.counter)}, " \
                f"{getter}, {old}, {new}, {a}, {span})"
-        if self.playout:
-            out += [f"for _y in {fire}:", "    pass"]
-        else:
-            out += [f"yield from {fire}"]
-        return not self.playout, self._at(out, s.span)
+        self._drive(w, fire)
+        return not self.playout
 
-    def l_Do_value(self, s):
+    def l_Do_value(self, s, w):
         """`do X` of an effect held in a value (a card's attribute): the effect looked up in a
         table of the game's effects, written out; a value naming an action or a phase (or no
-        effect at all) goes to s_Do's closure, which knows those."""
+        effect at all) goes to _do_named, which knows those."""
         vl, v = self.x(s.effect)
         me_l, me = self.x(s.as_player) if s.as_player is not None else ([], "env[0]")
         others = set(self.m.actions) | {p.name for p in self.m.phases}
@@ -829,39 +961,46 @@ class StatementCompiler:
                      (None,) * self.m.effects[n].frame)  # (its frame's room, made once)
                  for n, cell in self.g.effect_cells.items() if n not in others}
         n, hit, c, env2, r, p = (self.tmp() for _ in range(6))
-        out = vl + [f"{n} = {v}", f"{hit} = {self.k(table)}.get({n}) if {n} is not None else None",
-                    f"if {hit} is not None:"]
-        out += ["    " + ln for ln in me_l]
-        out += [f"    {p} = {me}", f"    {c} = {hit}[0][0]", f"    {env2} = [{p}, *{hit}[2]]",
-                f"    if {c}[0] is None or {c}[0](st, {env2}):",
-                *("        " + ln for ln in self._logged(
-                    [f'st.log.append(("effect: " + {hit}[1], None, {{"type": "effect", "effect": {n}}}))'],
-                    f"st.log is not None and {hit}[1] is not None")),
-                *("        " + ln for ln in self._counted([f"st.fired[{n}] = st.fired.get({n}, 0) + 1"])),
-                *("    " + ln for ln in self._in_step(s.span)),
-                f"        {r} = {c}[1](st, {env2})", f"        if {r} is not None:",
-                f"            for _y in {r}:" if self.playout else f"            yield from {r}"]
-        out += (["                pass"] if self.playout else [])
+        w.lines(vl)
+        w.line(f"{n} = {v}")
+        w.line(f"{hit} = {self.k(table)}.get({n}) if {n} is not None else None")
+        with w.block(f"if {hit} is not None:"):
+            w.lines(me_l)
+            w.line(f"{p} = {me}")
+            w.line(f"{c} = {hit}[0][0]")
+            w.line(f"{env2} = [{p}, *{hit}[2]]")
+            with w.block(f"if {c}[0] is None or {c}[0](st, {env2}):"):
+                with w.logged(f"st.log is not None and {hit}[1] is not None"):
+                    w.line(f'st.log.append(("effect: " + {hit}[1], None, {{"type": "effect", "effect": {n}}}))')
+                with w.counted():
+                    w.count_fired(n)
+                w.step(self.k(s.span))
+                w.line(f"{r} = {c}[1](st, {env2})")
+                with w.block(f"if {r} is not None:"):
+                    self._drive(w, r)
         # (an action or a phase held in a value, or no effect at all: _do_named, given the value)
         call = f"_do_named(st, _g, {n}, {p}, {self.k(s.span)})"
-        out += [f"elif {n} is not None:"] + ["    " + ln for ln in me_l] + [f"    {p} = {me}"]
-        out += [f"    for _y in {call}:", "        pass"] if self.playout else [f"    yield from {call}"]
-        return not self.playout, self._at(out, s.span)
+        with w.block(f"elif {n} is not None:"):
+            w.lines(me_l)
+            w.line(f"{p} = {me}")
+            self._drive(w, call)
+        return not self.playout
 
-    def l_Do(self, s):
+    def l_Do(self, s, w):
         e = s.effect
         ref = self.m.refs.get(e)
         kind = ref[0] if ref is not None else None
         if kind not in ("phase", "action") and not (kind == "effect" and isinstance(e, (A.Name, A.Call))):
-            return self.l_Do_value(s)  # an effect held in a value
+            return self.l_Do_value(s, w)  # an effect held in a value
         if kind in ("phase", "action"):
             ml, me = self.spill(*self.x(s.as_player)) if s.as_player is not None else ([], "env[0]")
             if kind == "phase":
                 call = f"_do_phase(st, _g, {self.k(ref[1])}, {me}, {s.as_player is not None}, {self.k(s.span)})"
             else:
                 call = f"_do_action(st, _g, {self.k(ref[1])}, {me})"
-            out = ml + ([f"for _y in {call}:", "    pass"] if self.playout else [f"yield from {call}"])
-            return not self.playout, self._at(out, s.span)
+            w.lines(ml)
+            self._drive(w, call)
+            return not self.playout
         name = ref[1]
         eff = self.m.effects[name]
         cell = self.k(self.g.effect_cells[name])
@@ -871,126 +1010,22 @@ class StatementCompiler:
         lines, vals = self.seq(parts)
         c, env2, r = self.tmp(), self.tmp(), self.tmp()
         pad = max(0, eff.frame - len(vals))
+        w.lines(lines)
         if ("effect", name) in self.counted_calls:  # each call a step of the budget (budget.self_calling)
-            lines = lines + self._step(s.span)
-        out = lines + [f"{c} = {cell}[0]", f"{env2} = [{', '.join(vals + ['None'] * pad)}]",
-                       f"if {c}[0] is None or {c}[0](st, {env2}):"]
-        if eff.decl.title is not None:
-            t, nm = self.k(self.g.effect_titles[name]), self.k(name)
-            out += ["    " + ln for ln in self._logged(
-                [f'st.log.append(("effect: " + {t}, None, {{"type": "effect", "effect": {nm}}}))'])]
-        out += ["    " + ln for ln in self._counted([f"st.fired[{self.k(name)}] = st.fired.get({self.k(name)}, 0) + 1"])]
-        out += [f"    {r} = {c}[1](st, {env2})", f"    if {r} is not None:",  # (an effect that asks nothing is plain)
-                f"        for _y in {r}:" if self.playout else f"        yield from {r}"] + (["            pass"] if self.playout else [])
-        return not self.playout, self._at(out, s.span)
-
-
-def _do_action(st, g, name, me):
-    """`do ACTION [as p]` (or an action held in a value): run it if its requires hold for me."""
-    act = g.actions[name]
-    env2 = [me] + [None] * act.frame
-    if act.req is not None and not act.req(st, env2):
-        if st.log is not None:
-            st.log.append((f"P{me + 1} may not {act.title}", None, {"type": "refused", "action": name}))
-        return
-    if st.log is not None:
-        st.log.append((f"P{me + 1}: {act.title}", None, {"type": "action", "player": me, "action": name}))
-    if st.fired is not None:
-        st.fired[name] = st.fired.get(name, 0) + 1
-    _r = act.body(st, env2)
-    if _r is not None:
-        yield from _r
-
-
-def _do_phase(st, g, pname, p, as_p, span):
-    """`do PHASE [as p]`: the phase, under its heading (`as p`: a phase for each player, for p only)."""
-    ph = next(x for x in g.phases if x.name == pname)
-    if as_p:
-        if p is None:
-            raise GameError("the phase is run for nobody (the player after 'as' is none)", span)
-        if st.log is not None:
-            st.log.append((f"-- phase: {ph.title}, for P{p + 1} --", None, {"type": "phase", "phase": pname}))
-        _r = ph.run_for(st, p)
-        if _r is not None:
-            yield from _r
-        return
-    yield from run_headed(st, ph, f"-- phase: {ph.title} --", {"type": "phase", "phase": pname})
-
-
-def _do_named(st, g, name, me, span):
-    """`do X` of a value naming an action, a phase or an effect (an effect the table of
-    l_Do_value did not hold): run it as `do NAME` would."""
-    if name in g.actions:  # an action held in an attribute: run it as `do ACTION` does
-        yield from _do_action(st, g, name, me)
-        return
-    ph = next((x for x in g.phases if x.name == name), None)
-    if ph is not None:  # a phase held in an attribute
-        if st.log is not None:
-            st.log.append((f"-- phase: {ph.title} --", None, {"type": "phase", "phase": name}))
-        _r = ph.run(st)
-        if _r is not None:
-            yield from _r
-        return
-    if name not in g.effect_cells:
-        raise GameError(f"'{name}' is not an effect", span)
-    req, body, frame, _ = g.effect_cells[name][0]
-    env2 = [me] + [None] * frame
-    if req is not None and not req(st, env2):
-        return
-    if st.log is not None and g.model.effects[name].decl.title is not None:
-        st.log.append((f"effect: {g.effect_titles[name]}", None, {"type": "effect", "effect": name}))
-    if st.fired is not None:
-        st.fired[name] = st.fired.get(name, 0) + 1
-    spend(st, 1, span)  # (an effect held in a value: each call a step of the budget)
-    r = body(st, env2)  # (an effect that asks nothing is a plain function)
-    if r is not None:
-        yield from r
-
-
-def _run_handlers(st, name, hs, me, vals):
-    """`emit EVENT(vals)`: each `on EVENT` handler (body, frame, how many parameters) in turn."""
-    if st.log is not None:
-        st.log.append((f"event: {name}", None, {"type": "emit", "event": name}))
-    if st.fired is not None:
-        st.fired[("on", name)] = st.fired.get(("on", name), 0) + 1
-    for body, frame, np in hs:
-        env2 = [me] + vals[:np]
-        env2 += [None] * (frame - len(env2))
-        _r = body(st, env2)
-        if _r is not None:
-            yield from _r
-
-
-def _redraw_picks(picks, offered):
-    """A simultaneous choice's picks not shown yet, drawn again (a search bot's world: bots.remap_held)."""
-    def redraw(rng):
-        for j, opts in enumerate(offered):
-            picks[j] = opts[int(rng.random() * len(opts))]
-    return redraw
-
-
-def _log_simultaneous(st, g, chosen, picks, prompt, t):
-    st.log.append((f"all choose at once ({prompt}):", None, {"type": "simultaneous", "prompt": prompt}))
-    for p, x in zip(chosen, picks):
-        text = f"  P{p + 1} chose {g.label(x, st, t)}"
-        hidden = g.card_hiding(x, st, text, f"  P{p + 1} chose a card they may not show") if t == "card" else None
-        st.log.append((text, hidden, {"type": "choice", "player": p, "prompt": prompt, "choice": g.label(x, st, t)}))
-
-
-def _log_random(st, g, x, prompt, t):
-    if t == "card":
-        text = f"at random: {g.card_label(x, st)} ({prompt})"
-        st.log.append((text, g.card_hiding(x, st, text, f"at random: a card ({prompt})"),
-                       {"type": "random", "prompt": prompt, "choice": g.card_name[x]}))
-    else:
-        st.log.append((f"at random: {g.label(x, st, t)} ({prompt})", None,
-                       {"type": "random", "prompt": prompt, "choice": g.label(x, st, t)}))
-
-
-def _log_choice(st, g, p, x, prompt, t):
-    text = f"P{p + 1} chooses {g.label(x, st, t)} ({prompt})"
-    hidden = g.card_hiding(x, st, text, f"P{p + 1} chooses a face-down card ({prompt})") if t == "card" else None
-    st.log.append((text, hidden, {"type": "choice", "player": p, "prompt": prompt, "choice": g.label(x, st, t)}))
+            w.step(self.k(s.span))
+        w.line(f"{c} = {cell}[0]")
+        w.line(f"{env2} = [{', '.join(vals + ['None'] * pad)}]")
+        with w.block(f"if {c}[0] is None or {c}[0](st, {env2}):"):
+            if eff.decl.title is not None:
+                t, nm = self.k(self.g.effect_titles[name]), self.k(name)
+                with w.logged():
+                    w.line(f'st.log.append(("effect: " + {t}, None, {{"type": "effect", "effect": {nm}}}))')
+            with w.counted():
+                w.count_fired(self.k(name))
+            w.line(f"{r} = {c}[1](st, {env2})")  # (an effect that asks nothing is plain)
+            with w.block(f"if {r} is not None:"):
+                self._drive(w, r)
+        return not self.playout
 
 
 def unit_words(d) -> tuple[str, str]:
@@ -1002,257 +1037,3 @@ def unit_words(d) -> tuple[str, str]:
         return one, many if many is not None else one + "s"
     many = d.name.replace("_", " ")
     return (many[:-1] if many.endswith("s") and not many.endswith("ss") and len(many) > 1 else many), many
-
-
-def _amount(st, name, a) -> str:
-    """`3 coins`, `1 coin`: an amount in the counter's words."""
-    one, many = st.game.counter_words[name]
-    return f"{a} {one if a == 1 else many}"
-
-
-def _log_gain(st, op, name, per, p, a, new, span=None, env=None, node=None, q=None):
-    """The log's line for a counter changed by `gain`/`lose` (of p), or `give`/`take` (p, the
-    player acting, and q the other)."""
-    if not a:  # nothing gained, lost or given: no line
-        return
-    st.why[len(st.log)] = span
-    if st.explain is not None and node is not None:  # (its terms, for `why N` / --explain)
-        st.explain.gain(st, env, node, p, a, new)
-    if op == "gain":
-        text = f"P{p + 1} gains {_amount(st, name, a)}" if per else f"{name} +{a}"
-    elif op == "lose":
-        text = f"P{p + 1} loses {_amount(st, name, a)}" if per else f"{name} -{a}"
-    else:
-        giver, getter = (p, q) if op == "give" else (q, p)
-        text = f"P{giver + 1} gives {_amount(st, name, a)} to P{getter + 1}"
-    st.log.append((text + f" (now {new})", None, {"type": op, "counter": name, "amount": a, "player": p, "now": new}))
-
-
-def _capply(st, row, p, delta, lo, hi, wrap, pad):
-    """A counter of player p changed by delta within its bounds lo..hi (functions of the
-    state with me = p, or None), or round its track (wrap): (old, new)."""
-    old = row[p]
-    v = old + delta
-    env = [p] + [None] * pad
-    low = lo(st, env) if lo is not None else None
-    high = hi(st, env) if hi is not None else None
-    if wrap and low is not None and high is not None:
-        v = low + (v - low) % (high - low + 1)
-    else:
-        if low is not None and v < low:
-            v = low
-        if high is not None and v > high:
-            v = high
-    row[p] = v
-    return old, v
-
-
-def _cfire(st, trig, lo, hi, wrap, name, p, old, new, delta, span=None):
-    """Run the `when C reaches V` triggers of the spaces p's marker passed, in the order it
-    passes them (on a wrap-around track, a space is passed once per lap: a gain of many laps
-    fires it as often, each firing a step of the game's budget, counted before the first)."""
-    if delta <= 0:
-        return
-    hits = []
-    laps = []  # (first step, lap length, last step, t, body, env, decl) of a wrap-around track
-    for value, body, frame, pslot, decl in trig:
-        env = [p] + [None] * frame
-        env[pslot] = p
-        t = value(st, env)
-        if wrap:
-            low, high = lo(st, env), hi(st, env)
-            if not low <= t <= high:
-                continue  # a space off the track is never reached
-            size = high - low + 1
-            first = (t - old) % size or size  # the first step that lands on t
-            if first <= delta:
-                laps.append((first, size, delta, t, body, env, decl))
-        elif old < t <= new:
-            hits.append((t - old, t, body, env, decl))
-    if laps:  # (a wrap-around track: every trigger is here, none in hits)
-        n = sum((last - first) // size + 1 for first, size, last, *_ in laps)
-        if n > 1:
-            most = budget.LIMITS["steps"]
-            if st.steps + n > most:
-                raise GameError(f"this gain moves {name} {delta} spaces round its track, passing the spaces "
-                                f"of its 'when ... reaches' {n} times: more firings than the game's budget "
-                                f"of {most} steps has left (a larger budget: tav --max-steps N)", span)
-            spend(st, n, span)
-        # in the order the marker passes them, one lap after another (never all in a list)
-        hits = heapq.merge(*(_laps(*x) for x in laps), key=_first)
-    else:
-        hits.sort(key=_first)
-    for _, t, body, env, decl in hits:
-        if st.fired is not None:
-            st.fired[("when", decl)] = st.fired.get(("when", decl), 0) + 1
-        if st.log is not None:
-            st.log.append((f"P{p + 1}'s {name} reaches {t}", None, {"type": "reach", "player": p, "counter": name, "space": t}))
-        _r = body(st, env)
-        if _r is not None:
-            yield from _r
-
-
-def _log_set(st, g, c, aname, v, vtype):
-    """The log's line for a card's variable set (the value hidden from who may not see the card)."""
-    st.log.append((f"{g.card_name[c]}: {aname} = {g.value_text(v, st, vtype)}",
-                   (st.vis_mask(c) & g.value_mask(v, st, vtype), f"a card: {aname} changed"),
-                   {"type": "set", "card": g.card_name[c], "attr": aname, "value": v}))
-
-
-def _log_look(st, g, me, c):
-    st.log.append((f"P{me + 1} looks at {g.card_name[c]}", (1 << me, f"P{me + 1} looks at a card"),
-                   {"type": "look", "player": me, "card": g.card_name[c]}))
-
-
-def _log_shuffle(st, g, z):
-    st.log.append((f"shuffle {g._zone_label(z, st.n)}", None, {"type": "shuffle"}))
-
-
-def _shuffle(cards, rnd):
-    """Fisher-Yates, with the game's RNG."""
-    for i in range(len(cards) - 1, 0, -1):
-        j = int(rnd() * (i + 1))
-        cards[i], cards[j] = cards[j], cards[i]
-
-
-def _swap(st, g, x, y, span):
-    """`swap A with B` of two cards (none of either: nothing happens)."""
-    if x is None or y is None:
-        return
-    if st.zholder is not None and (st.lands_on_itself(x, st.loc[y]) or st.lands_on_itself(y, st.loc[x])):
-        raise GameError("a card cannot be swapped onto itself (or onto a card it holds)", span)
-    st.swap(x, y)
-    if st.log is not None:
-        st.log.append((f"swap {g.card_name[x]} and {g.card_name[y]}", (st.vis_mask(x) & st.vis_mask(y), "swap two cards"),
-                       {"type": "swap", "a": g.card_name[x], "b": g.card_name[y]}))
-
-
-def _show(st, g, cards, q, me):
-    """`show CARDS to q`: q now knows them; the log says who showed what (to whom may see it)."""
-    cards = [c for c in cards if c is not None]
-    for c in cards:
-        st.seen[c] |= 1 << q
-    if st.log is not None and cards:
-        owner = st.zowner[st.loc[cards[0]]] if st.loc[cards[0]] >= 0 else None
-        if owner is None or any(st.loc[c] < 0 or st.zowner[st.loc[c]] != owner for c in cards):
-            owner = me  # cards of one player's zones are shown by that player
-        who = f"P{owner + 1}" if owner is not None else "the game"
-        names = ", ".join(g.card_name[c] for c in cards)
-        mask = (1 << q) | ((1 << owner) if owner is not None else 0)
-        common = (1 << st.n) - 1
-        for c in cards:
-            common &= st.vis_mask(c)
-        mask |= common  # and whoever could see them all anyway
-        st.log.append((f"{who} shows {names} to P{q + 1}", (mask, f"{who} shows {len(cards)} card(s) to P{q + 1}"),
-                       {"type": "show", "player": owner, "to": q, "cards": [g.card_name[c] for c in cards]}))
-
-
-def _log_option(st, p, label, prompt):
-    st.log.append((f"P{p + 1} chooses '{label}' ({prompt})", None,
-                   {"type": "choice", "player": p, "prompt": prompt, "choice": label}))
-
-
-def _log_number(st, p, x, prompt):
-    st.log.append((f"P{p + 1} chooses {x} ({prompt})", None, {"type": "choice", "player": p, "prompt": prompt, "choice": x}))
-
-
-def _numbers_msg(a, b, most):
-    return f"'choose number' from {a} to {b}: more than {most} numbers to choose from"
-
-
-def _log_subset(st, g, p, x, prompt, t):
-    hidden = None
-    if t == "card":
-        mask = (1 << st.n) - 1
-        for c in x:
-            mask &= st.vis_mask(c)
-        if mask != (1 << st.n) - 1:
-            hidden = (mask, f"P{p + 1} chooses {len(x)} card(s) ({prompt})")
-    st.log.append((f"P{p + 1} chooses {g.label(x, st, 'list:' + (t or 'any'))} ({prompt})", hidden,
-                   {"type": "choice", "player": p, "prompt": prompt}))
-
-
-_DONE = ("done",)  # `choose up to N`: the option of taking no more
-
-
-def _n_label(g, t, x, st, p):
-    if x is _DONE:
-        return "done"
-    if t == "card":
-        return g.card_label(x, st, p) if st.visible(x, p) else "face-down card"
-    return g.label(x, st, t, p)
-
-
-def _n_labeler(st, g, p, t):
-    """The labels of a `choose N` decision's options, as player p may read them."""
-    def lab(v):
-        return _n_label(g, t, v, st, p)
-    if t == "card":
-        lab.cards = True  # (its options are cards: a player may read their text)
-    return lab
-
-
-def _log_done(st, p, prompt):
-    st.log.append((f"P{p + 1} is done ({prompt})", None, {"type": "choice", "player": p, "prompt": prompt, "choice": "done"}))
-
-
-def _log_pick(st, g, rnd, p, x, prompt, t):
-    who = "at random" if rnd else f"P{p + 1} chooses"
-    label = _n_label(g, t, x, st, None)
-    text = f"{who}{':' if rnd else ''} {label} ({prompt})"
-    hidden = g.card_hiding(x, st, text, f"{who} a face-down card ({prompt})") if t == "card" else None
-    st.log.append((text, hidden, {"type": "random" if rnd else "choice", "player": p, "prompt": prompt, "choice": label}))
-
-
-def _always(st, env):
-    return [True]
-
-
-def run_headed(st, ph, heading: str, data: dict):
-    """Run a phase under its heading in the log; a phase that did nothing leaves no heading."""
-    if st.log is not None:
-        st.log.append((heading, None, data))
-        mark = len(st.log)
-    r = ph.run(st)
-    if r is not None:
-        yield from r
-    if st.log is not None and len(st.log) == mark:
-        st.log.pop()
-
-
-def _log_round(st, ph):
-    """A phase's heading in the log, in a round: where the log is now (the heading is taken back
-    when the phase leaves nothing after it)."""
-    st.log.append((f"-- round {st.round}: {ph.title} --", None, {"type": "phase", "round": st.round, "phase": ph.name}))
-    return len(st.log)
-
-
-def _rounds_msg(n, bound):
-    if bound == 1:
-        return f"the game has {n} rounds: it needs at least 1"
-    return f"the game has {n} rounds: a game may have at most {bound}"
-
-
-def _log_reveal(st, g, c):
-    st.log.append((f"reveal {g.card_name[c]}", None, {"type": "reveal", "card": g.card_name[c]}))
-
-
-def _log_many(st, g, n, z):
-    """The log's one line for a move of more than three cards (or of everything)."""
-    to = g._zone_label(z, st.n)
-    st.log.append((f"{n} cards -> {to}", None, {"type": "move_all", "count": n, "to": to}))
-
-
-def _subset_tries(n, a, b, span):
-    """How many subsets `choose subset` tries (sizes a..b of n items): an error past MAX_TRIES
-    (failing tries count too: C(60, 30) subsets are never all tried)."""
-    tried = 0
-    for size in range(a, b + 1):  # (worked out before any is tried; comb(n, k) grows with k up to n/2)
-        tried += math.comb(n, size) if min(size, n - size) < 64 else MAX_TRIES + 1
-        if tried > MAX_TRIES:
-            raise GameError(f"more than {MAX_TRIES} subsets to try for this choice", span)
-    return tried
-
-
-STATEMENT_HELPERS = {"_subset_tries": _subset_tries, "_combinations": itertools.combinations, "_log_gain": _log_gain, "_log_round": _log_round, "_rounds_msg": _rounds_msg, "_do_phase": _do_phase, "_do_named": _do_named, "_do_action": _do_action, "_run_handlers": _run_handlers, "_redraw_picks": _redraw_picks, "_log_simultaneous": _log_simultaneous, "_log_option": _log_option, "_log_number": _log_number, "_numbers_msg": _numbers_msg, "_log_subset": _log_subset, "_DONE": _DONE, "_n_labeler": _n_labeler, "_log_done": _log_done, "_log_pick": _log_pick, "_log_look": _log_look, "_shuffle": _shuffle, "_log_shuffle": _log_shuffle, "_swap": _swap, "_show": _show, "_log_set": _log_set, "_capply": _capply, "_cfire": _cfire, "_log_reveal": _log_reveal, "_log_random": _log_random, "_log_choice": _log_choice, "_log_move": StatementCompiler._log_move, "_log_many": _log_many,
-                     "_Decision": Decision, "_only_option": only_option, "_too_long": _too_long, "_GameError": GameError, "_GameOver": GameOver}
