@@ -43,7 +43,7 @@ def test_a_compiled_game_and_its_spans_are_freed_with_it(tmp_path):
     f = tmp_path / "bad.tav"
     f.write_text(FAULTY)
     g = compile_file(f)
-    spans = g._compiler._gen_ns[SPANS]
+    spans = g.namespace[SPANS]
     assert spans and all(isinstance(v, list) for v in spans.values())
     files = set(spans)
     ref = weakref.ref(g)

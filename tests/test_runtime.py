@@ -37,7 +37,7 @@ def _free_names(src: str) -> set[str]:
 @pytest.mark.parametrize("playout", [False, True])
 def test_every_name_generated_code_reads_is_in_its_namespace(path, playout):
     g = CompiledGame(load(path), playout=playout)
-    ns = g._compiler._gen_ns
+    ns = g.namespace
     for src in g.gen_source:
         missing = {n for n in _free_names(src) if n not in ns and n not in ns["__builtins__"]}
         assert not missing, (missing, src)
@@ -53,5 +53,5 @@ def test_the_generator_writes_every_name_it_exports():
 
 def test_a_compiled_game_reads_the_runtime_of_its_own():
     a, b = compile_file(GAMES[0]), compile_file(GAMES[0])
-    na, nb = a._compiler._gen_ns, b._compiler._gen_ns
+    na, nb = a.namespace, b.namespace
     assert na is not nb and na["__builtins__"] is not nb["__builtins__"] and na["_g"] is a

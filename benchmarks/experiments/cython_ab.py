@@ -11,7 +11,7 @@ from tavernlang import compile_file
 
 def cythonize_game(path, tag):
     g = compile_file(path).playouts()
-    ns = g._compiler._gen_ns
+    ns = g.namespace
     names = [k for k in ns if k != "__builtins__" and not re.fullmatch(r"_e\d+|_dp\d+", k)]
     body = "\n".join(g.gen_source)
     defined = set(re.findall(r"^def (_\w+)\(", body, re.M))

@@ -21,7 +21,7 @@ from tavernlang import compile_file, playout  # noqa: E402
 
 def load(patch):
     g = compile_file(ROOT / "games" / "little_tavern.tav").playouts()
-    ns = g._compiler._gen_ns
+    ns = g.namespace
     if patch:
         import bisect
         import re

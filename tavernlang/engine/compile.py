@@ -165,6 +165,12 @@ class CompiledGame(Presentation):
             k += n if per else len(self.zone_holders[f]) if self.zone_is_card[f] else 1
         return out
 
+    @property
+    def namespace(self) -> dict:
+        """The generated module's namespace: what its functions read by name (runtime.exported,
+        the game `_g`, the rules' constants `_kN`, the spans of its lines), for reading."""
+        return self._compiler._ns()
+
     # ---------------------------------------------------------------- state
     def playouts(self) -> "CompiledGame":
         """The same game compiled in the playout flavour: every decision is the state's agent's
