@@ -681,7 +681,8 @@ class _Page:
             self.add(f"### {i}. {p.title or _human(p.name)}", "")
             self.quote(p.span)
             self.phase(p)
-            self.add("")
+            if self.lines[-1] != "":
+                self.add("")
 
     def phase(self, p: A.Phase) -> None:
         w = self.w
@@ -693,26 +694,74 @@ class _Page:
             self.para(f"Each player in turn{start}:")
             self.add(*w.block(p.body))
             return
-        how = "Players take turns"
         if p.simultaneous:
-            how = "All players choose at the same time" + (f" (when {w.e(p.simul_cond)})" if p.simul_cond is not None else "") \
-                + "; the choices are carried out in turn order"
-        parts = [f"{how}, starting with {w.e(p.start)}"]
-        if p.once_each:
-            parts.append("each player once")
-        if p.until is not None:
-            parts.append(f"until {w.e(p.until)}" + (" (checked after every action)" if p.until_at_once else ""))
-        self.para(", ".join(parts) + ".")
+            self.simultaneous_phase(p)
+            return
+        self.turns_phase(p)
+
+    def _action_list(self, p: A.Phase, once: str) -> str:
+        """The phase's actions by their titles, each with its marks (`once` read as `once` says)."""
         acts = []
         for a in p.actions:
-            t = w.callable_title(a.name)
-            flags = [x for x, on in (("once a turn", a.once), ("must be taken when allowed", a.required)) if on]
-            acts.append(t + (f" ({', '.join(flags)})" if flags else ""))
-        self.para("On a turn, a player does one of these actions: " + "; ".join(acts) + ".")
-        if p.can_pass:
-            cond = f" if {w.e(p.pass_cond)}" if p.pass_cond is not None else ""
-            final = " (and then takes no more turns this phase)" if p.pass_final else ""
-            self.para(f"A player may pass instead{cond}{final}.")
+            flags = [x for x, on in ((once, a.once), ("must be taken when allowed", a.required)) if on]
+            acts.append(self.w.callable_title(a.name) + (f" ({', '.join(flags)})" if flags else ""))
+        return "; ".join(acts)
+
+    def turns_phase(self, p: A.Phase) -> None:
+        """A phase of turns: who plays, how long a turn is (one action, or several when an
+        action is marked `once` or the player may pass) and when it and the phase end."""
+        w = self.w
+        start = w.e(p.start)
+        until = (f", until {w.e(p.until)}" + (" (checked after every action)" if p.until_at_once else "")
+                 if p.until is not None else "")
+        several = p.can_pass or any(a.once for a in p.actions)
+        if p.once_each:
+            self.para(f"Each player takes one turn, in seat order starting with {start}{until}.")
+        else:
+            self.para(f"Players take turns, starting with {start}{until}.")
+        if not several:
+            self.para("On a turn, a player does one of these actions: " + self._action_list(p, "once a turn") + ".")
+        else:
+            if p.once_each:
+                self.para("A turn is several actions long: a player takes all their actions of this phase in their "
+                          "one turn, one after another, and the next player's turn begins only when theirs is over.")
+            else:
+                self.para("A turn is several actions long: the player takes actions one after another until "
+                          "their turn ends.")
+            once = "at most once in this phase" if p.once_each else "at most once a turn"
+            self.para("On a turn, a player takes any of these actions, one at a time, as often as they may: "
+                      + self._action_list(p, once) + ".")
+            if p.can_pass:
+                cond = f" (they may pass only if {w.e(p.pass_cond)})" if p.pass_cond is not None else ""
+                self.para(f"The turn ends when the player passes{cond} or can take no more actions.")
+            else:
+                self.para("The turn ends when the player can take no more actions: they may not pass while "
+                          "they can take one.")
+        if not p.once_each:
+            also = " also" if p.until is not None else ""
+            self.para(f"The phase{also} ends once every player in a row has had a turn without taking an action.")
+
+    def simultaneous_phase(self, p: A.Phase) -> None:
+        """A phase of turns played by everyone at once: steps of secret picks carried out in seat
+        order, `once` meaning once in the phase; with `if C` false, one player after another."""
+        w = self.w
+        start = w.e(p.start)
+        when = f", when {w.e(p.simul_cond)}" if p.simul_cond is not None else ""
+        self.para(f"All players play this phase at the same time{when}. In each step, every player still in the "
+                  "phase secretly picks one of these actions, or passes; then the picks are carried out in seat "
+                  f"order, starting with {start}, each checked again (a pick that is no longer possible is "
+                  "dropped, and that player picks again in the next step).")
+        self.para("The actions: " + self._action_list(p, "at most once in this phase for each player") + ".")
+        cond = f" (they may pass only if {w.e(p.pass_cond)})" if p.can_pass and p.pass_cond is not None else ""
+        until = f", or when {w.e(p.until)} (checked before each step)" if p.until is not None else ""
+        self.para(f"A player who passes{cond} or can take no more actions leaves the phase for good; the phase "
+                  f"ends when every player has left{until}.")
+        if p.simul_cond is not None:
+            once = [w.callable_title(a.name) for a in p.actions if a.once]
+            once_s = f" ({', '.join(once)} at most once)" if once else ""
+            self.para(f"Otherwise the phase is played one player at a time: starting with {start}, each player in "
+                      f"turn takes all their actions of the phase, one after another{once_s}, until they pass or "
+                      "can take no more, and only then does the next player begin.")
 
     def _callable(self, c, what: str, same: set) -> None:
         w = self.w
