@@ -434,7 +434,17 @@ def _a(word: str) -> str:
 _DECOR = re.compile(r"^[\s#=\-_*~]*")
 
 
-_HEADER = re.compile(r"^#\s*[-=]{4,}")  # a file's section header (`# ------ Setup`): layout, not rules
+_RULE = re.compile(r"^#\s*[-=]{4,}")  # a comment line that begins with a rule of dashes or equals signs
+
+
+def _is_header(line: str) -> bool:
+    """A file's section header (`# ------ Setup`, `# ==== Counting the Till`): a rule of dashes or
+    equals signs alone or with a short title, which is layout, not rules. A rule followed by a
+    sentence (`# ---- Drawing. Rulings: a deck that runs out ...`) begins a ruling instead."""
+    if not _RULE.match(line):
+        return False
+    title = _DECOR.sub("", line).strip()
+    return len(title.split()) <= 8 and title.count("(") == title.count(")") and title.count("[") == title.count("]")
 
 
 def comments_above(model: GameModel, span, used: set | None = None) -> list[str]:
@@ -448,7 +458,7 @@ def comments_above(model: GameModel, span, used: set | None = None) -> list[str]
     ln = span.line - 1
     while ln >= 1:
         line = src.line(span.file, ln)
-        if line is None or not line.strip().startswith("#") or _HEADER.match(line.strip()):
+        if line is None or not line.strip().startswith("#") or _is_header(line.strip()):
             break
         if (span.file, ln) not in used:
             out.insert(0, line.strip())
