@@ -7,13 +7,16 @@ setup, the round and its phases, each action and effect under its title with wha
 what it does, the triggers, the end and the winner, the options. A house rule's page begins with
 what it changes against its base (as `tav diff` says it).
 
-The words are the language's, turned into sentences: `me` is "you", `table of p` is "p's
+The words are the language's, turned into sentences: `me` is "you" where a player acts (in
+setup and at game end no one does; in a phase of steps it is the current player), a shared
+counter goes up or down (it is nobody's), `table of p` is "p's
 Table" (a zone's or counter's title when it has one), `x.colour == Red` is "x's colour is Red",
 `count(x in Z where C)` is "the number of x in Z where C". The page is for a player holding it
 against the printed rulebook; `tav rules` never changes the rules file.
 """
 from __future__ import annotations
 
+import contextlib
 import re
 
 from .check.model import (BuiltinRef, ConstRef, CounterRef, DefRef, EffectRef, GameModel, LocalRef, OptionRef,
@@ -33,6 +36,10 @@ _ARITH = {"+": "plus", "-": "minus", "*": "times", "/": "divided by (rounded dow
 _ORD = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}
 
 
+_NOBODY = "no one"  # `me` where no one acts (setup, at game end): none
+_CURRENT = "the current player"  # `me` in a phase of steps: the player who took the last turn
+
+
 def _human(name: str) -> str:
     return name.replace("_", " ")
 
@@ -43,6 +50,17 @@ class _Words:
     def __init__(self, model: GameModel):
         self.m = model
         self.used: set = set()  # (file, line) of the comments already carried
+        self.me = "you"  # `me` in words: "you" where a player acts (`acting`)
+
+    @contextlib.contextmanager
+    def acting(self, who: str):
+        """`me` read as `who` inside: where no player acts (setup, at game end: `me` is none; a
+        phase of steps: the current player), nothing is given to "you"."""
+        saved, self.me = self.me, who
+        try:
+            yield
+        finally:
+            self.me = saved
 
     def comments(self, span) -> list[str]:
         return comments_above(self.m, span, self.used)
@@ -66,6 +84,8 @@ class _Words:
     def owner(self, o: str, thing: str) -> str:
         if o == "you":
             return f"your {thing}"
+        if o == self.me:
+            return f"{o}'s {thing}"
         if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", o):
             return f"{o}'s {thing}"
         return f"the {thing} of {o}"
@@ -118,17 +138,18 @@ class _Words:
         if isinstance(x, A.Name):
             ref = m.refs.get(x)
             if isinstance(ref, BuiltinRef) or x.name in _BUILTIN_WORDS and not isinstance(ref, LocalRef):
-                return _BUILTIN_WORDS.get(x.name, _human(x.name))
+                return self.me if x.name == "me" else _BUILTIN_WORDS.get(x.name, _human(x.name))
             match ref:
                 case OptionRef():
                     return f"*{x.name}*"
                 case CounterRef(whose="me"):
-                    return f"your {self.counter_title(x.name)}"
+                    return self.owner(self.me, self.counter_title(x.name))
                 case CounterRef(whose="shared"):
                     return self.counter_title(x.name)
                 case ZoneRef(whose="shared"):
                     z = m.zones.get(x.name)
-                    return f"your {self.zone_title(x.name)}" if z is not None and z.decl.per_player else self.zone_title(x.name)
+                    return self.owner(self.me, self.zone_title(x.name)) if z is not None and z.decl.per_player \
+                        else self.zone_title(x.name)
                 case EffectRef():
                     return self.callable_title(x.name)
                 case DefRef():
@@ -272,7 +293,7 @@ class _Words:
     def held(self, x):
         """A player's counter (`coins`, `p.coins`): (the player in words, the counter's title)."""
         if isinstance(x, A.Name) and isinstance(ref := self.m.refs.get(x), CounterRef) and ref.whose == "me":
-            return "you", self.counter_title(x.name)
+            return self.me, self.counter_title(x.name)
         if isinstance(x, A.Attr) and x.name in self.m.counters and self.m.counters[x.name].decl.per_player:
             return self.e(x.obj), self.counter_title(x.name)
         return None
@@ -331,20 +352,26 @@ class _Words:
         if isinstance(s, A.Reveal):
             return L(f"reveal {self.e(s.what)}.")
         if isinstance(s, A.Look):
-            return L(f"look at {self.e(s.what)} (only you see it).")
+            return L(f"look at {self.e(s.what)} (only {self.me} {'see' if self.me == 'you' else 'sees'} it).")
         if isinstance(s, A.Show):
             return L(f"show {self.e(s.what)} to {self.e(s.to)}.")
         if isinstance(s, A.Gain):
             what = self.counter_title(s.counter)
             amount = self.e(s.amount)
             short = " " not in amount or amount.startswith("*") and amount.endswith("*")
+            c = self.m.counters.get(s.counter)
+            if s.op in ("gain", "lose") and s.other is None and c is not None and not c.decl.per_player:
+                # a shared counter (the Clock, a supply) is nobody's: it goes up or down
+                how = "up" if s.op == "gain" else "down"
+                return L(f"{what} goes {how} by {amount}." if short else f"{what} goes {how} by: {amount}.")
             if s.op in ("gain", "lose"):
-                who = self.e(s.other) if s.other is not None else "you"
+                who = self.e(s.other) if s.other is not None else self.me
                 verb = s.op if who == "you" else s.op + "s"
                 return L(f"{who} {verb} {amount} {what}." if short else f"{who} {verb} {what}: {amount}.")
             if s.op == "give":
-                return L(f"give {amount} of your {what} to {self.e(s.other)}." if short
-                         else f"give {self.e(s.other)} {what} of yours: {amount}.")
+                mine, yours = self.owner(self.me, what), "yours" if self.me == "you" else self.me + "'s"
+                return L(f"give {amount} of {mine} to {self.e(s.other)}." if short
+                         else f"give {self.e(s.other)} {what} of {yours}: {amount}.")
             return L(f"take {amount} {what} from {self.e(s.other)}." if short
                      else f"take {what} from {self.e(s.other)}: {amount}.")
         if isinstance(s, A.Set):
@@ -674,7 +701,8 @@ class _Page:
             return
         self.add("## Setup", "")
         self.quote(s.decl.span)
-        self.add(*self.w.block(s.decl.body))
+        with self.w.acting(_NOBODY):  # no one acts in setup
+            self.add(*self.w.block(s.decl.body))
         self.add("")
 
     def rounds(self) -> None:
@@ -697,7 +725,8 @@ class _Page:
     def phase(self, p: A.Phase) -> None:
         w = self.w
         if p.body is not None and not p.each_player:
-            self.add(*w.block(p.body))
+            with w.acting(_CURRENT):  # a phase of steps: `me` is the current player, if anyone
+                self.add(*w.block(p.body))
             return
         if p.each_player:
             start = f", starting with {w.e(p.each_from)}" if p.each_from is not None else ""
@@ -861,7 +890,8 @@ class _Page:
         if m.game_end is not None:
             self.add("When the game ends, before the winner is known:", "")
             self.quote(m.game_end.decl.span)
-            self.add(*self.w.block(m.game_end.decl.body))
+            with self.w.acting(_NOBODY):  # no one acts at game end
+                self.add(*self.w.block(m.game_end.decl.body))
             self.add("")
         for d in m.guarded_winners + ([m.winner] if m.winner is not None else []):
             self.quote(d.span)
