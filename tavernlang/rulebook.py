@@ -50,6 +50,10 @@ class _Words:
     def __init__(self, model: GameModel):
         self.m = model
         self.used: set = set()  # (file, line) of the comments already carried
+        # the comments that open a paragraph of helpers and the rule they belong to
+        self.carried: dict[tuple[str, int], list[tuple[str, int]]] = _paragraph_quotes(model)
+        for lines in self.carried.values():
+            self.used.update(lines)
         self.me = "you"  # `me` in words: "you" where a player acts (`acting`)
 
     @contextlib.contextmanager
@@ -63,7 +67,11 @@ class _Words:
             self.me = saved
 
     def comments(self, span) -> list[str]:
-        return comments_above(self.m, span, self.used)
+        """The comments of a declaration or statement (once: a comment carried is not carried
+        again), with those of the paragraph it is the rule of first."""
+        head = self.carried.pop((span.file, span.line), [])
+        lines = [self.m.sources.line(f, ln) or "" for f, ln in head]
+        return _clean([ln.strip() for ln in lines]) + comments_above(self.m, span, self.used)
 
     # ------------------------------------------------------------ names
     def zone_title(self, name: str) -> str:
@@ -496,14 +504,73 @@ def comments_above(model: GameModel, span, used: set | None = None) -> list[str]
     if trailing and (span.file, span.line) not in used:
         used.add((span.file, span.line))
         out.append(trailing)
+    return _clean(out)
+
+
+def _clean(comments: list[str]) -> list[str]:
+    """Comment lines as text: the `#` and any rule of dashes taken off, tool markers left out."""
     texts = []
-    for c in out:
+    for c in comments:
         t = _DECOR.sub("", c).strip()
         t = re.sub(r"#\s*tav:.*$", "", t).strip()
         if not t or t.startswith("tav:"):
             continue
         texts.append(t)
     return texts
+
+
+# what a paragraph's opening comment may belong to, besides the definitions it starts with
+_RULES = (A.ActionDecl, A.EffectDecl, A.WinnerDecl, A.EndDecl, A.RoundsDecl, A.SetupDecl, A.GameEndDecl,
+          A.ReachDecl, A.OnDecl)
+
+
+def _paragraph_quotes(model: GameModel) -> dict[tuple[str, int], list[tuple[str, int]]]:
+    """The comment that opens a paragraph (declarations with no blank line between) quotes the
+    rule the paragraph is for: when the paragraph begins with definitions (`def`) that work out
+    what a rule below them needs, the comment belongs to the paragraph's first action, else its
+    first other rule (an effect, the winner...), not to the first definition, unless that rule has
+    a comment of its own. By the line of that rule: the comment lines (file, line). A comment
+    above a later declaration of the paragraph stays with that declaration."""
+    texts: dict[str, list[str]] = {}
+
+    def line(file: str, ln: int) -> str | None:
+        if file not in texts:
+            t = model.sources.text(file)
+            texts[file] = t.split("\n") if t is not None else []
+        ls = texts[file]
+        return ls[ln - 1] if 1 <= ln <= len(ls) else None
+
+    starts = {(d.span.file, d.span.line): d for d in model.decls if getattr(d, "span", None) is not None}
+    out: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    for d in model.decls:
+        if not isinstance(d, A.DefDecl) or d.span is None:
+            continue
+        f = d.span.file
+        ln = d.span.line - 1
+        block = []
+        while ln >= 1 and (t := line(f, ln)) is not None and t.strip().startswith("#") and not _is_header(t.strip()):
+            block.insert(0, (f, ln))
+            ln -= 1
+        if not block:
+            continue
+        above = line(f, ln)
+        if above is not None and above.strip() and not _is_header(above.strip()):
+            continue  # a comment inside a paragraph: its own declaration's
+        rules = []
+        ln = d.span.line + 1
+        while (t := line(f, ln)) is not None and t.strip() and not _is_header(t.strip()):
+            r = starts.get((f, ln))
+            if isinstance(r, _RULES):
+                rules.append(r)
+            ln += 1
+        target = next((r for r in rules if isinstance(r, A.ActionDecl)), rules[0] if rules else None)
+        if target is None:
+            continue
+        own = line(f, target.span.line - 1)
+        if own is not None and own.strip().startswith("#"):
+            continue  # the rule has its own comment: the opening one is the definitions'
+        out[(f, target.span.line)] = block
+    return out
 
 
 def _trailing_comment(line: str) -> str | None:
