@@ -38,6 +38,7 @@ _ORD = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"
 
 _NOBODY = "no one"  # `me` where no one acts (setup, at game end): none
 _CURRENT = "the current player"  # `me` in a phase of steps: the player who took the last turn
+_EACH = "that player"  # `me` in the winner's keys: each player in turn
 
 
 def _human(name: str) -> str:
@@ -521,15 +522,16 @@ def _clean(comments: list[str]) -> list[str]:
 
 # what a paragraph's opening comment may belong to, besides the definitions it starts with
 _RULES = (A.ActionDecl, A.EffectDecl, A.WinnerDecl, A.EndDecl, A.RoundsDecl, A.SetupDecl, A.GameEndDecl,
-          A.ReachDecl, A.OnDecl)
+          A.ReachDecl, A.OnDecl, A.KindDecl)
 
 
 def _paragraph_quotes(model: GameModel) -> dict[tuple[str, int], list[tuple[str, int]]]:
     """The comment that opens a paragraph (declarations with no blank line between) quotes the
     rule the paragraph is for: when the paragraph begins with definitions (`def`) that work out
     what a rule below them needs, the comment belongs to the paragraph's first action, else its
-    first other rule (an effect, the winner...), not to the first definition, unless that rule has
-    a comment of its own. By the line of that rule: the comment lines (file, line). A comment
+    first other rule (an effect, the winner...), and when it begins with the types (`enum`) of a
+    kind of card, to the kind; not to the first definition, unless that rule has a comment of its
+    own. By the line of that rule: the comment lines (file, line). A comment
     above a later declaration of the paragraph stays with that declaration."""
     texts: dict[str, list[str]] = {}
 
@@ -543,7 +545,7 @@ def _paragraph_quotes(model: GameModel) -> dict[tuple[str, int], list[tuple[str,
     starts = {(d.span.file, d.span.line): d for d in model.decls if getattr(d, "span", None) is not None}
     out: dict[tuple[str, int], list[tuple[str, int]]] = {}
     for d in model.decls:
-        if not isinstance(d, A.DefDecl) or d.span is None:
+        if not isinstance(d, (A.DefDecl, A.EnumDecl)) or d.span is None:
             continue
         f = d.span.file
         ln = d.span.line - 1
@@ -563,7 +565,11 @@ def _paragraph_quotes(model: GameModel) -> dict[tuple[str, int], list[tuple[str,
             if isinstance(r, _RULES):
                 rules.append(r)
             ln += 1
-        target = next((r for r in rules if isinstance(r, A.ActionDecl)), rules[0] if rules else None)
+        if isinstance(d, A.EnumDecl):  # the types of a kind of card: the kind's
+            target = next((r for r in rules if isinstance(r, A.KindDecl)), None)
+        else:
+            rules = [r for r in rules if not isinstance(r, A.KindDecl)]
+            target = next((r for r in rules if isinstance(r, A.ActionDecl)), rules[0] if rules else None)
         if target is None:
             continue
         own = line(f, target.span.line - 1)
@@ -697,7 +703,23 @@ class _Page:
             self.add("")
         if not lists:
             self.para("The rules declare no components list; the cards they declare are these.")
+        self.types()
         self.cards()
+
+    def types(self) -> None:
+        """The lists of values the rules name (enums), each with its values, but an option's (its
+        values are listed with the options)."""
+        m = self.m
+        of_options = {o.type.enum for o in m.options.values() if o.type.enum is not None}
+        enums = [d for d in m.decls if isinstance(d, A.EnumDecl) and d.name not in of_options]
+        if not enums:
+            return
+        self.add("### Types", "")
+        self.para("The rules name these kinds of values:")
+        for d in enums:
+            self.add(f"- **{d.name}**: {', '.join(d.values)}.")
+            self.add(*(f"  > {c}" for c in self.notes(d.span)))
+        self.add("")
 
     def cards(self) -> None:
         m = self.m
@@ -954,6 +976,7 @@ class _Page:
             self.para(f"At the end of a round, the game ends if {self.w.e(d.cond)}.")
         if m.rounds is not None and m.rounds.count is not None:
             self.para(f"The game ends after round {self.w.e(m.rounds.count)} at the latest.")
+        self.ends()
         if m.game_end is not None:
             self.add("When the game ends, before the winner is known:", "")
             self.quote(m.game_end.decl.span)
@@ -967,19 +990,79 @@ class _Page:
                 self.para(f"{guard}everyone wins together if {self.w.e(d.everyone_if)}; otherwise no one wins.")
                 continue
             keys = [self._key(k) for k in d.keys]
-            text = f"the player with the most {keys[0]} wins"
+            text = f"the player with {keys[0]} wins"
             for k in keys[1:]:
-                text += f"; if tied, the one with the most {k}"
+                text += f"; if tied, the one with {k}"
             self.para(f"{guard}{text[:1].upper() + text[1:]}; players still tied share the victory.")
         if m.winner is None and not m.guarded_winners:
             self.para("The rules name no winner: every player wins.")
 
-    def _key(self, k) -> str:
-        if isinstance(k, A.Name) and k.name in self.m.counters:
-            return self.w.counter_title(k.name)
+    def _key(self, k, most: str = "the most") -> str:
+        """A winner's key as what a player has the most (or, negated, the fewest) of; `me` is
+        each player in turn ("that player")."""
         if isinstance(k, A.Neg):
-            return f"(the fewest) {self._key(k.operand)}"
-        return self.w.e(k).removeprefix("your ")
+            return self._key(k.operand, "the fewest")
+        if isinstance(k, A.Name) and k.name in self.m.counters:
+            return f"{most} {self.w.counter_title(k.name)}"
+        with self.w.acting(_EACH):
+            text = self.w.e(k)
+        for head in ("the number of ", ""):
+            if text.startswith(head + _EACH + "'s "):
+                return f"{most} {text[len(head + _EACH) + 3:]}"
+        return f"{most} {text}"
+
+    def ends(self) -> None:
+        """Where the rules end the game at once (`end game`): in which action, effect, phase or
+        trigger, and when, each with the quote above the statement it is in."""
+        m, w = self.m, self.w
+        places: list[tuple[str, A.Block]] = []
+        if m.setup is not None:
+            places.append(("setup", m.setup.decl.body))
+        for p in (m.rounds.phases if m.rounds is not None else ()):
+            if p.body is not None:
+                places.append((f"the phase “{p.title or _human(p.name)}”", p.body))
+        for c in list(m.actions.values()) + list(m.effects.values()):
+            places.append((w.callable_title(c.decl.name), c.decl.body))
+        for d in m.decls:
+            if isinstance(d, A.ReachDecl):
+                places.append((f"the trigger when a player's {w.counter_title(d.counter)} reaches {w.e(d.value)}",
+                               d.body))
+            elif isinstance(d, A.OnDecl):
+                places.append((f"the moment “{_human(d.event)}”", d.body))
+        for where, body in places:
+            found = list(_end_games(body, ()))
+            if not found:
+                continue
+            self.para(f"The game ends at once during {where}:")
+            last = None
+            for top, conds in found:
+                if top is not last:
+                    if last is not None:
+                        self.add("")
+                    last = top
+                    qs = comments_above(m, top.span)  # quoted again here: the rule of the end
+                    if qs:
+                        self.add(*(f"> {q}" for q in qs), "")
+                when = " and ".join(w.e(c) if not neg else w.negate(c) for c, neg in conds)
+                self.add(f"- {'if ' + when if when else 'whenever it is done'}.")
+            self.add("")
+
+
+def _end_games(b: A.Block | None, conds: tuple, top=None):
+    """The `end game` statements of a block: (the block's statement it is in, the conditions
+    that lead to it, each (condition, negated))."""
+    for st in (b.stmts if b is not None else ()):
+        t = top if top is not None else st
+        if isinstance(st, A.EndGame):
+            yield t, conds
+        elif isinstance(st, A.If):
+            yield from _end_games(st.then, conds + ((st.test, False),), t)
+            yield from _end_games(st.orelse, conds + ((st.test, True),), t)
+        elif isinstance(st, A.ChooseOne):
+            for o in st.options:
+                yield from _end_games(o.body, conds, t)
+        elif isinstance(getattr(st, "body", None), A.Block):
+            yield from _end_games(st.body, conds, t)
 
 
 def _twice(callables) -> set:

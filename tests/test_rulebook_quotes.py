@@ -74,3 +74,13 @@ def test_a_quote_inside_a_paragraph_stays_with_the_declaration_below_it(tmp_path
                            'action dig "dig" { require poor(me.coins)  gain 1 coins }\n')
     assert "Poor" not in _section(page, "### dig")
     assert '> "Poor: fewer than 5 coins."\n\n- **poor**' in page
+
+
+def test_a_quote_above_the_types_of_a_kind_of_card_is_quoted_with_the_kind(tmp_path):
+    page = _page(tmp_path, '\n# "A dish shows its taste."\n'
+                           'enum Taste { Sweet, Sour }\n'
+                           'kind Dish { taste: Taste }\n'
+                           'card "Pie" x2: Dish { taste: Sweet }\n'
+                           'action dig "dig" { gain 1 coins }\n')
+    assert '> "A dish shows its taste."' in page.split("#### Dish (2 cards)\n")[1].split("\n#")[0]
+    assert "- **Taste**: Sweet, Sour.\n\n" in page
