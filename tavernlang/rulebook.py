@@ -827,11 +827,12 @@ class _Page:
             return
         self.turns_phase(p)
 
-    def _action_list(self, p: A.Phase, once: str) -> str:
-        """The phase's actions by their titles, each with its marks (`once` read as `once` says)."""
+    def _action_list(self, p: A.Phase, once: str, required: str = "must be taken when allowed") -> str:
+        """The phase's actions by their titles, each with its marks (`once`, `required` read as
+        the phase makes them)."""
         acts = []
         for a in p.actions:
-            flags = [x for x, on in ((once, a.once), ("must be taken when allowed", a.required)) if on]
+            flags = [x for x, on in ((once, a.once), (required, a.required)) if on]
             acts.append(self.w.callable_title(a.name) + (f" ({', '.join(flags)})" if flags else ""))
         return "; ".join(acts)
 
@@ -858,7 +859,7 @@ class _Page:
                           "their turn ends.")
             once = "at most once in this phase" if p.once_each else "at most once a turn"
             self.para("On a turn, a player takes any of these actions, one at a time, as often as they may: "
-                      + self._action_list(p, once) + ".")
+                      + self._action_list(p, once, "must be taken once a turn when allowed") + ".")
             if p.can_pass:
                 cond = f" (they may pass only if {w.e(p.pass_cond)})" if p.pass_cond is not None else ""
                 self.para(f"The turn ends when the player passes{cond} or can take no more actions.")
