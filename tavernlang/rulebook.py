@@ -832,7 +832,8 @@ class _Page:
         the phase makes them)."""
         acts = []
         for a in p.actions:
-            flags = [x for x, on in ((once, a.once), (required, a.required)) if on]
+            must = "and must be taken when allowed" if a.once else required
+            flags = [x for x, on in ((once, a.once), (must, a.required)) if on]
             acts.append(self.w.callable_title(a.name) + (f" ({', '.join(flags)})" if flags else ""))
         return "; ".join(acts)
 

@@ -70,7 +70,7 @@ STATEMENTS = {
         # "each player takes a turn in clockwise order ... you must perform Place Dice during your turn"
         ("### 4. Running a Round",
          ["A turn is several actions long",
-          "“Place Dice” (at most once a turn, must be taken once a turn when allowed)"], ["does one of these"]),
+          "“Place Dice” (at most once a turn, and must be taken when allowed)"], ["does one of these"]),
         ("## A round", ['> "Cavern Tavern is played over 10 rounds."'], []),
         ("### the round ends", ["- The Clock goes up by 1."], ["You gain 1 the Clock"]),
         # "If there is a tie, the player who lost fewer points from their Nasty track wins."

@@ -64,3 +64,10 @@ def test_a_turn_of_one_action_says_one_action(tmp_path):
 def test_a_turn_without_pass_goes_on_while_the_player_can_act(tmp_path):
     text = _phase(tmp_path, 'phase work "Work" turns from player(1) once_each { actions buy once, look once }')
     assert "The turn ends when the player can take no more actions: they may not pass while they can take one." in text
+
+
+def test_a_required_action_in_a_turn_of_several_actions_is_taken_once_a_turn_when_allowed(tmp_path):
+    text = _phase(tmp_path, 'phase work "Work" turns from player(1) { actions buy required, look pass }')
+    assert "“buy a dish” (must be taken once a turn when allowed)" in text
+    text = _phase(tmp_path, 'phase work "Work" turns from player(1) { actions buy once required, look pass }')
+    assert "“buy a dish” (at most once a turn, and must be taken when allowed)" in text
