@@ -9,10 +9,10 @@ what it changes against its base (as `tav diff` says it).
 
 The words are the language's, turned into sentences: `me` is "you" where a player acts (in
 setup and at game end no one does; in a phase of steps it is the current player), a shared
-counter goes up or down (it is nobody's), `table of p` is "p's
-Table" (a zone's or counter's title when it has one), `x.colour == Red` is "x's colour is Red",
-`count(x in Z where C)` is "the number of x in Z where C". The page is for a player holding it
-against the printed rulebook; `tav rules` never changes the rules file.
+counter goes up or down (it is nobody's), `table of p` is "p's Table" (a zone's or counter's
+title when it has one), `x.colour == Red` is "x's colour is Red", `count(x in Z where C)` is
+"the number of x in Z where C". The page is for a player holding it against the printed
+rulebook; `tav rules` never changes the rules file.
 """
 from __future__ import annotations
 
@@ -531,8 +531,8 @@ def _paragraph_quotes(model: GameModel) -> dict[tuple[str, int], list[tuple[str,
     what a rule below them needs, the comment belongs to the paragraph's first action, else its
     first other rule (an effect, the winner...), and when it begins with the types (`enum`) of a
     kind of card, to the kind; not to the first definition, unless that rule has a comment of its
-    own. By the line of that rule: the comment lines (file, line). A comment
-    above a later declaration of the paragraph stays with that declaration."""
+    own. By the line of that rule: the comment lines (file, line). A comment above a later
+    declaration of the paragraph stays with that declaration."""
     texts: dict[str, list[str]] = {}
 
     def line(file: str, ln: int) -> str | None:
