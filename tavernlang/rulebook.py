@@ -7,13 +7,16 @@ setup, the round and its phases, each action and effect under its title with wha
 what it does, the triggers, the end and the winner, the options. A house rule's page begins with
 what it changes against its base (as `tav diff` says it).
 
-The words are the language's, turned into sentences: `me` is "you", `table of p` is "p's
-Table" (a zone's or counter's title when it has one), `x.colour == Red` is "x's colour is Red",
-`count(x in Z where C)` is "the number of x in Z where C". The page is for a player holding it
-against the printed rulebook; `tav rules` never changes the rules file.
+The words are the language's, turned into sentences: `me` is "you" where a player acts (in
+setup and at game end no one does; in a phase of steps it is the current player), a shared
+counter goes up or down (it is nobody's), `table of p` is "p's Table" (a zone's or counter's
+title when it has one), `x.colour == Red` is "x's colour is Red", `count(x in Z where C)` is
+"the number of x in Z where C". The page is for a player holding it against the printed
+rulebook; `tav rules` never changes the rules file.
 """
 from __future__ import annotations
 
+import contextlib
 import re
 
 from .check.model import (BuiltinRef, ConstRef, CounterRef, DefRef, EffectRef, GameModel, LocalRef, OptionRef,
@@ -33,6 +36,11 @@ _ARITH = {"+": "plus", "-": "minus", "*": "times", "/": "divided by (rounded dow
 _ORD = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}
 
 
+_NOBODY = "no one"  # `me` where no one acts (setup, at game end): none
+_CURRENT = "the current player"  # `me` in a phase of steps: the player who took the last turn
+_EACH = "that player"  # `me` in the winner's keys: each player in turn
+
+
 def _human(name: str) -> str:
     return name.replace("_", " ")
 
@@ -43,9 +51,28 @@ class _Words:
     def __init__(self, model: GameModel):
         self.m = model
         self.used: set = set()  # (file, line) of the comments already carried
+        # the comments that open a paragraph of helpers and the rule they belong to
+        self.carried: dict[tuple[str, int], list[tuple[str, int]]] = _paragraph_quotes(model)
+        for lines in self.carried.values():
+            self.used.update(lines)
+        self.me = "you"  # `me` in words: "you" where a player acts (`acting`)
+
+    @contextlib.contextmanager
+    def acting(self, who: str):
+        """`me` read as `who` inside: where no player acts (setup, at game end: `me` is none; a
+        phase of steps: the current player), nothing is given to "you"."""
+        saved, self.me = self.me, who
+        try:
+            yield
+        finally:
+            self.me = saved
 
     def comments(self, span) -> list[str]:
-        return comments_above(self.m, span, self.used)
+        """The comments of a declaration or statement (once: a comment carried is not carried
+        again), with those of the paragraph it is the rule of first."""
+        head = self.carried.pop((span.file, span.line), [])
+        lines = [self.m.sources.line(f, ln) or "" for f, ln in head]
+        return _clean([ln.strip() for ln in lines]) + comments_above(self.m, span, self.used)
 
     # ------------------------------------------------------------ names
     def zone_title(self, name: str) -> str:
@@ -66,6 +93,8 @@ class _Words:
     def owner(self, o: str, thing: str) -> str:
         if o == "you":
             return f"your {thing}"
+        if o == self.me:
+            return f"{o}'s {thing}"
         if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", o):
             return f"{o}'s {thing}"
         return f"the {thing} of {o}"
@@ -118,17 +147,18 @@ class _Words:
         if isinstance(x, A.Name):
             ref = m.refs.get(x)
             if isinstance(ref, BuiltinRef) or x.name in _BUILTIN_WORDS and not isinstance(ref, LocalRef):
-                return _BUILTIN_WORDS.get(x.name, _human(x.name))
+                return self.me if x.name == "me" else _BUILTIN_WORDS.get(x.name, _human(x.name))
             match ref:
                 case OptionRef():
                     return f"*{x.name}*"
                 case CounterRef(whose="me"):
-                    return f"your {self.counter_title(x.name)}"
+                    return self.owner(self.me, self.counter_title(x.name))
                 case CounterRef(whose="shared"):
                     return self.counter_title(x.name)
                 case ZoneRef(whose="shared"):
                     z = m.zones.get(x.name)
-                    return f"your {self.zone_title(x.name)}" if z is not None and z.decl.per_player else self.zone_title(x.name)
+                    return self.owner(self.me, self.zone_title(x.name)) if z is not None and z.decl.per_player \
+                        else self.zone_title(x.name)
                 case EffectRef():
                     return self.callable_title(x.name)
                 case DefRef():
@@ -272,7 +302,7 @@ class _Words:
     def held(self, x):
         """A player's counter (`coins`, `p.coins`): (the player in words, the counter's title)."""
         if isinstance(x, A.Name) and isinstance(ref := self.m.refs.get(x), CounterRef) and ref.whose == "me":
-            return "you", self.counter_title(x.name)
+            return self.me, self.counter_title(x.name)
         if isinstance(x, A.Attr) and x.name in self.m.counters and self.m.counters[x.name].decl.per_player:
             return self.e(x.obj), self.counter_title(x.name)
         return None
@@ -331,20 +361,26 @@ class _Words:
         if isinstance(s, A.Reveal):
             return L(f"reveal {self.e(s.what)}.")
         if isinstance(s, A.Look):
-            return L(f"look at {self.e(s.what)} (only you see it).")
+            return L(f"look at {self.e(s.what)} (only {self.me} {'see' if self.me == 'you' else 'sees'} it).")
         if isinstance(s, A.Show):
             return L(f"show {self.e(s.what)} to {self.e(s.to)}.")
         if isinstance(s, A.Gain):
             what = self.counter_title(s.counter)
             amount = self.e(s.amount)
             short = " " not in amount or amount.startswith("*") and amount.endswith("*")
+            c = self.m.counters.get(s.counter)
+            if s.op in ("gain", "lose") and s.other is None and c is not None and not c.decl.per_player:
+                # a shared counter (the Clock, a supply) is nobody's: it goes up or down
+                how = "up" if s.op == "gain" else "down"
+                return L(f"{what} goes {how} by {amount}." if short else f"{what} goes {how} by: {amount}.")
             if s.op in ("gain", "lose"):
-                who = self.e(s.other) if s.other is not None else "you"
+                who = self.e(s.other) if s.other is not None else self.me
                 verb = s.op if who == "you" else s.op + "s"
                 return L(f"{who} {verb} {amount} {what}." if short else f"{who} {verb} {what}: {amount}.")
             if s.op == "give":
-                return L(f"give {amount} of your {what} to {self.e(s.other)}." if short
-                         else f"give {self.e(s.other)} {what} of yours: {amount}.")
+                mine, yours = self.owner(self.me, what), "yours" if self.me == "you" else self.me + "'s"
+                return L(f"give {amount} of {mine} to {self.e(s.other)}." if short
+                         else f"give {self.e(s.other)} {what} of {yours}: {amount}.")
             return L(f"take {amount} {what} from {self.e(s.other)}." if short
                      else f"take {what} from {self.e(s.other)}: {amount}.")
         if isinstance(s, A.Set):
@@ -434,7 +470,17 @@ def _a(word: str) -> str:
 _DECOR = re.compile(r"^[\s#=\-_*~]*")
 
 
-_HEADER = re.compile(r"^#\s*[-=]{4,}")  # a file's section header (`# ------ Setup`): layout, not rules
+_RULE = re.compile(r"^#\s*[-=]{4,}")  # a comment line that begins with a rule of dashes or equals signs
+
+
+def _is_header(line: str) -> bool:
+    """A file's section header (`# ------ Setup`, `# ==== Counting the Till`): a rule of dashes or
+    equals signs alone or with a short title, which is layout, not rules. A rule followed by a
+    sentence (`# ---- Drawing. Rulings: a deck that runs out ...`) begins a ruling instead."""
+    if not _RULE.match(line):
+        return False
+    title = _DECOR.sub("", line).strip()
+    return len(title.split()) <= 8 and title.count("(") == title.count(")") and title.count("[") == title.count("]")
 
 
 def comments_above(model: GameModel, span, used: set | None = None) -> list[str]:
@@ -448,7 +494,7 @@ def comments_above(model: GameModel, span, used: set | None = None) -> list[str]
     ln = span.line - 1
     while ln >= 1:
         line = src.line(span.file, ln)
-        if line is None or not line.strip().startswith("#") or _HEADER.match(line.strip()):
+        if line is None or not line.strip().startswith("#") or _is_header(line.strip()):
             break
         if (span.file, ln) not in used:
             out.insert(0, line.strip())
@@ -459,14 +505,78 @@ def comments_above(model: GameModel, span, used: set | None = None) -> list[str]
     if trailing and (span.file, span.line) not in used:
         used.add((span.file, span.line))
         out.append(trailing)
+    return _clean(out)
+
+
+def _clean(comments: list[str]) -> list[str]:
+    """Comment lines as text: the `#` and any rule of dashes taken off, tool markers left out."""
     texts = []
-    for c in out:
+    for c in comments:
         t = _DECOR.sub("", c).strip()
         t = re.sub(r"#\s*tav:.*$", "", t).strip()
         if not t or t.startswith("tav:"):
             continue
         texts.append(t)
     return texts
+
+
+# what a paragraph's opening comment may belong to, besides the definitions it starts with
+_RULES = (A.ActionDecl, A.EffectDecl, A.WinnerDecl, A.EndDecl, A.RoundsDecl, A.SetupDecl, A.GameEndDecl,
+          A.ReachDecl, A.OnDecl, A.KindDecl)
+
+
+def _paragraph_quotes(model: GameModel) -> dict[tuple[str, int], list[tuple[str, int]]]:
+    """The comment that opens a paragraph (declarations with no blank line between) quotes the
+    rule the paragraph is for: when the paragraph begins with definitions (`def`) that work out
+    what a rule below them needs, the comment belongs to the paragraph's first action, else its
+    first other rule (an effect, the winner...), and when it begins with the types (`enum`) of a
+    kind of card, to the kind; not to the first definition, unless that rule has a comment of its
+    own. By the line of that rule: the comment lines (file, line). A comment above a later
+    declaration of the paragraph stays with that declaration."""
+    texts: dict[str, list[str]] = {}
+
+    def line(file: str, ln: int) -> str | None:
+        if file not in texts:
+            t = model.sources.text(file)
+            texts[file] = t.split("\n") if t is not None else []
+        ls = texts[file]
+        return ls[ln - 1] if 1 <= ln <= len(ls) else None
+
+    starts = {(d.span.file, d.span.line): d for d in model.decls if getattr(d, "span", None) is not None}
+    out: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    for d in model.decls:
+        if not isinstance(d, (A.DefDecl, A.EnumDecl)) or d.span is None:
+            continue
+        f = d.span.file
+        ln = d.span.line - 1
+        block = []
+        while ln >= 1 and (t := line(f, ln)) is not None and t.strip().startswith("#") and not _is_header(t.strip()):
+            block.insert(0, (f, ln))
+            ln -= 1
+        if not block:
+            continue
+        above = line(f, ln)
+        if above is not None and above.strip() and not _is_header(above.strip()):
+            continue  # a comment inside a paragraph: its own declaration's
+        rules = []
+        ln = d.span.line + 1
+        while (t := line(f, ln)) is not None and t.strip() and not _is_header(t.strip()):
+            r = starts.get((f, ln))
+            if isinstance(r, _RULES):
+                rules.append(r)
+            ln += 1
+        if isinstance(d, A.EnumDecl):  # the types of a kind of card: the kind's
+            target = next((r for r in rules if isinstance(r, A.KindDecl)), None)
+        else:
+            rules = [r for r in rules if not isinstance(r, A.KindDecl)]
+            target = next((r for r in rules if isinstance(r, A.ActionDecl)), rules[0] if rules else None)
+        if target is None:
+            continue
+        own = line(f, target.span.line - 1)
+        if own is not None and own.strip().startswith("#"):
+            continue  # the rule has its own comment: the opening one is the definitions'
+        out[(f, target.span.line)] = block
+    return out
 
 
 def _trailing_comment(line: str) -> str | None:
@@ -593,7 +703,23 @@ class _Page:
             self.add("")
         if not lists:
             self.para("The rules declare no components list; the cards they declare are these.")
+        self.types()
         self.cards()
+
+    def types(self) -> None:
+        """The lists of values the rules name (enums), each with its values, but an option's (its
+        values are listed with the options)."""
+        m = self.m
+        of_options = {o.type.enum for o in m.options.values() if o.type.enum is not None}
+        enums = [d for d in m.decls if isinstance(d, A.EnumDecl) and d.name not in of_options]
+        if not enums:
+            return
+        self.add("### Types", "")
+        self.para("The rules name these kinds of values:")
+        for d in enums:
+            self.add(f"- **{d.name}**: {', '.join(d.values)}.")
+            self.add(*(f"  > {c}" for c in self.notes(d.span)))
+        self.add("")
 
     def cards(self) -> None:
         m = self.m
@@ -664,7 +790,8 @@ class _Page:
             return
         self.add("## Setup", "")
         self.quote(s.decl.span)
-        self.add(*self.w.block(s.decl.body))
+        with self.w.acting(_NOBODY):  # no one acts in setup
+            self.add(*self.w.block(s.decl.body))
         self.add("")
 
     def rounds(self) -> None:
@@ -681,38 +808,90 @@ class _Page:
             self.add(f"### {i}. {p.title or _human(p.name)}", "")
             self.quote(p.span)
             self.phase(p)
-            self.add("")
+            if self.lines[-1] != "":
+                self.add("")
 
     def phase(self, p: A.Phase) -> None:
         w = self.w
         if p.body is not None and not p.each_player:
-            self.add(*w.block(p.body))
+            with w.acting(_CURRENT):  # a phase of steps: `me` is the current player, if anyone
+                self.add(*w.block(p.body))
             return
         if p.each_player:
             start = f", starting with {w.e(p.each_from)}" if p.each_from is not None else ""
             self.para(f"Each player in turn{start}:")
             self.add(*w.block(p.body))
             return
-        how = "Players take turns"
         if p.simultaneous:
-            how = "All players choose at the same time" + (f" (when {w.e(p.simul_cond)})" if p.simul_cond is not None else "") \
-                + "; the choices are carried out in turn order"
-        parts = [f"{how}, starting with {w.e(p.start)}"]
-        if p.once_each:
-            parts.append("each player once")
-        if p.until is not None:
-            parts.append(f"until {w.e(p.until)}" + (" (checked after every action)" if p.until_at_once else ""))
-        self.para(", ".join(parts) + ".")
+            self.simultaneous_phase(p)
+            return
+        self.turns_phase(p)
+
+    def _action_list(self, p: A.Phase, once: str, required: str = "must be taken when allowed") -> str:
+        """The phase's actions by their titles, each with its marks (`once`, `required` read as
+        the phase makes them)."""
         acts = []
         for a in p.actions:
-            t = w.callable_title(a.name)
-            flags = [x for x, on in (("once a turn", a.once), ("must be taken when allowed", a.required)) if on]
-            acts.append(t + (f" ({', '.join(flags)})" if flags else ""))
-        self.para("On a turn, a player does one of these actions: " + "; ".join(acts) + ".")
-        if p.can_pass:
-            cond = f" if {w.e(p.pass_cond)}" if p.pass_cond is not None else ""
-            final = " (and then takes no more turns this phase)" if p.pass_final else ""
-            self.para(f"A player may pass instead{cond}{final}.")
+            must = "and must be taken when allowed" if a.once else required
+            flags = [x for x, on in ((once, a.once), (must, a.required)) if on]
+            acts.append(self.w.callable_title(a.name) + (f" ({', '.join(flags)})" if flags else ""))
+        return "; ".join(acts)
+
+    def turns_phase(self, p: A.Phase) -> None:
+        """A phase of turns: who plays, how long a turn is (one action, or several when an
+        action is marked `once` or the player may pass) and when it and the phase end."""
+        w = self.w
+        start = w.e(p.start)
+        until = (f", until {w.e(p.until)}" + (" (checked after every action)" if p.until_at_once else "")
+                 if p.until is not None else "")
+        several = p.can_pass or any(a.once for a in p.actions)
+        if p.once_each:
+            self.para(f"Each player takes one turn, in seat order starting with {start}{until}.")
+        else:
+            self.para(f"Players take turns, starting with {start}{until}.")
+        if not several:
+            self.para("On a turn, a player does one of these actions: " + self._action_list(p, "once a turn") + ".")
+        else:
+            if p.once_each:
+                self.para("A turn is several actions long: a player takes all their actions of this phase in their "
+                          "one turn, one after another, and the next player's turn begins only when theirs is over.")
+            else:
+                self.para("A turn is several actions long: the player takes actions one after another until "
+                          "their turn ends.")
+            once = "at most once in this phase" if p.once_each else "at most once a turn"
+            self.para("On a turn, a player takes any of these actions, one at a time, as often as they may: "
+                      + self._action_list(p, once, "must be taken once a turn when allowed") + ".")
+            if p.can_pass:
+                cond = f" (they may pass only if {w.e(p.pass_cond)})" if p.pass_cond is not None else ""
+                self.para(f"The turn ends when the player passes{cond} or can take no more actions.")
+            else:
+                self.para("The turn ends when the player can take no more actions: they may not pass while "
+                          "they can take one.")
+        if not p.once_each:
+            also = " also" if p.until is not None else ""
+            self.para(f"The phase{also} ends once every player in a row has had a turn without taking an action.")
+
+    def simultaneous_phase(self, p: A.Phase) -> None:
+        """A phase of turns played by everyone at once: steps of secret picks carried out in seat
+        order, `once` meaning once in the phase; with `if C` false, one player after another."""
+        w = self.w
+        start = w.e(p.start)
+        when = f", when {w.e(p.simul_cond)}" if p.simul_cond is not None else ""
+        self.para(f"All players play this phase at the same time{when}. In each step, every player still in the "
+                  "phase secretly picks one of these actions, or passes; then the picks are carried out in seat "
+                  f"order, starting with {start}, each checked again (a pick that is no longer possible is "
+                  "dropped, and that player picks again in the next step).")
+        self.para("The actions: " + self._action_list(p, "at most once in this phase for each player") + ".")
+        cond = f" (they may pass only if {w.e(p.pass_cond)})" if p.can_pass and p.pass_cond is not None else ""
+        until = f", or when {w.e(p.until)} (checked before each step)" if p.until is not None else ""
+        self.para(f"A player who passes{cond} or can take no more actions leaves the phase for good; the phase "
+                  f"ends when every player has left{until}.")
+        if p.simul_cond is not None:
+            once = [w.callable_title(a.name) for a in p.actions if a.once]
+            once_s = f" ({', '.join(once)} at most once)" if once else ""
+            self.para(f"Otherwise the phase is played one player at a time: starting with {start}, each player in "
+                      f"turn takes all their actions of the phase, one after another{once_s}, until they pass or "
+                      "can take no more, and only then does the next player begin.")
 
     def _callable(self, c, what: str, same: set) -> None:
         w = self.w
@@ -799,10 +978,12 @@ class _Page:
             self.para(f"At the end of a round, the game ends if {self.w.e(d.cond)}.")
         if m.rounds is not None and m.rounds.count is not None:
             self.para(f"The game ends after round {self.w.e(m.rounds.count)} at the latest.")
+        self.ends()
         if m.game_end is not None:
             self.add("When the game ends, before the winner is known:", "")
             self.quote(m.game_end.decl.span)
-            self.add(*self.w.block(m.game_end.decl.body))
+            with self.w.acting(_NOBODY):  # no one acts at game end
+                self.add(*self.w.block(m.game_end.decl.body))
             self.add("")
         for d in m.guarded_winners + ([m.winner] if m.winner is not None else []):
             self.quote(d.span)
@@ -811,19 +992,79 @@ class _Page:
                 self.para(f"{guard}everyone wins together if {self.w.e(d.everyone_if)}; otherwise no one wins.")
                 continue
             keys = [self._key(k) for k in d.keys]
-            text = f"the player with the most {keys[0]} wins"
+            text = f"the player with {keys[0]} wins"
             for k in keys[1:]:
-                text += f"; if tied, the one with the most {k}"
+                text += f"; if tied, the one with {k}"
             self.para(f"{guard}{text[:1].upper() + text[1:]}; players still tied share the victory.")
         if m.winner is None and not m.guarded_winners:
             self.para("The rules name no winner: every player wins.")
 
-    def _key(self, k) -> str:
-        if isinstance(k, A.Name) and k.name in self.m.counters:
-            return self.w.counter_title(k.name)
+    def _key(self, k, most: str = "the most") -> str:
+        """A winner's key as what a player has the most (or, negated, the fewest) of; `me` is
+        each player in turn ("that player")."""
         if isinstance(k, A.Neg):
-            return f"(the fewest) {self._key(k.operand)}"
-        return self.w.e(k).removeprefix("your ")
+            return self._key(k.operand, "the fewest")
+        if isinstance(k, A.Name) and k.name in self.m.counters:
+            return f"{most} {self.w.counter_title(k.name)}"
+        with self.w.acting(_EACH):
+            text = self.w.e(k)
+        for head in ("the number of ", ""):
+            if text.startswith(head + _EACH + "'s "):
+                return f"{most} {text[len(head + _EACH) + 3:]}"
+        return f"{most} {text}"
+
+    def ends(self) -> None:
+        """Where the rules end the game at once (`end game`): in which action, effect, phase or
+        trigger, and when, each with the quote above the statement it is in."""
+        m, w = self.m, self.w
+        places: list[tuple[str, A.Block]] = []
+        if m.setup is not None:
+            places.append(("setup", m.setup.decl.body))
+        for p in (m.rounds.phases if m.rounds is not None else ()):
+            if p.body is not None:
+                places.append((f"the phase “{p.title or _human(p.name)}”", p.body))
+        for c in list(m.actions.values()) + list(m.effects.values()):
+            places.append((w.callable_title(c.decl.name), c.decl.body))
+        for d in m.decls:
+            if isinstance(d, A.ReachDecl):
+                places.append((f"the trigger when a player's {w.counter_title(d.counter)} reaches {w.e(d.value)}",
+                               d.body))
+            elif isinstance(d, A.OnDecl):
+                places.append((f"the moment “{_human(d.event)}”", d.body))
+        for where, body in places:
+            found = list(_end_games(body, ()))
+            if not found:
+                continue
+            self.para(f"The game ends at once during {where}:")
+            last = None
+            for top, conds in found:
+                if top is not last:
+                    if last is not None:
+                        self.add("")
+                    last = top
+                    qs = comments_above(m, top.span)  # quoted again here: the rule of the end
+                    if qs:
+                        self.add(*(f"> {q}" for q in qs), "")
+                when = " and ".join(w.e(c) if not neg else w.negate(c) for c, neg in conds)
+                self.add(f"- {'if ' + when if when else 'whenever it is done'}.")
+            self.add("")
+
+
+def _end_games(b: A.Block | None, conds: tuple, top=None):
+    """The `end game` statements of a block: (the block's statement it is in, the conditions
+    that lead to it, each (condition, negated))."""
+    for st in (b.stmts if b is not None else ()):
+        t = top if top is not None else st
+        if isinstance(st, A.EndGame):
+            yield t, conds
+        elif isinstance(st, A.If):
+            yield from _end_games(st.then, conds + ((st.test, False),), t)
+            yield from _end_games(st.orelse, conds + ((st.test, True),), t)
+        elif isinstance(st, A.ChooseOne):
+            for o in st.options:
+                yield from _end_games(o.body, conds, t)
+        elif isinstance(getattr(st, "body", None), A.Block):
+            yield from _end_games(st.body, conds, t)
 
 
 def _twice(callables) -> set:
