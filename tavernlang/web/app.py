@@ -9,8 +9,8 @@ WebSocket per open page that pushes its seat's state whenever the table moves.
     GET  /api/t/TOKEN/state     the state the seat(s) of TOKEN may see
     GET  /api/t/TOKEN/save      the table's save (`tav play --load` resumes it)
     WS   /ws/TOKEN              pushes {"type": "state", ...}; takes {"type": "choose", "decision":
-                                ID, "option": N}, {"type": "why", "line": N}, {"type": "card",
-                                "name": TEXT}, {"type": "state"}; answers a bad one with
+                                ID, "option": N}, {"type": "why", "line": N}, {"type": "why_not"},
+                                {"type": "card", "name": TEXT}, {"type": "state"}; answers a bad one with
                                 {"type": "error", "message": ...}
 
 The engine runs in worker threads, one step of one table at a time (each table has its lock);
@@ -53,24 +53,24 @@ class Hub:
         self.locks: dict[str, asyncio.Lock] = {}
         self.conns: dict[str, set[_Conn]] = {}
         self.drivers: dict[str, asyncio.Task] = {}
-        self.observe = None  # a callable(seats, message) given every message before it is sent
+        self.observe = None  # a callable(table, seats, message) given every message before it is sent
 
     def lock(self, t: Table) -> asyncio.Lock:
         return self.locks.setdefault(t.id, asyncio.Lock())
 
     def message(self, t: Table, conn: _Conn | None, seats: frozenset[int]) -> dict:
         """The state for a page (run under the table's lock): the log from what it has."""
-        msg = t.state(seats)
+        start = 0
         if conn is not None:
-            if conn.viewer != msg["seat"]:
-                conn.viewer, conn.sent_log = msg["seat"], 0
-            msg["log_start"] = conn.sent_log
-            msg["log"] = msg["log"][conn.sent_log:]
-            conn.sent_log += len(msg["log"])
-        else:
-            msg["log_start"] = 0
+            seat = t.seat_for(seats)
+            if conn.viewer != seat:
+                conn.viewer, conn.sent_log = seat, 0
+            start = conn.sent_log
+        msg = t.state(seats, start)
+        if conn is not None:
+            conn.sent_log = start + len(msg["log"])
         if self.observe is not None:
-            self.observe(seats, msg)
+            self.observe(t, seats, msg)
         return msg
 
     async def send(self, conn: _Conn, msg: dict) -> None:
@@ -82,8 +82,9 @@ class Hub:
 
     async def push(self, t: Table) -> None:
         """Every open page of the table gets its new state."""
-        conns = list(self.conns.get(t.id, ()))
-        msgs = await run_in_threadpool(lambda: [self.message(t, c, c.seats) for c in conns])
+        async with self.lock(t):
+            conns = list(self.conns.get(t.id, ()))
+            msgs = await run_in_threadpool(lambda: [self.message(t, c, c.seats) for c in conns])
         for c, m in zip(conns, msgs):
             await self.send(c, m)
 
@@ -184,9 +185,9 @@ def make_app(server: Server, bot_delay: float = 0.5) -> Starlette:
             await ws.close(code=4404)
             return
         conn = _Conn(ws, seats)
-        hub.conns.setdefault(t.id, set()).add(conn)
         try:
             async with hub.lock(t):
+                hub.conns.setdefault(t.id, set()).add(conn)
                 msg = await run_in_threadpool(hub.message, t, conn, seats)
             await hub.send(conn, msg)
             while True:
@@ -239,11 +240,12 @@ async def _answer(hub: Hub, t: Table, conn: _Conn, text: str) -> dict | None:
             await hub.push(t)
             hub.drive(t)
             return None
-        if kind in ("why", "card"):
+        if kind in ("why", "card", "why_not"):
             def look():
-                out = t.why(conn.seats, msg.get("line")) if kind == "why" else t.card(conn.seats, msg.get("name"))
+                out = (t.why(conn.seats, msg.get("line")) if kind == "why" else t.card(conn.seats, msg.get("name"))
+                       if kind == "card" else t.why_not(conn.seats))
                 if hub.observe is not None:
-                    hub.observe(conn.seats, out)
+                    hub.observe(t, conn.seats, out)
                 return out
             async with hub.lock(t):
                 return await run_in_threadpool(look)
@@ -257,4 +259,4 @@ async def _answer(hub: Hub, t: Table, conn: _Conn, text: str) -> dict | None:
         import traceback
         hub.server.log_fault(t, traceback.format_exc())
         return {"type": "error", "message": f"internal error: {type(e).__name__}: {e}"}
-    return {"type": "error", "message": f"unknown message type {kind[:40]!r}: choose, why, card or state"}
+    return {"type": "error", "message": f"unknown message type {kind[:40]!r}: choose, why, why_not, card or state"}

@@ -96,6 +96,7 @@ class Table:
         else:
             for p in sorted(self.humans):
                 self.tokens[secrets.token_urlsafe(18)] = frozenset({p})
+        self._public = None  # (version, the public view's lines)
         self.watch_token = secrets.token_urlsafe(18)  # the public view (a bots-only table is watched)
         self.tokens[self.watch_token] = frozenset()
 
@@ -164,21 +165,21 @@ class Table:
             self.active = m.pending.player
         return self.active if self.active in seats else min(seats)
 
-    def state(self, seats: frozenset[int]) -> dict:
+    def state(self, seats: frozenset[int], log_from: int = 0) -> dict:
         """Everything the page of these seats shows now: only what its seat may see (a fault
         while making it stops the table, and the page shows that)."""
         try:
-            return self._state(seats)
+            return self._state(seats, log_from)
         except Exception as e:
             self.error = f"internal error: {type(e).__name__}: {e}"
             self.server.log_fault(self, traceback.format_exc())
             return {"type": "state", "table": self.id, "version": self.version, "title": self.match.game.title,
                     "error": self.error, "seat": None, "players": self.match.players, "view": [], "cards": {},
-                    "log": [], "decision": None, "result": None, "to_act": None, "hotseat": self.hotseat,
+                    "log": [], "decision": None, "result": None, "to_act": None, "decision_id": None, "hotseat": self.hotseat,
                     "humans": sorted(p + 1 for p in self.humans), "who": [], "round": None, "phase": None,
                     "seed": self.match.seed}
 
-    def _state(self, seats: frozenset[int]) -> dict:
+    def _state(self, seats: frozenset[int], log_from: int) -> dict:
         m, g = self.match, self.match.game
         seat = self.seat_for(seats)
         out = {"type": "state", "table": self.id, "version": self.version, "title": g.title,
@@ -189,19 +190,26 @@ class Table:
                "error": self.error, "round": m.st.round}
         out["phase"] = next((text for text, _, data in reversed(m.st.log or []) if data.get("type") == "phase"), None)
         viewer = self.viewer(seat)
-        out["view"] = play.view_lines(m, viewer) if seat is not None else _public_view(m)
+        if seat is not None:
+            out["view"] = play.view_lines(m, viewer)
+        else:  # (the same for every watcher: made once a change)
+            if self._public is None or self._public[0] != self.version:
+                self._public = (self.version, _public_view(m))
+            out["view"] = self._public[1]
         out["cards"] = _card_texts(m, viewer)
-        out["log"] = [{"n": i, "text": line, "notes": [n.strip() for n in notes]}
-                      for i, (line, notes) in enumerate(play.log_entries(m, viewer), 1)]
+        kinds = [data.get("type") for _, _, data in (m.st.log or [])[log_from:]]
+        out["log_start"] = log_from  # (the log from line log_from + 1 on: a page has the lines before)
+        out["log"] = [{"n": i, "text": line, "notes": [n.strip() for n in notes], "kind": kinds[i - 1 - log_from]}
+                      for i, (line, notes) in enumerate(play.log_entries(m, viewer, log_from), log_from + 1)]
         out["to_act"] = None if m.over else m.pending.player + 1
+        out["decision_id"] = self.decision_id
         out["decision"] = None
         if not m.over and seat is not None and m.pending.player == seat and self.error is None:
             opts = []
             for line in play._option_lines(m, seat):
                 head, _, text = line.strip().partition(". ")[2].partition(" — ")
                 opts.append({"label": head, "text": text})
-            out["decision"] = {"id": self.decision_id, "prompt": m.pending.prompt, "options": opts,
-                               "why_not": play._why_lines(m, seat)}
+            out["decision"] = {"id": self.decision_id, "prompt": m.pending.prompt, "options": opts}
         out["result"] = None
         if m.over:
             r = m.result
@@ -219,6 +227,13 @@ class Table:
         if type(n) is not int:
             raise WebError("'why' needs a log line number")
         return {"type": "why", "line": n, "lines": play.explain(self.match, self.viewer(seat), n)}
+
+    def why_not(self, seats: frozenset[int]) -> dict:
+        """`w`: the actions not offered to the seat now, each with its first failed requirement."""
+        seat, m = self.seat_for(seats), self.match
+        if seat is None or m.over or m.pending.player != seat:
+            raise WebError("'why not' answers at your own decision")
+        return {"type": "why_not", "text": play._why_lines(m, seat)}
 
     def card(self, seats: frozenset[int], name) -> dict:
         seat = self.seat_for(seats)

@@ -56,7 +56,9 @@ function renderDecision(s) {
     });
     box.append(b);
   });
-  if (d.why_not) box.append(el("details", {}, el("summary", { text: "why is an action not offered? (w)" }), el("pre", { text: d.why_not })));
+  const why = el("details", { id: "why-not" }, el("summary", { text: "why is an action not offered? (w)" }), el("pre", { text: "…" }));
+  why.addEventListener("toggle", () => { if (why.open) send({ type: "why_not" }); });
+  box.append(why);
 }
 
 function renderLog(s) {
@@ -109,6 +111,7 @@ function onMessage(ev) {
   try { m = JSON.parse(ev.data); } catch { return; }
   if (m.type === "state") { $("error").textContent = ""; render(m); }
   else if (m.type === "error") $("error").textContent = m.message;
+  else if (m.type === "why_not") { const pre = document.querySelector("#why-not pre"); if (pre) pre.textContent = m.text; }
   else if (m.type === "why") {
     const li = document.querySelector(`#log li[data-n="${m.line}"]`);
     if (li) { li.querySelector("pre.why")?.remove(); li.append(el("pre", { class: "why", text: m.lines.slice(1).join("\n") || "(nothing more)" })); }
