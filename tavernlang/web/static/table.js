@@ -91,7 +91,8 @@ function render(s) {
   document.title = `${s.title}${s.seat ? `: P${s.seat}` : ""}`;
   $("title").textContent = s.title;
   $("who").textContent = s.seat ? `you are P${s.seat}` + (s.hotseat ? ` (hot seat: P${s.humans.join(", P")})` : "") : "watching (public view)";
-  $("turn").textContent = [`round ${s.round}`, s.phase, s.to_act ? `P${s.to_act} to decide` : null].filter(Boolean).join(" · ");
+  const phase = s.phase ? s.phase.replace(/^-+\s*|\s*-+$/g, "").replace(/^round \d+:\s*/, "") : null;
+  $("turn").textContent = [`round ${s.round}`, phase, s.to_act ? `P${s.to_act} to decide` : null].filter(Boolean).join(" · ");
   $("save").hidden = !s.seat;
   $("error").textContent = s.error ? `this table has stopped:\n${s.error}` : "";
   const view = $("view");
