@@ -423,3 +423,38 @@ def test_a_wrong_new_table_is_refused_with_its_reason(req, says):
         assert r.status_code == 400 and says in r.json()["error"], r.text
         assert client.post("/api/tables", content=b"{").status_code == 400
     assert server.tables == {}
+
+
+def test_undo_at_a_hot_seat_table_goes_back_to_the_last_decision_and_nowhere_else():
+    server, app = _client("games/little_tavern.tav")
+    with TestClient(app) as client:
+        hot = client.post("/api/tables", json={"players": 3, "seats": ["human", "random", "human"], "seed": 4,
+                                               "hotseat": True}).json()
+        tok = hot["links"][0]["url"].rsplit("/", 1)[1]
+        t = server.lookup(tok)[0]
+        with client.websocket_connect(f"/ws/{tok}") as ws:
+            m = ws.receive_json()
+            assert m["undo"] is False
+            ws.send_json({"type": "undo"})
+            assert "nothing to undo" in ws.receive_json()["message"]
+            before = (list(t.match.choices), m["view"], m["log_start"] + len(m["log"]))
+            ws.send_json({"type": "choose", "decision": m["decision"]["id"], "option": 2})
+            m = ws.receive_json()
+            while m["decision"] is None:
+                m = ws.receive_json()
+            assert m["undo"] is True and len(t.match.choices) > len(before[0])
+            after = list(t.match.choices)
+            ws.send_json({"type": "undo"})
+            m = ws.receive_json()
+            assert m["type"] == "state" and t.match.choices == before[0]
+            assert m["view"] == before[1] and m["log_start"] == 0 and len(m["log"]) == before[2]
+            ws.send_json({"type": "choose", "decision": m["decision"]["id"], "option": 2})  # (the same)
+            again = ws.receive_json()
+            while again["decision"] is None:
+                again = ws.receive_json()
+        assert t.match.choices == after  # (the same pick again: the bots choose as before)
+        plain = client.post("/api/tables", json={"players": 2, "seats": ["human", "random"], "seed": 4}).json()
+        with client.websocket_connect(plain["links"][0]["url"].replace("/t/", "/ws/")) as ws:
+            ws.receive_json()
+            ws.send_json({"type": "undo"})
+            assert "hot-seat tables only" in ws.receive_json()["message"]

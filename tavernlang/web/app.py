@@ -10,7 +10,8 @@ WebSocket per open page that pushes its seat's state whenever the table moves.
     GET  /api/t/TOKEN/save      the table's save (`tav play --load` resumes it)
     WS   /ws/TOKEN              pushes {"type": "state", ...}; takes {"type": "choose", "decision":
                                 ID, "option": N}, {"type": "why", "line": N}, {"type": "why_not"},
-                                {"type": "card", "name": TEXT}, {"type": "state"}; answers a bad one with
+                                {"type": "card", "name": TEXT}, {"type": "state"}, {"type":
+                                "undo"} (hot seat); answers a bad one with
                                 {"type": "error", "message": ...}
 
 The engine runs in worker threads, one step of one table at a time (each table has its lock);
@@ -43,6 +44,7 @@ class _Conn:
         self.ws, self.seats = ws, seats
         self.sent_log = 0
         self.viewer = None  # the seat whose log it was sent (a hot-seat page changes seat)
+        self.epoch = 0  # the table's epoch it was sent (an undo: the whole log again)
 
 
 class Hub:
@@ -63,8 +65,8 @@ class Hub:
         start = 0
         if conn is not None:
             seat = t.seat_for(seats)
-            if conn.viewer != seat:
-                conn.viewer, conn.sent_log = seat, 0
+            if conn.viewer != seat or conn.epoch != t.epoch:
+                conn.viewer, conn.epoch, conn.sent_log = seat, t.epoch, 0
             start = conn.sent_log
         msg = t.state(seats, start)
         if conn is not None:
@@ -240,6 +242,12 @@ async def _answer(hub: Hub, t: Table, conn: _Conn, text: str) -> dict | None:
             await hub.push(t)
             hub.drive(t)
             return None
+        if kind == "undo":
+            async with hub.lock(t):
+                await run_in_threadpool(t.undo, conn.seats)
+            await hub.push(t)
+            hub.drive(t)
+            return None
         if kind in ("why", "card", "why_not"):
             def look():
                 out = (t.why(conn.seats, msg.get("line")) if kind == "why" else t.card(conn.seats, msg.get("name"))
@@ -259,4 +267,4 @@ async def _answer(hub: Hub, t: Table, conn: _Conn, text: str) -> dict | None:
         import traceback
         hub.server.log_fault(t, traceback.format_exc())
         return {"type": "error", "message": f"internal error: {type(e).__name__}: {e}"}
-    return {"type": "error", "message": f"unknown message type {kind[:40]!r}: choose, why, why_not, card or state"}
+    return {"type": "error", "message": f"unknown message type {kind[:40]!r}: choose, undo, why, why_not, card or state"}

@@ -97,6 +97,8 @@ class Table:
             for p in sorted(self.humans):
                 self.tokens[secrets.token_urlsafe(18)] = frozenset({p})
         self._public = None  # (version, the public view's lines)
+        self.undos: list = []  # hot seat: at each person's decision, (decisions before it, the bots' RNG states)
+        self.epoch = 0  # grows when the game is played again from an earlier point (undo): pages get the whole log
         self.watch_token = secrets.token_urlsafe(18)  # the public view (a bots-only table is watched)
         self.tokens[self.watch_token] = frozenset()
 
@@ -150,7 +152,28 @@ class Table:
             raise WebError(f"it is P{m.pending.player + 1}'s decision, not yours")
         if not 1 <= option <= len(m.pending.options):
             raise WebError(f"there is no option {option} (1 to {len(m.pending.options)})")
+        if self.hotseat:
+            self.undos.append((len(m.choices), self.seats.random.getstate(),
+                               {p: b.rng.getstate() for p, b in self.seats.search.items()}))
         self._guard(lambda: m.apply(option - 1))
+
+    def undo(self, seats: frozenset[int]) -> None:
+        """Hot seat only: back to the last person's decision before this one, as `tav play`'s `u`
+        (the game played again without it; the bots choose as before)."""
+        if not self.hotseat or not seats:
+            raise WebError("undo is for hot-seat tables only")
+        if not self.undos:
+            raise WebError("nothing to undo (no decision has been made at this table since it was opened)")
+        k, bot_state, search_states = self.undos.pop()
+
+        def back():
+            self.match = play._replay(self.match, k)
+            self.seats.random.setstate(bot_state)
+            for p, b in self.seats.search.items():
+                b.rng.setstate(search_states[p])
+            self.error = None
+        self._guard(back)
+        self.epoch += 1
 
     # ------------------------------------------------------------ what a page sees
     def seat_for(self, seats: frozenset[int]) -> int | None:
@@ -184,7 +207,7 @@ class Table:
         seat = self.seat_for(seats)
         out = {"type": "state", "table": self.id, "version": self.version, "title": g.title,
                "players": m.players, "seed": m.seed, "hotseat": self.hotseat,
-               "seat": None if seat is None else seat + 1,
+               "seat": None if seat is None else seat + 1, "undo": self.hotseat and bool(self.undos),
                "humans": sorted(p + 1 for p in self.humans),
                "who": [("person" if p in self.humans else _bots_spec([b])) for p, b in enumerate(self.bots)],
                "error": self.error, "round": m.st.round}

@@ -94,6 +94,7 @@ function render(s) {
   const phase = s.phase ? s.phase.replace(/^-+\s*|\s*-+$/g, "").replace(/^round \d+:\s*/, "") : null;
   $("turn").textContent = [`round ${s.round}`, phase, s.to_act ? `P${s.to_act} to decide` : null].filter(Boolean).join(" · ");
   $("save").hidden = !s.seat;
+  $("undo").hidden = !s.undo;
   $("error").textContent = s.error ? `this table has stopped:\n${s.error}` : "";
   const view = $("view");
   view.replaceChildren();
@@ -145,6 +146,7 @@ document.addEventListener("click", (ev) => { const t = ev.target.closest?.(".car
 document.addEventListener("focusin", (ev) => { const t = ev.target.closest?.(".card"); if (t) showTip(t); });
 
 $("cover-ok").addEventListener("click", () => { shownSeat = state ? state.seat : null; $("cover").hidden = true; });
+$("undo").addEventListener("click", () => send({ type: "undo" }));
 $("save").href = `/api/t/${token}/save`;
 $("save").setAttribute("download", "");
 connect();
