@@ -157,3 +157,62 @@ def test_a_cavern_tavern_decision_reads_its_cards_text_on_the_page(serve, browse
     page.wait_for_selector("#tip:not([hidden])")
     assert page.inner_text("#tip").strip()
     page.screenshot(path=str(_shots(tmp_path) / "cavern_tavern.png"))
+
+
+def test_two_browsers_trade_in_a_tavern_masters_day(serve, browser, tmp_path):
+    """P1 and P2 at their own browsers (each its own context, as two machines): the first of
+    them to act in the Day offers a trade, the other is asked and accepts at their own page, and
+    both logs show it."""
+    import json
+    import urllib.request
+    base = serve("games/tavern_masters.tav", bot_delay=0)
+    req = urllib.request.Request(base + "/api/tables", method="POST", data=json.dumps(
+        {"players": 2, "seats": ["human", "human"], "seed": 3}).encode())
+    links = json.loads(urllib.request.urlopen(req, timeout=30).read())
+    pages = []
+    for link in links["links"]:
+        page = browser.new_context(viewport={"width": 1100, "height": 850}).new_page()
+        page.goto(base + link["url"])
+        pages.append(page)
+    for page in pages:
+        page.wait_for_selector("#view")
+    offered = accepted = False
+    offerer = None
+
+    def open_decision():
+        for k, page in enumerate(pages):
+            box = page.locator("#decision[data-decision]")
+            if box.count() and page.locator("#decision button.opt:not([disabled])").count():
+                return k, page, int(box.get_attribute("data-decision"))
+        return None
+    for _ in range(400):
+        found = None
+        for _ in range(500):
+            found = open_decision()
+            if found:
+                break
+            pages[0].wait_for_timeout(20)
+        assert found, "no page shows a decision"
+        k, page, did = found
+        buttons = page.locator("#decision button.opt:not([disabled])")
+        labels = [b.inner_text() for b in buttons.all()]
+        pick = 0
+        if not offered and any("offer a trade" in lab for lab in labels):
+            pick, offered, offerer = next(i for i, lab in enumerate(labels) if "offer a trade" in lab), True, k
+        elif any(lab.split("\n")[0].endswith("accept") for lab in labels):
+            pick, accepted = next(i for i, lab in enumerate(labels) if lab.split("\n")[0].endswith("accept")), True
+            assert offered and k != offerer  # (the other one is asked)
+            page.screenshot(path=str(_shots(tmp_path) / "tavern_masters_trade.png"))
+        buttons.nth(pick).click()
+        if accepted:
+            break
+        for _ in range(500):  # the next decision, at either page
+            nxt = open_decision()
+            if nxt and nxt[2] > did:
+                break
+            pages[0].wait_for_timeout(20)
+    assert offered and accepted
+    for page in pages:
+        page.wait_for_function("[...document.querySelectorAll('#log li')]"
+                               ".some(li => li.textContent.includes(\"chooses 'accept' (accept the trade?)\"))")
+    assert pages[0].inner_text("#error") == pages[1].inner_text("#error") == ""

@@ -40,12 +40,14 @@ function viewLine(line, cards) {
 function renderDecision(s) {
   const box = $("decision");
   box.replaceChildren();
+  delete box.dataset.decision;
   if (s.error) return;
   if (!s.decision) {
     if (s.to_act && !s.result) box.append(el("p", { class: "waiting", text: `waiting for P${s.to_act}…` }));
     return;
   }
   const d = s.decision;
+  box.dataset.decision = d.id;
   box.append(el("p", { class: "prompt", text: `P${s.seat}, ${d.prompt}:` }));
   d.options.forEach((o, i) => {
     const b = el("button", { class: "opt", "data-option": i + 1 }, el("span", { class: "n", text: `${i + 1}.` }), o.label);
