@@ -412,6 +412,7 @@ def test_the_lobby_offers_the_options_as_tav_info_gives_them():
     ({"players": 2, "seats": ["human"]}, "one seat kind per player"),
     ({"players": 2, "seats": ["human", "wizard"]}, "unknown bot"),
     ({"players": 2, "seats": ["human", "mcts:0"]}, "iterations"),
+    ({"players": 2, "seats": ["human", "mcts:1000000"]}, "at most 20000 iterations"),
     ({"players": 2, "seats": ["human", "random"], "options": {"nope": 1}}, "unknown option"),
     ({"players": 2, "seats": ["human", "random"], "options": {"win_coins": 0}}, "must be in"),
     ({"players": 2, "seats": ["human", "random"], "seed": "x"}, "seed"),
@@ -458,3 +459,18 @@ def test_undo_at_a_hot_seat_table_goes_back_to_the_last_decision_and_nowhere_els
             ws.receive_json()
             ws.send_json({"type": "undo"})
             assert "hot-seat tables only" in ws.receive_json()["message"]
+
+
+def test_tav_serve_is_a_command_that_checks_its_options_before_it_serves(tmp_path):
+    """`tav serve` is listed by `tav --help`; a wrong option or a file with no game stops it
+    with a message before any server starts (exit 2 and 1)."""
+    from click.testing import CliRunner
+
+    from tavernlang.cli import main
+    assert "serve" in CliRunner().invoke(main, ["--help"]).output
+    r = CliRunner().invoke(main, ["serve", "games/little_tavern.tav", "-o", "nope=1"])
+    assert r.exit_code == 2 and "unknown option 'nope'" in r.output
+    f = tmp_path / "nogame.tav"
+    f.write_text('game "No Game"\nplayers 2\n')
+    r = CliRunner().invoke(main, ["serve", str(f)])
+    assert r.exit_code == 1 and "no 'rounds' block" in r.output

@@ -97,11 +97,17 @@ class Hub:
             self.drivers[t.id] = asyncio.get_running_loop().create_task(self._drive(t))
 
     async def _drive(self, t: Table) -> None:
-        while t.bot_to_move():
-            if self.bot_delay > 0:
-                await asyncio.sleep(self.bot_delay)
-            async with self.lock(t):
-                await run_in_threadpool(t.bot_step)
+        try:
+            while t.bot_to_move():
+                if self.bot_delay > 0:
+                    await asyncio.sleep(self.bot_delay)
+                async with self.lock(t):
+                    await run_in_threadpool(t.bot_step)
+                await self.push(t)
+        except Exception as e:  # a fault of the server while bots move: on this table alone
+            import traceback
+            t.error = f"internal error: {type(e).__name__}: {e}"
+            self.server.log_fault(t, traceback.format_exc())
             await self.push(t)
 
 

@@ -21,7 +21,7 @@ from .. import play
 MAX_TABLES = 200  # tables one server keeps at once (each holds a whole game)
 MAX_SAVE_BYTES = 2_000_000  # an uploaded save
 MAX_MESSAGE = 4096  # one message of a page
-SEAT_KINDS = ("human", "random", "greedy", "mcts")
+MAX_MCTS = 20_000  # a web table's mcts iterations (a lobby is open to whoever reaches the server)
 
 
 class WebError(Exception):
@@ -62,6 +62,8 @@ def parse_seats(seats, players: int) -> tuple[set[int], list[tuple[str, int]]]:
         bots = parse_bots(",".join("random" if p in humans else s for p, s in enumerate(seats)), players)
     except BotSpecError as e:
         raise WebError(str(e)) from None
+    if any(k == "mcts" and n > MAX_MCTS for k, n in bots):
+        raise WebError(f"a web table's mcts bots search at most {MAX_MCTS} iterations")
     return humans, bots
 
 
