@@ -58,10 +58,24 @@ def serve():
 
 @pytest.fixture
 def browser():
-    with sync_api.sync_playwright() as pw:
+    """Chromium, started without the address-space limit that `tav`'s commands set on the test
+    process when a test runs one in-process (engine/budget.py): Chromium reserves far more
+    address space than it uses and does not start under it."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
+    except (ImportError, ValueError, OSError):
+        resource = None
+    try:
+        pw = sync_api.sync_playwright().start()
         b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
+    finally:
+        if resource is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    yield b
+    b.close()
+    pw.stop()
 
 
 def _shots(tmp_path) -> Path:

@@ -13,7 +13,7 @@ import json
 import secrets
 import traceback
 
-from ..bots import BotSpecError, Root, Seats, parse_bots
+from ..bots import BotSpecError, Seats, parse_bots
 from ..engine.runner import Match
 from ..errors import GameError, TavError
 from .. import play
