@@ -76,7 +76,8 @@ class _Commands(click.Group):
     `tav check` does not load the linter or the mutation tester."""
 
     LAZY = {"lint": ("tavernlang.lint.command", "lint"),  # (lives with the linter)
-            "mutate": ("tavernlang.mutate.command", "mutate")}  # (lives with the mutation tester)
+            "mutate": ("tavernlang.mutate.command", "mutate"),  # (lives with the mutation tester)
+            "serve": ("tavernlang.web.command", "serve")}  # (lives with the web tables)
 
     def list_commands(self, ctx):
         return sorted(set(super().list_commands(ctx)) | set(self.LAZY))

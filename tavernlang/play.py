@@ -195,6 +195,12 @@ def _log_lines(match: Match, seat: int) -> list[str]:
     """The log as the seat may read it, for people (zones by their titles: "Knight: the deck ->
     P2's Table"); a revealed card's text follows the line that reveals it, and a gain of several
     terms its terms ("= bonus(Knight) 2 ×2 (my_game.tav:31), ...": `why N` gives the rest)."""
+    return [x for line, notes in log_entries(match, seat) for x in [line] + notes]
+
+
+def log_entries(match: Match, seat: int, start: int = 0) -> list[tuple[str, list[str]]]:
+    """The log from line `start` on as the seat may read it, one entry per log line (`why N`
+    numbers them from 1): the line for people, and the notes `_log_lines` prints under it."""
     from .engine.explain import summary
     g, st = match.game, match.st
     by_name = {}
@@ -203,16 +209,19 @@ def _log_lines(match: Match, seat: int) -> list[str]:
     found = st.explain.found if st.explain is not None else {}
     out = []
     for i, (line, (_, _, data)) in enumerate(zip(match.log_lines(seat), st.log or [])):
-        out.append(people_line(match, seat, line, data))
+        if i < start:
+            continue
+        notes = []
         if data.get("type") == "reveal" and data.get("card") in by_name:
             text = g.card_text(by_name[data["card"]], st, seat)
             if text:
-                out.append(f"    ({text})")
+                notes.append(f"    ({text})")
         d = found.get(i)
         if d is not None and data.get("type") in ("gain", "lose", "give", "take") and len(d.get("parts") or ()) > 1:
             s = summary(d, seat)
             if s:
-                out.append(f"    (= {s})")
+                notes.append(f"    (= {s})")
+        out.append((people_line(match, seat, line, data), notes))
     return out
 
 

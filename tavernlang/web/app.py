@@ -1,0 +1,276 @@
+"""The web side of `tav serve` (Starlette): the lobby and table pages, a small JSON API, and one
+WebSocket per open page that pushes its seat's state whenever the table moves.
+
+    GET  /                      the lobby (static/index.html)
+    GET  /api/game              the game: name, player counts, options (as `tav info --json`)
+    POST /api/tables            a new table: {players, options, seats, seed, hotseat} -> its links
+    POST /api/load              a new table from a save (the body: the save's JSON) -> its links
+    GET  /t/TOKEN               a table page (static/table.html)
+    GET  /api/t/TOKEN/state     the state the seat(s) of TOKEN may see
+    GET  /api/t/TOKEN/save      the table's save (`tav play --load` resumes it)
+    WS   /ws/TOKEN              pushes {"type": "state", ...}; takes {"type": "choose", "decision":
+                                ID, "option": N}, {"type": "why", "line": N}, {"type": "why_not"},
+                                {"type": "card", "name": TEXT}, {"type": "state"}, {"type":
+                                "undo"} (hot seat); answers a bad one with
+                                {"type": "error", "message": ...}
+
+The engine runs in worker threads, one step of one table at a time (each table has its lock);
+bots move `bot_delay` seconds after the decision before theirs.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .tables import MAX_MESSAGE, MAX_SAVE_BYTES, Server, Table, WebError
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_FORM = 64_000  # a new table's request
+
+
+class _Conn:
+    """One open page: its socket, its seats, and how much of the log it has been sent."""
+
+    def __init__(self, ws: WebSocket, seats: frozenset[int]):
+        self.ws, self.seats = ws, seats
+        self.sent_log = 0
+        self.viewer = None  # the seat whose log it was sent (a hot-seat page changes seat)
+        self.epoch = 0  # the table's epoch it was sent (an undo: the whole log again)
+
+
+class Hub:
+    """The tables' locks, bot drivers and open pages."""
+
+    def __init__(self, server: Server, bot_delay: float):
+        self.server, self.bot_delay = server, bot_delay
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.conns: dict[str, set[_Conn]] = {}
+        self.drivers: dict[str, asyncio.Task] = {}
+        self.observe = None  # a callable(table, seats, message) given every message before it is sent
+
+    def lock(self, t: Table) -> asyncio.Lock:
+        return self.locks.setdefault(t.id, asyncio.Lock())
+
+    def message(self, t: Table, conn: _Conn | None, seats: frozenset[int]) -> dict:
+        """The state for a page (run under the table's lock): the log from what it has."""
+        start = 0
+        if conn is not None:
+            seat = t.seat_for(seats)
+            if conn.viewer != seat or conn.epoch != t.epoch:
+                conn.viewer, conn.epoch, conn.sent_log = seat, t.epoch, 0
+            start = conn.sent_log
+        msg = t.state(seats, start)
+        if conn is not None:
+            conn.sent_log = start + len(msg["log"])
+        if self.observe is not None:
+            self.observe(t, seats, msg)
+        return msg
+
+    async def send(self, conn: _Conn, msg: dict) -> None:
+        try:
+            await conn.ws.send_text(json.dumps(msg))
+        except Exception:  # a page that has gone: it is forgotten, the table goes on
+            for conns in self.conns.values():
+                conns.discard(conn)
+
+    async def push(self, t: Table) -> None:
+        """Every open page of the table gets its new state."""
+        async with self.lock(t):
+            conns = list(self.conns.get(t.id, ()))
+            msgs = await run_in_threadpool(lambda: [self.message(t, c, c.seats) for c in conns])
+        for c, m in zip(conns, msgs):
+            await self.send(c, m)
+
+    def drive(self, t: Table) -> None:
+        """Let the bots move, one at a time, until a person is to decide (or the game ends)."""
+        task = self.drivers.get(t.id)
+        if task is None or task.done():
+            self.drivers[t.id] = asyncio.get_running_loop().create_task(self._drive(t))
+
+    async def _drive(self, t: Table) -> None:
+        try:
+            while t.bot_to_move():
+                if self.bot_delay > 0:
+                    await asyncio.sleep(self.bot_delay)
+                async with self.lock(t):
+                    await run_in_threadpool(t.bot_step)
+                await self.push(t)
+        except Exception as e:  # a fault of the server while bots move: on this table alone
+            import traceback
+            t.error = f"internal error: {type(e).__name__}: {e}"
+            self.server.log_fault(t, traceback.format_exc())
+            await self.push(t)
+
+
+def make_app(server: Server, bot_delay: float = 0.5) -> Starlette:
+    hub = Hub(server, bot_delay)
+
+    def err(message: str, status: int = 400) -> JSONResponse:
+        return JSONResponse({"error": message}, status_code=status)
+
+    async def body(request: Request, limit: int) -> bytes:
+        """The request's body, refused past `limit` bytes (read no further than that)."""
+        size = request.headers.get("content-length")
+        if size is not None and size.isdigit() and int(size) > limit:
+            raise WebError(f"the upload is larger than {limit} bytes")
+        got = bytearray()
+        async for chunk in request.stream():
+            got += chunk
+            if len(got) > limit:
+                raise WebError(f"the upload is larger than {limit} bytes")
+        return bytes(got)
+
+    async def lobby(request: Request):
+        return FileResponse(STATIC / "index.html")
+
+    async def game(request: Request):
+        return JSONResponse(server.info())
+
+    async def new_table(request: Request):
+        try:
+            raw = await body(request, MAX_FORM)
+            try:
+                req = json.loads(raw)
+            except ValueError:
+                raise WebError("a new table needs a JSON object") from None
+            t = await run_in_threadpool(server.create, req)
+        except WebError as e:
+            return err(str(e))
+        hub.drive(t)
+        return JSONResponse(server.links(t))
+
+    async def load(request: Request):
+        try:
+            raw = await body(request, MAX_SAVE_BYTES)
+            t = await run_in_threadpool(server.load, raw)
+        except WebError as e:
+            return err(str(e))
+        hub.drive(t)
+        return JSONResponse(server.links(t))
+
+    async def table_page(request: Request):
+        if request.path_params["token"] not in server.by_token:
+            return err("no table has this link (a wrong or old token)", 404)
+        return FileResponse(STATIC / "table.html")
+
+    async def state(request: Request):
+        try:
+            t, seats = server.lookup(request.path_params["token"])
+        except WebError as e:
+            return err(str(e), 404)
+        async with hub.lock(t):
+            msg = await run_in_threadpool(hub.message, t, None, seats)
+        return JSONResponse(msg)
+
+    async def save(request: Request):
+        try:
+            t, seats = server.lookup(request.path_params["token"])
+        except WebError as e:
+            return err(str(e), 404)
+        if not seats:
+            return err("a watcher's link cannot save the table", 403)
+        async with hub.lock(t):
+            data = await run_in_threadpool(t.save)
+        name = Path(server.file).stem + f"-{t.id}.tavsave.json"
+        return Response(json.dumps(data), media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def socket(ws: WebSocket):
+        await ws.accept()
+        try:
+            t, seats = server.lookup(ws.path_params["token"])
+        except WebError as e:
+            await ws.send_text(json.dumps({"type": "error", "message": str(e)}))
+            await ws.close(code=4404)
+            return
+        conn = _Conn(ws, seats)
+        try:
+            async with hub.lock(t):
+                hub.conns.setdefault(t.id, set()).add(conn)
+                msg = await run_in_threadpool(hub.message, t, conn, seats)
+            await hub.send(conn, msg)
+            while True:
+                event = await ws.receive()
+                if event["type"] == "websocket.disconnect":
+                    break
+                text = event.get("text")
+                if text is None:
+                    text = (event.get("bytes") or b"").decode("utf-8", "replace")
+                reply = await _answer(hub, t, conn, text)
+                if reply is not None:
+                    await hub.send(conn, reply)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.conns.get(t.id, set()).discard(conn)
+
+    routes = [
+        Route("/", lobby),
+        Route("/api/game", game),
+        Route("/api/tables", new_table, methods=["POST"]),
+        Route("/api/load", load, methods=["POST"]),
+        Route("/t/{token}", table_page),
+        Route("/api/t/{token}/state", state),
+        Route("/api/t/{token}/save", save),
+        WebSocketRoute("/ws/{token}", socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes)
+    app.state.hub = hub
+    app.state.server = server
+    return app
+
+
+async def _answer(hub: Hub, t: Table, conn: _Conn, text: str) -> dict | None:
+    """A page's message -> the reply to that page (None: the change is pushed to every page)."""
+    if len(text) > MAX_MESSAGE:
+        return {"type": "error", "message": f"a message may be at most {MAX_MESSAGE} characters"}
+    try:
+        msg = json.loads(text)
+    except ValueError:
+        return {"type": "error", "message": "a message must be a JSON object"}
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        return {"type": "error", "message": 'a message must be a JSON object with a "type"'}
+    kind = msg["type"]
+    try:
+        if kind == "choose":
+            async with hub.lock(t):
+                await run_in_threadpool(t.choose, conn.seats, msg.get("decision"), msg.get("option"))
+            await hub.push(t)
+            hub.drive(t)
+            return None
+        if kind == "undo":
+            async with hub.lock(t):
+                await run_in_threadpool(t.undo, conn.seats)
+            await hub.push(t)
+            hub.drive(t)
+            return None
+        if kind in ("why", "card", "why_not"):
+            def look():
+                out = (t.why(conn.seats, msg.get("line")) if kind == "why" else t.card(conn.seats, msg.get("name"))
+                       if kind == "card" else t.why_not(conn.seats))
+                if hub.observe is not None:
+                    hub.observe(t, conn.seats, out)
+                return out
+            async with hub.lock(t):
+                return await run_in_threadpool(look)
+        if kind == "state":
+            conn.sent_log = 0
+            async with hub.lock(t):
+                return await run_in_threadpool(hub.message, t, conn, conn.seats)
+    except WebError as e:
+        return {"type": "error", "message": str(e)}
+    except Exception as e:  # a fault of the server answering one page: that page is told
+        import traceback
+        hub.server.log_fault(t, traceback.format_exc())
+        return {"type": "error", "message": f"internal error: {type(e).__name__}: {e}"}
+    return {"type": "error", "message": f"unknown message type {kind[:40]!r}: choose, undo, why, why_not, card or state"}

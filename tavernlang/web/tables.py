@@ -1,0 +1,456 @@
+"""The tables of `tav serve`, without the web: a game, its seats (people and bots), the tokens
+that give a page its seat(s), and what each seat may see, as JSON-ready dicts.
+
+Everything a seat reads is made by the functions `tav play` prints (play.py): the view, the
+options with their card text, the log for people, `w` and `why N`; a table never sends a seat
+anything those functions would not show that seat at the terminal. A save is `tav play`'s
+save (the same fields), so `tav play --load` resumes a web table and a web table loads a save
+of `tav play`.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import traceback
+
+from ..bots import BotSpecError, Seats, parse_bots
+from ..engine.runner import Match
+from ..errors import GameError, TavError
+from .. import play
+
+MAX_TABLES = 200  # tables one server keeps at once (each holds a whole game)
+MAX_SAVE_BYTES = 2_000_000  # an uploaded save
+MAX_MESSAGE = 4096  # one message of a page
+MAX_MCTS = 20_000  # a web table's mcts iterations (a lobby is open to whoever reaches the server)
+
+
+class WebError(Exception):
+    """A request that cannot be done (a wrong token, a stale decision, a damaged save): its
+    message is sent back to the page, and the table goes on."""
+
+
+def game_info(game) -> dict:
+    """The game as the lobby offers it: its name, player counts and options, each with its type,
+    default, range or values and description (the fields of `tav info --json`)."""
+    m = game.model
+    st = game.new_state(game.min_players, 0)
+    opts = {}
+    for o in m.options.values():
+        d = o.decl
+        entry = {"type": o.type.replace("enum:", ""), "default": st.opt[o.slot]}
+        if d.low is not None:
+            entry["min"] = game.compiler_expr_value(d.low, st)
+            entry["max"] = game.compiler_expr_value(d.high, st)
+        if o.type.startswith("enum:"):
+            entry["values"] = list(m.enums[o.type[5:]])
+        if o.type == "bool":
+            entry["values"] = [False, True]
+        if d.doc:
+            entry["doc"] = d.doc
+        opts[o.name] = entry
+    return {"name": game.title, "players": {"min": game.min_players, "max": game.max_players},
+            "options": opts, "seat_kinds": ["human", "random", "greedy", "mcts:N"]}
+
+
+def parse_seats(seats, players: int) -> tuple[set[int], list[tuple[str, int]]]:
+    """The lobby's seats ("human", "random", "greedy", "mcts:N", one per seat) -> the people's
+    seats and the bots of every seat (a person's seat: 'random', never asked)."""
+    if not isinstance(seats, list) or len(seats) != players or not all(isinstance(s, str) for s in seats):
+        raise WebError(f"give one seat kind per player ({players}): human, random, greedy or mcts:N")
+    humans = {p for p, s in enumerate(seats) if s.strip().lower() == "human"}
+    try:
+        bots = parse_bots(",".join("random" if p in humans else s for p, s in enumerate(seats)), players)
+    except BotSpecError as e:
+        raise WebError(str(e)) from None
+    if any(k == "mcts" and n > MAX_MCTS for k, n in bots):
+        raise WebError(f"a web table's mcts bots search at most {MAX_MCTS} iterations")
+    return humans, bots
+
+
+def _bots_spec(bots) -> str:
+    return ",".join(k if k != "mcts" else f"mcts:{n}" for k, n in bots)
+
+
+def _option_value(game, name: str, value):
+    """An option's value from the lobby, checked as `-o NAME=VALUE` is (options.py)."""
+    import click
+    from ..options import parse_options
+    raw = "true" if value is True else "false" if value is False else str(value)
+    try:
+        return parse_options(game, (f"{name}={raw}",))[name]
+    except click.BadParameter as e:
+        raise WebError(e.message) from None
+
+
+class Table:
+    """One game at one table: its match, who plays each seat, and the tokens of its pages."""
+
+    def __init__(self, server, tid: str, match: Match, humans: set[int], bots, hotseat: bool):
+        self.server, self.id, self.match = server, tid, match
+        self.humans, self.bots, self.hotseat = set(humans), bots, hotseat
+        self.seats = Seats(bots, match.seed)
+        self.error: str | None = None  # what stopped the table (a rules error, a fault of the server)
+        self.version = 0  # grows with every change: a page's state says which it shows
+        self.tokens: dict[str, frozenset[int]] = {}
+        self.active = min(self.humans) if self.humans else None  # hot seat: the person at the screen
+        if hotseat and self.humans:
+            self.tokens[secrets.token_urlsafe(18)] = frozenset(self.humans)
+        else:
+            for p in sorted(self.humans):
+                self.tokens[secrets.token_urlsafe(18)] = frozenset({p})
+        self._public = None  # (version, the public view's lines)
+        self.undos: list = []  # hot seat: at each person's decision, (decisions before it, the bots' RNG states)
+        self.epoch = 0  # grows when the game is played again from an earlier point (undo): pages get the whole log
+        self.watch_token = secrets.token_urlsafe(18)  # the public view (a bots-only table is watched)
+        self.tokens[self.watch_token] = frozenset()
+
+    # ------------------------------------------------------------ playing
+    @property
+    def decision_id(self) -> int | None:
+        """The pending decision's number: the decisions made before it."""
+        return None if self.match.over else len(self.match.choices)
+
+    def bot_to_move(self) -> bool:
+        m = self.match
+        return self.error is None and not m.over and m.pending.player not in self.humans
+
+    def _guard(self, fn):
+        """Run a step of the game; a fault of the rules or of the server stops this table only,
+        with the message (and the rules place, where there is one) shown on it."""
+        try:
+            fn()
+        except GameError as e:
+            self.error = e.diagnostic().render(self.match.game.model.sources)
+        except TavError as e:
+            self.error = e.render()
+        except RecursionError:
+            self.error = "error: the rules nest too deeply to run"
+        except Exception as e:  # a fault of the server: on this table, never the whole server
+            self.error = f"internal error: {type(e).__name__}: {e}"
+            self.server.log_fault(self, traceback.format_exc())
+        self.version += 1
+
+    def bot_step(self) -> None:
+        """One bot decision (the caller waits --bot-delay before it)."""
+        if not self.bot_to_move():
+            return
+        m = self.match
+        self._guard(lambda: m.apply(self.seats.choose(m)))
+
+    def choose(self, seats: frozenset[int], decision, option) -> None:
+        """A person's pick: option number `option` (1 = the first, as `tav play` numbers them) of
+        decision `decision` (its id from the state the page shows)."""
+        m = self.match
+        if self.error is not None:
+            raise WebError("this table has stopped: " + self.error.splitlines()[0])
+        if m.over:
+            raise WebError("the game is over")
+        if type(decision) is not int or type(option) is not int:
+            raise WebError("a choice needs a decision id and an option number (whole numbers)")
+        if decision != self.decision_id:
+            raise WebError(f"decision {decision} is no longer open (the table is at decision {self.decision_id}): "
+                           "the page now shows the current one")
+        if m.pending.player not in seats:
+            raise WebError(f"it is P{m.pending.player + 1}'s decision, not yours")
+        if not 1 <= option <= len(m.pending.options):
+            raise WebError(f"there is no option {option} (1 to {len(m.pending.options)})")
+        if self.hotseat:
+            self.undos.append((len(m.choices), self.seats.random.getstate(),
+                               {p: b.rng.getstate() for p, b in self.seats.search.items()}))
+        self._guard(lambda: m.apply(option - 1))
+
+    def undo(self, seats: frozenset[int]) -> None:
+        """Hot seat only: back to the last person's decision before this one, as `tav play`'s `u`
+        (the game played again without it; the bots choose as before)."""
+        if not self.hotseat or not seats:
+            raise WebError("undo is for hot-seat tables only")
+        if not self.undos:
+            raise WebError("nothing to undo (no decision has been made at this table since it was opened)")
+        k, bot_state, search_states = self.undos.pop()
+
+        def back():
+            self.match = play._replay(self.match, k)
+            self.seats.random.setstate(bot_state)
+            for p, b in self.seats.search.items():
+                b.rng.setstate(search_states[p])
+            self.error = None
+        self._guard(back)
+        self.epoch += 1
+
+    # ------------------------------------------------------------ what a page sees
+    def seat_for(self, seats: frozenset[int]) -> int | None:
+        """The seat whose eyes a page looks through: its own; at a hot-seat table, the person
+        whose decision it is (else the last one who decided); None: the public view."""
+        if not seats:
+            return None
+        if len(seats) == 1:
+            return next(iter(seats))
+        m = self.match
+        if not m.over and m.pending.player in seats:
+            self.active = m.pending.player
+        return self.active if self.active in seats else min(seats)
+
+    def state(self, seats: frozenset[int], log_from: int = 0) -> dict:
+        """Everything the page of these seats shows now: only what its seat may see (a fault
+        while making it stops the table, and the page shows that)."""
+        try:
+            return self._state(seats, log_from)
+        except Exception as e:
+            self.error = f"internal error: {type(e).__name__}: {e}"
+            self.server.log_fault(self, traceback.format_exc())
+            return {"type": "state", "table": self.id, "version": self.version, "title": self.match.game.title,
+                    "error": self.error, "seat": None, "players": self.match.players, "view": [], "cards": {},
+                    "log": [], "decision": None, "result": None, "to_act": None, "decision_id": None, "hotseat": self.hotseat,
+                    "humans": sorted(p + 1 for p in self.humans), "who": [], "round": None, "phase": None,
+                    "seed": self.match.seed}
+
+    def _state(self, seats: frozenset[int], log_from: int) -> dict:
+        m, g = self.match, self.match.game
+        seat = self.seat_for(seats)
+        out = {"type": "state", "table": self.id, "version": self.version, "title": g.title,
+               "players": m.players, "seed": m.seed, "hotseat": self.hotseat,
+               "seat": None if seat is None else seat + 1, "undo": self.hotseat and bool(self.undos),
+               "humans": sorted(p + 1 for p in self.humans),
+               "who": [("person" if p in self.humans else _bots_spec([b])) for p, b in enumerate(self.bots)],
+               "error": self.error, "round": m.st.round}
+        out["phase"] = next((text for text, _, data in reversed(m.st.log or []) if data.get("type") == "phase"), None)
+        viewer = self.viewer(seat)
+        if seat is not None:
+            out["view"] = play.view_lines(m, viewer)
+        else:  # (the same for every watcher: made once a change)
+            if self._public is None or self._public[0] != self.version:
+                self._public = (self.version, _public_view(m))
+            out["view"] = self._public[1]
+        out["cards"] = _card_texts(m, viewer)
+        kinds = [data.get("type") for _, _, data in (m.st.log or [])[log_from:]]
+        out["log_start"] = log_from  # (the log from line log_from + 1 on: a page has the lines before)
+        out["log"] = [{"n": i, "text": line, "notes": [n.strip() for n in notes], "kind": kinds[i - 1 - log_from]}
+                      for i, (line, notes) in enumerate(play.log_entries(m, viewer, log_from), log_from + 1)]
+        out["to_act"] = None if m.over else m.pending.player + 1
+        out["decision_id"] = self.decision_id
+        out["decision"] = None
+        if not m.over and seat is not None and m.pending.player == seat and self.error is None:
+            opts = []
+            for line in play._option_lines(m, seat):
+                head, _, text = line.strip().partition(". ")[2].partition(" — ")
+                opts.append({"label": head, "text": text})
+            out["decision"] = {"id": self.decision_id, "prompt": m.pending.prompt, "options": opts}
+        out["result"] = None
+        if m.over:
+            r = m.result
+            out["result"] = {"scores": list(r["scores"]), "winners": [p + 1 for p in r["winners"]],
+                             "why": _winner_lines(m, viewer)}
+        return out
+
+    def viewer(self, seat: int | None) -> int:
+        """The seat number to look through: a seat, or for the public view one past the last
+        seat (a player who holds nothing and is shown nothing hidden)."""
+        return self.match.players if seat is None else seat
+
+    def why(self, seats: frozenset[int], n) -> dict:
+        seat = self.seat_for(seats)
+        if type(n) is not int:
+            raise WebError("'why' needs a log line number")
+        return {"type": "why", "line": n, "lines": play.explain(self.match, self.viewer(seat), n)}
+
+    def why_not(self, seats: frozenset[int]) -> dict:
+        """`w`: the actions not offered to the seat now, each with its first failed requirement."""
+        seat, m = self.seat_for(seats), self.match
+        if seat is None or m.over or m.pending.player != seat:
+            raise WebError("'why not' answers at your own decision")
+        return {"type": "why_not", "text": play._why_lines(m, seat)}
+
+    def card(self, seats: frozenset[int], name) -> dict:
+        seat = self.seat_for(seats)
+        if not isinstance(name, str) or not name.strip() or len(name) > 200:
+            raise WebError("'card' needs a card's name or an option's number")
+        return {"type": "card", "name": name, "text": play._card_info(self.match, self.viewer(seat), name.strip())}
+
+    # ------------------------------------------------------------ saving
+    def save(self) -> dict:
+        """`tav play`'s save of this table: rules, seed, choices, the people's seats, the bots."""
+        m = self.match
+        data = m.save(self.server.file, self.server.rules_bytes)
+        data["seat"] = min(self.humans) + 1 if self.humans else 1
+        data["seats"] = sorted(p + 1 for p in self.humans)
+        data["bot_rng"] = play._rng_to_json(self.seats.random)
+        data["bots"] = _bots_spec(self.bots)
+        data["search_rng"] = {str(p): play._rng_to_json(b.rng) for p, b in self.seats.search.items()}
+        data["hotseat"] = self.hotseat
+        return data
+
+
+def _public_view(m: Match) -> list[str]:
+    """The table as nobody in particular sees it (`Match.view` of no seat): counters, then each
+    non-empty zone with the cards every seat may see, identical cards counted."""
+    v = m.view(m.players)
+    out = [f"-- round {v['round']} --"]
+    for name, val in v["counters"].items():
+        vals = ", ".join(f"P{p + 1} {x}" for p, x in enumerate(val)) if isinstance(val, list) else str(val)
+        out.append(f"  {name.replace('_', ' ')}: {vals}")
+    for zone, cards in v["zones"].items():
+        if not cards:
+            continue
+        seen = [c for c in cards if c != "?"]
+        hidden = len(cards) - len(seen)
+        parts = ([play._counted(seen)] if seen else []) + (
+            [f"{hidden} face-down card" + ("s" if hidden != 1 else "")] if hidden else [])
+        out.append(f"    {zone}: " + ", ".join(parts))
+    return out
+
+
+def _card_texts(m: Match, seat: int) -> dict:
+    """The text of each card the seat may see now, by its label (a page shows it on hover)."""
+    g, st = m.game, m.st
+    out = {}
+    for c in range(g.ncards):
+        if st.loc[c] < 0 or not st.visible(c, seat):
+            continue
+        label = g.card_label(c, st, seat)
+        if label not in out:
+            text = g.card_text(c, st, seat)
+            if text:
+                out[label] = text
+    return out
+
+
+def _winner_lines(m: Match, seat: int) -> list[str]:
+    from ..engine.explain import tree
+    if m.st.explain is None or not m.st.log:
+        return []
+    return tree(m.st.explain.found.get(len(m.st.log) - 1), seat)
+
+
+class Server:
+    """The tables of one rules file."""
+
+    def __init__(self, game, file: str, fixed_options: dict | None = None):
+        self.game, self.file = game, file
+        self.rules_bytes = game.model.sources.all_text()
+        self.fixed = dict(fixed_options or {})  # `tav serve -o`: the lobby's defaults
+        self.tables: dict[str, Table] = {}
+        self.by_token: dict[str, tuple[Table, frozenset[int]]] = {}
+        self.faults: list[str] = []  # the last faults of the server, with their tracebacks
+        self.report = None  # a callable given each fault's text (`tav serve` prints it)
+
+    def log_fault(self, table, text: str) -> None:
+        self.faults.append(f"table {table.id}:\n{text}")
+        del self.faults[:-20]
+        if self.report is not None:
+            self.report(self.faults[-1])
+
+    def info(self) -> dict:
+        data = game_info(self.game)
+        for name, v in self.fixed.items():
+            data["options"][name]["default"] = v
+        return data
+
+    def lookup(self, token) -> tuple[Table, frozenset[int]]:
+        hit = self.by_token.get(token) if isinstance(token, str) else None
+        if hit is None:
+            raise WebError("no table has this link (a wrong or old token)")
+        return hit
+
+    def _add(self, match: Match, humans: set[int], bots, hotseat: bool) -> Table:
+        if len(self.tables) >= MAX_TABLES:
+            raise WebError(f"this server has {MAX_TABLES} tables already")
+        tid = secrets.token_hex(4)
+        while tid in self.tables:
+            tid = secrets.token_hex(4)
+        t = Table(self, tid, match, humans, bots, hotseat)
+        self.tables[tid] = t
+        for tok, seats in t.tokens.items():
+            self.by_token[tok] = (t, seats)
+        return t
+
+    def create(self, req) -> Table:
+        """A new table from the lobby's form: players, options, seats, seed, hot seat."""
+        if not isinstance(req, dict):
+            raise WebError("a new table needs a JSON object")
+        g = self.game
+        players = req.get("players")
+        if type(players) is not int or not g.min_players <= players <= g.max_players:
+            raise WebError(f"{g.title} is for {g.min_players} to {g.max_players} players")
+        seed = req.get("seed")
+        if seed is None:
+            seed = secrets.randbelow(1_000_000)
+        if type(seed) is not int or not 0 <= seed < 2 ** 63:
+            raise WebError("the seed must be a whole number from 0 (or left out: a random one)")
+        opts = dict(self.fixed)
+        given = req.get("options") or {}
+        if not isinstance(given, dict):
+            raise WebError("options must be an object of NAME: VALUE")
+        for name, value in given.items():
+            if not isinstance(name, str) or name not in g.model.options:
+                raise WebError(f"unknown option {str(name)[:60]!r}")
+            opts[name] = _option_value(g, name, value)
+        humans, bots = parse_seats(req.get("seats"), players)
+        m = _guarded_match(lambda: Match(g, players, seed, opts, explain=True))
+        return self._add(m, humans, bots, bool(req.get("hotseat")) and len(humans) > 1)
+
+    def load(self, body: bytes, hotseat: bool = False) -> Table:
+        """A table from an uploaded save, checked as `tav play --load` checks one."""
+        if len(body) > MAX_SAVE_BYTES:
+            raise WebError(f"the save is larger than {MAX_SAVE_BYTES} bytes")
+        try:
+            data = json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as e:
+            raise WebError(f"the save is not JSON: {e}") from None
+        if not isinstance(data, dict):
+            raise WebError("the save file is damaged: not a JSON object")
+        g = self.game
+        try:
+            m = Match.load(g, data, rules_text=self.rules_bytes, explain=True)
+        except GameError as e:
+            where = data.get("rules")
+            if isinstance(where, str) and where != self.file and "rules" in str(e):
+                raise WebError(f"{e} (this save belongs to {where:.200}, not {self.file})") from None
+            raise WebError(str(e)) from None
+        except RecursionError:
+            raise WebError("the save does not replay: the rules nest too deeply") from None
+        saved = data.get("seats") or [data.get("seat", 1)]
+        if not (isinstance(saved, list) and saved and all(type(k) is int and 1 <= k <= m.players for k in saved)):
+            raise WebError(f"the save file is damaged: 'seats' must be seats from 1 to {m.players}")
+        humans = {k - 1 for k in saved}
+        spec = data.get("bots")
+        if spec is not None and not isinstance(spec, str):
+            raise WebError("the save file is damaged: 'bots' must be a --bots text")
+        try:
+            bots = parse_bots(spec, m.players)
+        except BotSpecError as e:
+            raise WebError(f"the save file is damaged: 'bots': {e}") from None
+        t = self._add(m, humans, bots, bool(data.get("hotseat", hotseat)) and len(humans) > 1)
+        try:
+            if "bot_rng" in data:
+                play._rng_from_json(t.seats.random, data["bot_rng"])
+            rngs = data.get("search_rng") or {}
+            if not isinstance(rngs, dict):
+                raise TypeError
+            for k, st in rngs.items():
+                if int(k) in t.seats.search:
+                    play._rng_from_json(t.seats.search[int(k)].rng, st)
+        except (TypeError, ValueError, IndexError, KeyError, OverflowError):
+            self.drop(t)
+            raise WebError("the save file is damaged: 'bot_rng' or 'search_rng' is not the state of a random generator") from None
+        return t
+
+    def drop(self, t: Table) -> None:
+        self.tables.pop(t.id, None)
+        for tok in t.tokens:
+            self.by_token.pop(tok, None)
+
+    def links(self, t: Table) -> dict:
+        seats = []
+        for tok, s in t.tokens.items():
+            if s:
+                seats.append({"seats": sorted(p + 1 for p in s), "url": f"/t/{tok}"})
+        return {"table": t.id, "seed": t.match.seed, "players": t.match.players, "hotseat": t.hotseat,
+                "links": seats, "watch": f"/t/{t.watch_token}"}
+
+
+def _guarded_match(make) -> Match:
+    """A new match; a rules error while setting it up is the request's error."""
+    try:
+        return make()
+    except GameError as e:
+        raise WebError(str(e)) from None
