@@ -592,15 +592,24 @@ def rules(file, out) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @guarded
 def diff(base, variant, as_json) -> None:
-    """What VARIANT changes in BASE, definition by definition."""
+    """What VARIANT changes in BASE, definition by definition. Exit 0 when the games are the
+    same, 1 when they differ, 2 when a file cannot be loaded (as `diff`)."""
     from .diff import diff_games, render
     from .loader import load
 
-    changes = diff_games(load(base), load(variant))
+    try:
+        changes = diff_games(load(base), load(variant))
+    except TavError as e:  # (trouble, as `diff` says it: exit 2, not 1, which means "they differ")
+        if as_json:
+            click.echo(json.dumps({"errors": [_diag_json(d) for d in e.diagnostics]}))
+        else:
+            click.echo(e.render(), err=True)
+        sys.exit(2)
     if as_json:
         click.echo(json.dumps({"base": base, "variant": variant, "changes": changes}, indent=2))
     else:
         click.echo(render(changes))
+    sys.exit(1 if changes else 0)
 
 
 @main.command()
