@@ -329,8 +329,9 @@ def _seat_bots(bots, players: int, i: int, rotate: bool):
     return b, [describe([x]) for x in b]
 
 
-def _outputs(games_out, plot):
-    """Check --games-out and --plot before any game is played (a usage error, exit 2)."""
+def _outputs(games_out, plot, plot_flag: str = "--plot"):
+    """Check --games-out and --plot before any game is played (a usage error, exit 2);
+    `plot_flag`: the flag that asked for pictures, named in the message."""
     if games_out is not None and Path(games_out).suffix.lower() not in (".jsonl", ".csv"):
         raise click.BadParameter(f"writes .jsonl or .csv, not '{Path(games_out).name}'", param_hint="--games-out")
     if plot is not None:
@@ -338,7 +339,7 @@ def _outputs(games_out, plot):
         try:
             check_target(plot)
         except PlotError as e:
-            raise click.BadParameter(str(e), param_hint="--plot") from None
+            raise click.BadParameter(str(e), param_hint=plot_flag) from None
 
 
 def _write_games(path, records) -> None:
@@ -768,7 +769,7 @@ def report(file, variant, players, n_games, seed, options, variant_options, bots
             vary_values(game, v)
     except ReportError as e:
         raise click.BadParameter(str(e).removeprefix("--vary: "), param_hint="--vary") from None
-    _outputs(games_out, str(Path(out_dir or ".") / "x.png") if out_dir else None)
+    _outputs(games_out, str(Path(out_dir or ".") / "x.png") if out_dir else None, "--out")
     skill_n = 2 * players if skill_games is None else skill_games
     total = n_games * (1 + sum(len(vary_values(game, v)[1]) for v in vary) + (variant is not None)) + skill_n
     from .parallel import DaskError, progress_bar
