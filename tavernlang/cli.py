@@ -66,6 +66,12 @@ def _playable(game) -> None:
 def _check_players(game, players: int) -> None:
     _playable(game)
     if not game.min_players <= players <= game.max_players:
+        from . import project
+        proj = project.from_file("players")
+        if proj is not None:
+            project.fail(proj.error("players", f"{game.title} is for {game.min_players} to {game.max_players} "
+                                               f"players, not {players} ({proj.setting('players')}; "
+                                               "give --players to play another count)"))
         raise click.BadParameter(f"{game.title} is for {game.min_players} to {game.max_players} players, not {players}",
                                  param_hint="--players")
 
@@ -101,8 +107,21 @@ class _Commands(click.Group):
 @click.option("--timeout", type=click.IntRange(min=1), default=None, metavar="SECONDS",
               help="stop the whole command after this many seconds (default: no limit; a game is "
                    "bounded by --max-seconds)")
-def main(max_steps, max_log, max_seconds, max_memory, timeout) -> None:
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="the project file to read (a tav.toml, or a pyproject.toml with [tool.tav]; default: the "
+                   "nearest one in this folder or above it; docs/cli.md)")
+@click.option("--isolated", is_flag=True, help="read no project file")
+@click.pass_context
+def main(ctx, max_steps, max_log, max_seconds, max_memory, timeout, config_file, isolated) -> None:
     """tavernlang: check, run, play and simulate board games written as rules text."""
+    proj = _project(config_file, isolated)
+    if proj is not None:  # its settings: defaults of the options, under the command line's
+        ctx.meta["tav.project"] = proj
+        ctx.default_map = {**proj.default_map(), **(ctx.default_map or {})}
+        max_steps, max_log, max_seconds, max_memory = (
+            given if given is not None else proj.values.get(key)
+            for given, key in zip((max_steps, max_log, max_seconds, max_memory), ("max-steps", "max-log",
+                                                                                "max-seconds", "max-memory")))
     from .engine import budget
     from .loader import allow_deep_rules
     allow_deep_rules()
@@ -111,6 +130,27 @@ def main(max_steps, max_log, max_seconds, max_memory, timeout) -> None:
     budget.limit_memory()
     if timeout is not None:
         _start_timeout(timeout)
+
+
+def _project(config_file: str | None, isolated: bool):
+    """The project file of the command (--config's, or the nearest one), read and checked; an
+    error in it is a usage error (exit 2)."""
+    from . import project
+    if isolated:
+        if config_file is not None:
+            raise click.UsageError("--config and --isolated exclude each other")
+        return None
+    try:
+        if config_file is not None:
+            return project.load(Path(config_file))
+        try:
+            here = Path.cwd()
+        except OSError:  # (the current folder was removed)
+            return None
+        path = project.find(here)
+        return project.load(path) if path is not None else None
+    except project.ProjectError as e:
+        project.fail(e)
 
 
 def _start_timeout(seconds: int) -> None:
@@ -216,6 +256,10 @@ def _bots(spec, players: int):
     try:
         bots = parse_bots(spec, players)
     except BotSpecError as e:
+        from . import project
+        proj = project.from_file("bots_spec")
+        if proj is not None:
+            project.fail(proj.error("bots", f"{e} ({proj.setting('bots')})"))
         raise click.BadParameter(str(e), param_hint="--bots") from None
     return None if all_random(bots) else bots
 
