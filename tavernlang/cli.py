@@ -176,12 +176,18 @@ def _start_timeout(seconds: int) -> None:
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=RulesPath(folders=True, stdin=True))
-@click.option("--json", "as_json", is_flag=True, help='Print the errors as JSON: {"errors": [...]} (empty when clean).')
+@click.option("--json", "as_json", is_flag=True, help='Print the errors as JSON: {"errors": [...]} (empty when '
+              'clean); the same as --format json.')
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github"]), default="text",
+              show_default=True, help="How to print the errors: text, JSON, a SARIF 2.1.0 log, or GitHub "
+                                      "Actions annotations (docs/cli.md).")
 @guarded
-def check(files, as_json) -> None:
+def check(files, as_json, fmt="text") -> None:
     """Parse and check rules files (a folder: every .tav file in it; -: standard input); silent when clean."""
     from .paths import expand, load_rules
 
+    as_json = as_json or fmt == "json"
+    machine = as_json or fmt in ("sarif", "github")
     bad = 0
     found = []
     for f in expand(files):
@@ -189,9 +195,18 @@ def check(files, as_json) -> None:
             load_rules(f)
         except TavError as e:
             found += e.diagnostics
-            if not as_json:
+            if not machine:
                 click.echo(e.render(), err=True)
             bad += len(e.diagnostics)
+    if fmt in ("sarif", "github"):
+        from . import ci_formats
+        items = ci_formats.of_diagnostics(found)
+        if fmt == "sarif":
+            click.echo(json.dumps(ci_formats.sarif(items), indent=2, ensure_ascii=False))
+        else:
+            for line in ci_formats.github(items):
+                click.echo(line)
+        sys.exit(1 if bad else 0)
     if as_json:
         click.echo(json.dumps({"errors": [_diag_json(d) for d in found]}))
         sys.exit(1 if bad else 0)

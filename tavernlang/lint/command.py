@@ -1,6 +1,6 @@
 """The `tav lint` command (a click command object, added to the `tav` group by the CLI).
 
-    tav lint FILE... [--format text|json] [--select CODES] [--ignore CODES]
+    tav lint FILE... [--format text|json|sarif|github] [--select CODES] [--ignore CODES]
                      [--simulate N [--seed S] [--players P] [-o NAME=VALUE]... [--max-steps K]
                                    [--bots BOTS] [--jobs J | --dask ADDRESS]]
     tav lint --list-rules
@@ -30,8 +30,9 @@ def _options(game, pairs):
 
 @click.command("lint")
 @click.argument("files", nargs=-1, type=RulesPath(folders=True, stdin=True))
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="How to print the findings.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github"]), default="text",
+              show_default=True, help="How to print the findings: text, JSON, a SARIF 2.1.0 log, or GitHub Actions "
+                                      "annotations (docs/cli.md).")
 @click.option("--select", multiple=True, metavar="CODES",
               help="Only these codes (comma-separated; a prefix such as TAV1 selects a family).")
 @click.option("--ignore", multiple=True, metavar="CODES", help="Leave out these codes (comma-separated, or prefixes).")
@@ -155,6 +156,15 @@ def lint(files, fmt, select, ignore, simulate, seed, players, options, vary_opti
         if simulate is not None:
             data["coverage"] = {p: c.to_json() for p, c in coverage.items()}
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    elif fmt in ("sarif", "github"):
+        from .. import ci_formats
+        items = ci_formats.of_findings(all_findings)
+        if fmt == "sarif":
+            rules = [(r.code, r.name, r.summary) for r in all_rules()]
+            click.echo(json.dumps(ci_formats.sarif(items, rules), indent=2, ensure_ascii=False))
+        else:
+            for line in ci_formats.github(items):
+                click.echo(line)
     else:
         for f in all_findings:
             click.echo(f.render())
