@@ -872,16 +872,32 @@ def report(file, variant, players, n_games, seed, options, variant_options, bots
         sys.exit(1)
 
 
+NO_SCENARIOS = 5  # the exit code of `tav test` when no scenario ran (pytest's "no tests collected")
+
+
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=RulesPath(folders=True, stdin=True))
 @click.option("-v", "--verbose", is_flag=True, help="Print each scenario's log.")
+@click.option("-k", "keyword", default=None, metavar="EXPR",
+              help="Run only the scenarios whose title (or file) holds these words, ignoring case: "
+                   "'tips', 'tips and not goblin', '(a or b) and c' (as pytest -k).")
+@click.option("-x", "--exitfirst", is_flag=True, help="Stop at the first scenario that fails (or file that does not load).")
+@click.option("--junitxml", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
+              help="Also write the results as JUnit XML (as pytest --junitxml), for CI.")
 @guarded
-def test(paths, verbose) -> None:
-    """Run the scenarios in rules files (or folders of them)."""
+def test(paths, verbose, keyword=None, exitfirst=False, junitxml=None) -> None:
+    """Run the scenarios in rules files (or folders of them). Exit 0 when every scenario passes,
+    1 when one fails or a file does not load, 5 when no scenario ran (as pytest)."""
     from .engine.scenario import run_scenario
+    from .testing import KeywordError, Report, keyword_matcher
 
     from .syntax import ast as A
     from .syntax.parser import parse
+
+    try:
+        wanted = keyword_matcher(keyword) if keyword is not None else None
+    except KeywordError as e:
+        raise click.BadParameter(str(e), param_hint="-k") from None
 
     def has_scenarios(f: Path) -> bool:
         """In a folder, only files that declare scenarios are run (not the games they include)."""
@@ -899,36 +915,61 @@ def test(paths, verbose) -> None:
             files.extend(str(f) for f in found)
         else:
             files.append(p)
-    passed = failed = 0
+    passed = failed = deselected = 0
     errors = 0
+    report = Report()
+    stop = False
     for f in files:
         try:
             game = _compile(str(f))
         except TavError as e:
             click.echo(e.render(), err=True)
             errors += 1
-            continue
+            report.error(str(f), e.diagnostics[0].span if e.diagnostics else None, e.render())
+            stop = exitfirst
         except GameError as e:  # (rules that cannot be compiled: nested too deeply)
-            click.echo(e.diagnostic().render(guard.SOURCES.get("current")), err=True)
+            d = e.diagnostic()
+            click.echo(d.render(guard.SOURCES.get("current")), err=True)
             errors += 1
-            continue
-        if not game.scenarios:
-            click.echo(f"{game.model.path}: no scenarios in this file")
-        for sc in game.scenarios:
-            r = run_scenario(game, sc)
-            if verbose:
-                click.echo(r.transcript())
-            if r.passed:
-                passed += 1
-                click.echo(f"ok    {r.span}: {r.title}")
-            else:
-                failed += 1
-                click.echo(f"FAIL  {r.span}: {r.title}")
-                for sp, msg in r.failures:
-                    click.echo(f"      {sp}: {msg}")
-    click.echo(f"{passed} passed, {failed} failed")
+            report.error(str(f), d.span, d.render())
+            stop = exitfirst
+        else:
+            if not game.scenarios:
+                click.echo(f"{game.model.path}: no scenarios in this file")
+            for sc in game.scenarios:
+                title = sc["decl"].title
+                if wanted is not None and not wanted(title, str(f)):
+                    deselected += 1
+                    continue
+                t0 = time.perf_counter()
+                r = run_scenario(game, sc)
+                report.case(str(f), r, time.perf_counter() - t0)
+                if verbose:
+                    click.echo(r.transcript())
+                if r.passed:
+                    passed += 1
+                    click.echo(f"ok    {r.span}: {r.title}")
+                else:
+                    failed += 1
+                    click.echo(f"FAIL  {r.span}: {r.title}")
+                    for sp, msg in r.failures:
+                        click.echo(f"      {sp}: {msg}")
+                    if exitfirst:
+                        stop = True
+                        break
+        if stop:
+            click.echo("stopping at the first failure (-x)")
+            break
+    click.echo(f"{passed} passed, {failed} failed" + (f", {deselected} deselected" if deselected else ""))
+    if junitxml is not None:
+        try:
+            report.write(junitxml)
+        except OSError as e:
+            raise click.BadParameter(f"cannot write '{junitxml}': {e.strerror or e}", param_hint="--junitxml") from None
     if failed or errors:
         sys.exit(1)
+    if passed == 0:
+        sys.exit(NO_SCENARIOS)
 
 
 @main.command()
