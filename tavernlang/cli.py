@@ -1,8 +1,10 @@
 """The `tav` command: check, info, run, play, sim, test.
 
 Exit codes: 0 success; 1 an error in a rules file or a failed game; 2 a usage
-error. Errors in rules files print as FILE:LINE:COL diagnostics, never as
-tracebacks.
+error (or an error in the project file, tavernlang/project.py); `tav test` 5
+when no scenario ran, `tav diff` 1 when the games differ and 2 when a file
+does not load (docs/cli.md). Errors in rules files print as FILE:LINE:COL
+diagnostics, never as tracebacks.
 """
 from __future__ import annotations
 

@@ -182,3 +182,15 @@ def test_check_with_a_project_file_loads_no_more_of_tav_than_without(here):
     (here / "tav.toml").write_text("players = 2\nmax-steps = 100000\n[lint]\nselect = ['TAV1']\n")
     assert _tav_modules(here) - without <= {"tavernlang.project"}
     assert "tavernlang.engine.compile" not in without and "tavernlang.lint" not in without
+
+
+def test_the_project_files_of_docs_cli_md_are_read_without_error(tmp_path):
+    import re
+
+    from tavernlang import project
+    blocks = re.findall(r"```toml\n# (\S+)\n(.*?)```", (ROOT / "docs" / "cli.md").read_text(), re.S)
+    assert sorted(name for name, _ in blocks) == ["pyproject.toml", "tav.toml"]
+    for name, text in blocks:
+        (tmp_path / name).write_text(text)
+        proj = project.load(tmp_path / name)
+        assert proj.values["players"] == 4 and "lint.ignore" in proj.values
