@@ -3,7 +3,8 @@
 `tav` looks in the current folder and then in each folder above it for a `tav.toml`, or a
 `pyproject.toml` with a `[tool.tav]` table; the first folder that has one gives the project file
 (a `tav.toml` wins over a `pyproject.toml` beside it; a `pyproject.toml` without `[tool.tav]` is
-passed over). `tav --config FILE` names the file; `tav --isolated` reads none.
+passed over). `tav --config FILE` names the file (read as a tav.toml unless it is named
+pyproject.toml); `tav --isolated` reads none.
 
     [tool.tav]               # in a tav.toml: the same keys, without this header
     players = 4              # the default of --players (run, play, sim, compare, report, lint --simulate)
@@ -153,7 +154,7 @@ def load(path: Path) -> Project:
         line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
         raise ProjectError(shown, line, col, f"not valid TOML: {msg[0].lower() + msg[1:]}") from None
     table: tuple[str, ...] = ()
-    if path.name != "tav.toml":
+    if path.name == "pyproject.toml":  # (any other name: a tav.toml's layout, as ruff reads --config)
         table = ("tool", "tav")
         tav = data.get("tool", {}).get("tav", {}) if isinstance(data.get("tool"), dict) else {}
     else:

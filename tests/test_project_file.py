@@ -72,10 +72,15 @@ def test_a_nearer_pyproject_with_tool_tav_wins_over_a_tav_toml_above(tav, here, 
 
 def test_isolated_reads_no_project_file_and_config_names_one(tav, here):
     (here / "tav.toml").write_text("players = 4\n")
-    (here / "other.toml").write_text("[tool.tav]\nplayers = 2\n")
+    (here / "ci.toml").write_text("players = 2\n")
+    (here / "sub").mkdir()
+    (here / "sub" / "pyproject.toml").write_text("[tool.tav]\nplayers = 3\n")
     r = tav("--isolated", "run", GAME, "--json")
     assert r.exit_code == 2 and "Missing option '--players'" in r.output
-    assert _players(tav("--config", "other.toml", "run", GAME, "--json")) == 2
+    assert _players(tav("--config", "ci.toml", "run", GAME, "--json")) == 2  # (read as a tav.toml)
+    assert _players(tav("--config", "sub/pyproject.toml", "run", GAME, "--json")) == 3  # ([tool.tav])
+    r = tav("--isolated", "--config", "ci.toml", "check", GAME)
+    assert r.exit_code == 2 and "--config and --isolated exclude each other" in r.output
 
 
 def test_bots_in_the_file_are_the_default_of_bots(tav, here):
