@@ -115,8 +115,8 @@ def _has_tav_table(path: Path) -> bool:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return False
-    if "tav" not in text:  # (most pyproject.toml files: no need to parse them)
-        return False
+    if not re.search(r"tool\s*\.\s*[\"']?tav\b|^\s*\[\s*tool\s*\]", text, re.M):
+        return False  # (most pyproject.toml files: no need to parse them)
     import tomllib
     try:
         data = tomllib.loads(text)
