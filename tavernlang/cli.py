@@ -1,8 +1,10 @@
 """The `tav` command: check, info, run, play, sim, test.
 
 Exit codes: 0 success; 1 an error in a rules file or a failed game; 2 a usage
-error. Errors in rules files print as FILE:LINE:COL diagnostics, never as
-tracebacks.
+error (or an error in the project file, tavernlang/project.py); `tav test` 5
+when no scenario ran, `tav diff` 1 when the games differ and 2 when a file
+does not load (docs/cli.md). Errors in rules files print as FILE:LINE:COL
+diagnostics, never as tracebacks.
 """
 from __future__ import annotations
 
@@ -67,6 +69,12 @@ def _playable(game) -> None:
 def _check_players(game, players: int) -> None:
     _playable(game)
     if not game.min_players <= players <= game.max_players:
+        from . import project
+        proj = project.from_file("players")
+        if proj is not None:
+            project.fail(proj.error("players", f"{game.title} is for {game.min_players} to {game.max_players} "
+                                               f"players, not {players} ({proj.setting('players')}; "
+                                               "give --players to play another count)"))
         raise click.BadParameter(f"{game.title} is for {game.min_players} to {game.max_players} players, not {players}",
                                  param_hint="--players")
 
@@ -103,8 +111,21 @@ class _Commands(click.Group):
 @click.option("--timeout", type=click.IntRange(min=1), default=None, metavar="SECONDS",
               help="stop the whole command after this many seconds (default: no limit; a game is "
                    "bounded by --max-seconds)")
-def main(max_steps, max_log, max_seconds, max_memory, timeout) -> None:
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="the project file to read (a tav.toml, or a pyproject.toml with [tool.tav]; default: the "
+                   "nearest one in this folder or above it; docs/cli.md)")
+@click.option("--isolated", is_flag=True, help="read no project file")
+@click.pass_context
+def main(ctx, max_steps, max_log, max_seconds, max_memory, timeout, config_file, isolated) -> None:
     """tavernlang: check, run, play and simulate board games written as rules text."""
+    proj = _project(config_file, isolated)
+    if proj is not None:  # its settings: defaults of the options, under the command line's
+        ctx.meta["tav.project"] = proj
+        ctx.default_map = {**proj.default_map(), **(ctx.default_map or {})}
+        max_steps, max_log, max_seconds, max_memory = (
+            given if given is not None else proj.values.get(key)
+            for given, key in zip((max_steps, max_log, max_seconds, max_memory), ("max-steps", "max-log",
+                                                                                "max-seconds", "max-memory")))
     from .engine import budget
     from .loader import allow_deep_rules
     allow_deep_rules()
@@ -113,6 +134,27 @@ def main(max_steps, max_log, max_seconds, max_memory, timeout) -> None:
     budget.limit_memory()
     if timeout is not None:
         _start_timeout(timeout)
+
+
+def _project(config_file: str | None, isolated: bool):
+    """The project file of the command (--config's, or the nearest one), read and checked; an
+    error in it is a usage error (exit 2)."""
+    from . import project
+    if isolated:
+        if config_file is not None:
+            raise click.UsageError("--config and --isolated exclude each other")
+        return None
+    try:
+        if config_file is not None:
+            return project.load(Path(config_file))
+        try:
+            here = Path.cwd()
+        except OSError:  # (the current folder was removed)
+            return None
+        path = project.find(here)
+        return project.load(path) if path is not None else None
+    except project.ProjectError as e:
+        project.fail(e)
 
 
 def _start_timeout(seconds: int) -> None:
@@ -138,12 +180,18 @@ def _start_timeout(seconds: int) -> None:
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=RulesPath(folders=True, stdin=True))
-@click.option("--json", "as_json", is_flag=True, help='Print the errors as JSON: {"errors": [...]} (empty when clean).')
+@click.option("--json", "as_json", is_flag=True, help='Print the errors as JSON: {"errors": [...]} (empty when '
+              'clean); the same as --format json.')
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github"]), default="text",
+              show_default=True, help="How to print the errors: text, JSON, a SARIF 2.1.0 log, or GitHub "
+                                      "Actions annotations (docs/cli.md).")
 @guarded
-def check(files, as_json) -> None:
+def check(files, as_json, fmt="text") -> None:
     """Parse and check rules files (a folder: every .tav file in it; -: standard input); silent when clean."""
     from .paths import expand, load_rules
 
+    as_json = as_json or fmt == "json"
+    machine = as_json or fmt in ("sarif", "github")
     bad = 0
     found = []
     for f in expand(files):
@@ -151,9 +199,18 @@ def check(files, as_json) -> None:
             load_rules(f)
         except TavError as e:
             found += e.diagnostics
-            if not as_json:
+            if not machine:
                 click.echo(e.render(), err=True)
             bad += len(e.diagnostics)
+    if fmt in ("sarif", "github"):
+        from . import ci_formats
+        items = ci_formats.of_diagnostics(found)
+        if fmt == "sarif":
+            click.echo(json.dumps(ci_formats.sarif(items), indent=2, ensure_ascii=False))
+        else:
+            for line in ci_formats.github(items):
+                click.echo(line)
+        sys.exit(1 if bad else 0)
     if as_json:
         click.echo(json.dumps({"errors": [_diag_json(d) for d in found]}))
         sys.exit(1 if bad else 0)
@@ -218,6 +275,10 @@ def _bots(spec, players: int):
     try:
         bots = parse_bots(spec, players)
     except BotSpecError as e:
+        from . import project
+        proj = project.from_file("bots_spec")
+        if proj is not None:
+            project.fail(proj.error("bots", f"{e} ({proj.setting('bots')})"))
         raise click.BadParameter(str(e), param_hint="--bots") from None
     return None if all_random(bots) else bots
 
@@ -331,8 +392,9 @@ def _seat_bots(bots, players: int, i: int, rotate: bool):
     return b, [describe([x]) for x in b]
 
 
-def _outputs(games_out, plot):
-    """Check --games-out and --plot before any game is played (a usage error, exit 2)."""
+def _outputs(games_out, plot, plot_flag: str = "--plot"):
+    """Check --games-out and --plot before any game is played (a usage error, exit 2);
+    `plot_flag`: the flag that asked for pictures, named in the message."""
     if games_out is not None and Path(games_out).suffix.lower() not in (".jsonl", ".csv"):
         raise click.BadParameter(f"writes .jsonl or .csv, not '{Path(games_out).name}'", param_hint="--games-out")
     if plot is not None:
@@ -340,7 +402,7 @@ def _outputs(games_out, plot):
         try:
             check_target(plot)
         except PlotError as e:
-            raise click.BadParameter(str(e), param_hint="--plot") from None
+            raise click.BadParameter(str(e), param_hint=plot_flag) from None
 
 
 def _write_games(path, records) -> None:
@@ -594,15 +656,24 @@ def rules(file, out) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @guarded
 def diff(base, variant, as_json) -> None:
-    """What VARIANT changes in BASE, definition by definition."""
+    """What VARIANT changes in BASE, definition by definition. Exit 0 when the games are the
+    same, 1 when they differ, 2 when a file cannot be loaded (as `diff`)."""
     from .diff import diff_games, render
     from .loader import load
 
-    changes = diff_games(load(base), load(variant))
+    try:
+        changes = diff_games(load(base), load(variant))
+    except TavError as e:  # (trouble, as `diff` says it: exit 2, not 1, which means "they differ")
+        if as_json:
+            click.echo(json.dumps({"errors": [_diag_json(d) for d in e.diagnostics]}))
+        else:
+            click.echo(e.render(), err=True)
+        sys.exit(2)
     if as_json:
         click.echo(json.dumps({"base": base, "variant": variant, "changes": changes}, indent=2))
     else:
         click.echo(render(changes))
+    sys.exit(1 if changes else 0)
 
 
 @main.command()
@@ -761,7 +832,7 @@ def report(file, variant, players, n_games, seed, options, variant_options, bots
             vary_values(game, v)
     except ReportError as e:
         raise click.BadParameter(str(e).removeprefix("--vary: "), param_hint="--vary") from None
-    _outputs(games_out, str(Path(out_dir or ".") / "x.png") if out_dir else None)
+    _outputs(games_out, str(Path(out_dir or ".") / "x.png") if out_dir else None, "--out")
     skill_n = 2 * players if skill_games is None else skill_games
     total = n_games * (1 + sum(len(vary_values(game, v)[1]) for v in vary) + (variant is not None)) + skill_n
     from .parallel import DaskError, progress_bar
@@ -805,16 +876,32 @@ def report(file, variant, players, n_games, seed, options, variant_options, bots
         sys.exit(1)
 
 
+NO_SCENARIOS = 5  # the exit code of `tav test` when no scenario ran (pytest's "no tests collected")
+
+
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=RulesPath(folders=True, stdin=True))
 @click.option("-v", "--verbose", is_flag=True, help="Print each scenario's log.")
+@click.option("-k", "keyword", default=None, metavar="EXPR",
+              help="Run only the scenarios whose title (or file) holds these words, ignoring case: "
+                   "'tips', 'tips and not goblin', '(a or b) and c' (as pytest -k).")
+@click.option("-x", "--exitfirst", is_flag=True, help="Stop at the first scenario that fails (or file that does not load).")
+@click.option("--junitxml", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
+              help="Also write the results as JUnit XML (as pytest --junitxml), for CI.")
 @guarded
-def test(paths, verbose) -> None:
-    """Run the scenarios in rules files (or folders of them)."""
+def test(paths, verbose, keyword=None, exitfirst=False, junitxml=None) -> None:
+    """Run the scenarios in rules files (or folders of them). Exit 0 when every scenario passes,
+    1 when one fails or a file does not load, 5 when no scenario ran (as pytest)."""
     from .engine.scenario import run_scenario
+    from .testing import KeywordError, Report, keyword_matcher
 
     from .syntax import ast as A
     from .syntax.parser import parse
+
+    try:
+        wanted = keyword_matcher(keyword) if keyword is not None else None
+    except KeywordError as e:
+        raise click.BadParameter(str(e), param_hint="-k") from None
 
     def has_scenarios(f: Path) -> bool:
         """In a folder, only files that declare scenarios are run (not the games they include)."""
@@ -832,36 +919,61 @@ def test(paths, verbose) -> None:
             files.extend(str(f) for f in found)
         else:
             files.append(p)
-    passed = failed = 0
+    passed = failed = deselected = 0
     errors = 0
+    report = Report()
+    stop = False
     for f in files:
         try:
             game = _compile(str(f))
         except TavError as e:
             click.echo(e.render(), err=True)
             errors += 1
-            continue
+            report.error(str(f), e.diagnostics[0].span if e.diagnostics else None, e.render())
+            stop = exitfirst
         except GameError as e:  # (rules that cannot be compiled: nested too deeply)
-            click.echo(e.diagnostic().render(guard.SOURCES.get("current")), err=True)
+            d = e.diagnostic()
+            click.echo(d.render(guard.SOURCES.get("current")), err=True)
             errors += 1
-            continue
-        if not game.scenarios:
-            click.echo(f"{game.model.path}: no scenarios in this file")
-        for sc in game.scenarios:
-            r = run_scenario(game, sc)
-            if verbose:
-                click.echo(r.transcript())
-            if r.passed:
-                passed += 1
-                click.echo(f"ok    {r.span}: {r.title}")
-            else:
-                failed += 1
-                click.echo(f"FAIL  {r.span}: {r.title}")
-                for sp, msg in r.failures:
-                    click.echo(f"      {sp}: {msg}")
-    click.echo(f"{passed} passed, {failed} failed")
+            report.error(str(f), d.span, d.render())
+            stop = exitfirst
+        else:
+            if not game.scenarios:
+                click.echo(f"{game.model.path}: no scenarios in this file")
+            for sc in game.scenarios:
+                title = sc["decl"].title
+                if wanted is not None and not wanted(title, str(f)):
+                    deselected += 1
+                    continue
+                t0 = time.perf_counter()
+                r = run_scenario(game, sc)
+                report.case(str(f), r, time.perf_counter() - t0)
+                if verbose:
+                    click.echo(r.transcript())
+                if r.passed:
+                    passed += 1
+                    click.echo(f"ok    {r.span}: {r.title}")
+                else:
+                    failed += 1
+                    click.echo(f"FAIL  {r.span}: {r.title}")
+                    for sp, msg in r.failures:
+                        click.echo(f"      {sp}: {msg}")
+                    if exitfirst:
+                        stop = True
+                        break
+        if stop:
+            click.echo("stopping at the first failure (-x)")
+            break
+    click.echo(f"{passed} passed, {failed} failed" + (f", {deselected} deselected" if deselected else ""))
+    if junitxml is not None:
+        try:
+            report.write(junitxml)
+        except OSError as e:
+            raise click.BadParameter(f"cannot write '{junitxml}': {e.strerror or e}", param_hint="--junitxml") from None
     if failed or errors:
         sys.exit(1)
+    if passed == 0:
+        sys.exit(NO_SCENARIOS)
 
 
 @main.command()

@@ -65,7 +65,7 @@ def test_a_fifo_is_a_usage_error_and_never_opened(where, cmd):
 def test_a_folder_is_taken_where_files_are_and_refused_where_one_game_is(where, cmd):
     r = invoke(_args(cmd, "folder"))
     if cmd in FOLDERS:
-        assert r.exit_code == 0, r.output
+        assert r.exit_code == (5 if cmd == "test" else 0), r.output  # (tav test: no scenario in it, exit 5)
     else:
         assert r.exit_code == 2 and "'folder' is a folder: give a rules file" in r.output, r.output
 
@@ -74,7 +74,7 @@ def test_a_folder_is_taken_where_files_are_and_refused_where_one_game_is(where, 
 def test_standard_input(where, cmd):
     r = invoke(_args(cmd, "-"), input=GAME.read_text())
     if cmd in STDIN:
-        assert r.exit_code == 0, r.output
+        assert r.exit_code == (5 if cmd == "test" else 0), r.output  # (tav test: no scenario in it, exit 5)
     else:
         assert r.exit_code == 2 and "not standard input" in r.output, r.output
 
@@ -146,7 +146,7 @@ def test_a_failed_expect_shows_what_it_found(where):
 
 
 def test_files_and_folders_without_scenarios_say_so(where):
-    r = invoke(["test", "folder"])
-    assert r.exit_code == 0 and "folder: no rules file in this folder has scenarios" in r.output
+    r = invoke(["test", "folder"])  # (no scenario ran: exit 5, as pytest's "no tests collected")
+    assert r.exit_code == 5 and "folder: no rules file in this folder has scenarios" in r.output
     r = invoke(["test", "folder/dice_tavern.tav"])
-    assert r.exit_code == 0 and "folder/dice_tavern.tav: no scenarios in this file" in r.output
+    assert r.exit_code == 5 and "folder/dice_tavern.tav: no scenarios in this file" in r.output

@@ -1,8 +1,8 @@
 """Fuzzing from the grammar itself: hypothesis's `from_lark` draws text from
 tavernlang/syntax/grammar.lark — whole files of declarations, and expressions and statements
 set into a small game — and each file goes through `tav check`, `tav run` and `tav test`
-(tests/test_fuzz.py's `_run_all`): exit 0, 1 or 2 only, no internal error, every error placed,
-every run ending within its budget.
+(tests/test_fuzz.py's `_run_all`): exit 0, 1 or 2 only (`tav test` without scenarios: 5), no
+internal error, every error placed, every run ending within its budget.
 
 Every terminal is drawn followed by a space (so that two keywords never run together) and names,
 numbers and texts from a few that the small game declares, so that the drawn text parses (see

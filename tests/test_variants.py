@@ -55,7 +55,7 @@ def test_diff_of_each_example(path, snapshot):
 
 def test_diff_json(snapshot):
     r = CliRunner().invoke(main, ["diff", BASE, "examples/little_tavern/thirty_coins.tav", "--json"])
-    assert r.exit_code == 0
+    assert r.exit_code == 1  # (the games differ)
     data = json.loads(r.output)
     assert data["changes"] == [
         {"change": "changed", "kind": "option", "name": "win_coins",

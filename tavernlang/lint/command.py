@@ -1,6 +1,6 @@
 """The `tav lint` command (a click command object, added to the `tav` group by the CLI).
 
-    tav lint FILE... [--format text|json] [--select CODES] [--ignore CODES]
+    tav lint FILE... [--format text|json|sarif|github] [--select CODES] [--ignore CODES]
                      [--simulate N [--seed S] [--players P] [-o NAME=VALUE]... [--max-steps K]
                                    [--bots BOTS] [--jobs J | --dask ADDRESS]]
     tav lint --list-rules
@@ -30,8 +30,9 @@ def _options(game, pairs):
 
 @click.command("lint")
 @click.argument("files", nargs=-1, type=RulesPath(folders=True, stdin=True))
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="How to print the findings.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github"]), default="text",
+              show_default=True, help="How to print the findings: text, JSON, a SARIF 2.1.0 log, or GitHub Actions "
+                                      "annotations (docs/cli.md).")
 @click.option("--select", multiple=True, metavar="CODES",
               help="Only these codes (comma-separated; a prefix such as TAV1 selects a family).")
 @click.option("--ignore", multiple=True, metavar="CODES", help="Leave out these codes (comma-separated, or prefixes).")
@@ -67,12 +68,21 @@ def lint(files, fmt, select, ignore, simulate, seed, players, options, vary_opti
         return
     if not files:
         raise click.UsageError("give at least one rules file (or --list-rules)")
+    from .. import project
+    if simulate is None:  # (the project file's players and bots are for --simulate)
+        players = None if project.from_file("players") else players
+        bots = None if project.from_file("bots") else bots
     sel, ign = parse_codes(select), parse_codes(ignore)
     known = {r.code for r in all_rules()} | {"TAV000"}
-    for c in sel + ign:
-        if not any(k.startswith(c) for k in known):
-            raise click.BadParameter(f"no rule has a code starting with '{c}'; see tav lint --list-rules",
-                                     param_hint="--select/--ignore")
+    for key, codes in (("select", sel), ("ignore", ign)):
+        for c in codes:
+            if not any(k.startswith(c) for k in known):
+                proj = project.from_file(key)
+                if proj is not None:
+                    project.fail(proj.error(f"lint.{key}", f"no rule has a code starting with '{c}'; "
+                                                           "see tav lint --list-rules"))
+                raise click.BadParameter(f"no rule has a code starting with '{c}'; see tav lint --list-rules",
+                                         param_hint="--select/--ignore")
     if players is not None and simulate is None:
         raise click.BadParameter("--players is for --simulate", param_hint="--players")
     if bots is not None and simulate is None:
@@ -94,6 +104,12 @@ def lint(files, fmt, select, ignore, simulate, seed, players, options, vary_opti
             remember_sources(model.sources)  # (the rules text under an error that stops the simulation)
             game = CompiledGame(model)
             if players is not None and not game.min_players <= players <= game.max_players:
+                proj = project.from_file("players")
+                if proj is not None:
+                    project.fail(proj.error("players", f"{game.title} is for {game.min_players} to "
+                                                       f"{game.max_players} players, not {players} "
+                                                       f"({proj.setting('players')}; give --players to simulate "
+                                                       "another count)"))
                 raise click.BadParameter(f"{game.title} is for {game.min_players} to {game.max_players} "
                                          f"players, not {players}", param_hint="--players")
             if bots is not None:
@@ -102,6 +118,9 @@ def lint(files, fmt, select, ignore, simulate, seed, players, options, vary_opti
                     try:
                         parse_bots(bots, n)
                     except BotSpecError as e:
+                        proj = project.from_file("bots")
+                        if proj is not None:
+                            project.fail(proj.error("bots", f"{e} ({proj.setting('bots')})"))
                         raise click.BadParameter(f"{e} (give one bot for all seats, or --players)" if "," in bots
                                                  else str(e), param_hint="--bots") from None
             ctx = make_context(model, sel, ign)
@@ -137,6 +156,15 @@ def lint(files, fmt, select, ignore, simulate, seed, players, options, vary_opti
         if simulate is not None:
             data["coverage"] = {p: c.to_json() for p, c in coverage.items()}
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    elif fmt in ("sarif", "github"):
+        from .. import ci_formats
+        items = ci_formats.of_findings(all_findings)
+        if fmt == "sarif":
+            rules = [(r.code, r.name, r.summary) for r in all_rules()]
+            click.echo(json.dumps(ci_formats.sarif(items, rules), indent=2, ensure_ascii=False))
+        else:
+            for line in ci_formats.github(items):
+                click.echo(line)
     else:
         for f in all_findings:
             click.echo(f.render())

@@ -307,7 +307,7 @@ def findings(ctx, cov: Coverage) -> list[Finding]:
         s, n, why = cov.stopped[0]
         seeds = [x for x, _, _ in cov.stopped]
         out.append(Finding("TAV711", where, f"{len(cov.stopped)} of {runs} did not end: stopped by a step limit "
-                                            f"({why}); {shows(s, n)} (tav run {where.file} --players "
+                                            f"({why}); {shows(s, n)} (tav run {m.path} --players "
                                             f"{n} --seed {s}{opts_of(s)})", data={"seeds": seeds}))
     groups: dict = {}
     for s, n, e in cov.errors:

@@ -256,6 +256,9 @@ _STATEMENT_WORDS = {"'move'", "'shuffle'", "'reveal'", "'look'", "'gain'", "'los
                     "'swap'", "'next'", "'choose'", "'for'", "'simultaneously'", "'if'", "'do'",
                     "'let'", "'emit'", "'require'", "'log'"}
 
+# Tokens that may follow a whole value (a '=' unexpected where one of them is expected: a comparison).
+_ENDS_VALUE = {"')'", "']'", "'{'", "'}'", "','", "'then'", "'else'", "'action'"}
+
 # Tokens the user should see first when several are expected.
 _FIRST = ("'}'", "')'", "']'", "'{'", "'('", "':'", "'='", "','")
 
@@ -289,8 +292,9 @@ def _syntax_diag(e: UnexpectedInput, text: str, file: str) -> Diagnostic:
             hint = did_you_mean(str(tok), words)
             if hint:
                 return Diagnostic(Span(file, line, col), msg + hint)
-        if str(tok) == "=" and "'='" not in exp and ("'{'" in exp or any(x.startswith("a comparison") for x in exp)):
-            return Diagnostic(Span(file, line, col), msg + "; to compare two values write '=='")
+        if (str(tok) == "=" and "'='" not in exp and "':'" not in exp and _after_value(lines[line - 1], col)
+                and (exp & _ENDS_VALUE or any(x.startswith("a comparison") for x in exp))):
+            return Diagnostic(Span(file, line, col), msg + " (did you mean '=='?): to compare two values write '=='")
         if {"'action'", "'effect'", "'game'", "'players'"} <= exp:  # at the top level of a file
             msg += "; expected a declaration ('action', 'effect', 'def', 'card', 'zone', 'counter', 'option', ...)"
             if tok.type != "$END" and f"'{tok}'" in _STATEMENT_WORDS:
@@ -306,6 +310,15 @@ def _syntax_diag(e: UnexpectedInput, text: str, file: str) -> Diagnostic:
     else:
         msg = "syntax error"
     return Diagnostic(Span(file, line, col), msg)
+
+
+def _after_value(line: str, col: int) -> bool:
+    """Whether the text before column `col` of a line ends a value (a name, a number, a string,
+    a closing bracket), not a typed parameter (`(x: int`): a '=' there that the grammar does not
+    take is a comparison."""
+    before = line[: col - 1].rstrip()
+    return (bool(before) and (before[-1].isalnum() or before[-1] in "_)]\"")
+            and not re.search(r"[(,]\s*\w+\s*:\s*\w[\w ]*$", before))
 
 
 def _check_depth(f: A.File) -> None:
