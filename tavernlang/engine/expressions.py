@@ -33,13 +33,6 @@ _PURE = (A.Name, A.Lit, A.Attr, A.Of)  # arguments an inlined def may read more 
 _TABLED = (A.Call, A.BinOp, A.Not, A.Cond)  # (the roots tried: a name, an attribute is as cheap as a look-up)
 _TABLE_NODES = (A.Call, A.BinOp, A.Not, A.Neg, A.Cond, A.Lit, A.Name, A.Attr, A.IsKind)
 _TABLE_MOST = 250_000  # entries at most (500 cards for a value of two cards)
-_NAME = re.compile(r"(?<![.\w])([A-Za-z_]\w*)")
-_ATTR = re.compile(r"\.([A-Za-z_]\w*)")
-_OWN_TEMP = re.compile(r"^_[tvx]\d+$|^_k\d+$")
-_CALLED = re.compile(r"(?<![.\w])(_k\d+)\(")
-_CALL_ANY = re.compile(r"[A-Za-z_]\w*\(")
-_PURE_NAMES = {"None", "True", "False", "and", "or", "not", "if", "elif", "else", "is", "in", "pass",
-               "_has_word", "_has_word_lit", "_card_text", "len", "_UNSET"}
 INLINE_DEPTH = 6  # defs inlined into inlined defs, at most
 INLINE_NODES = 60  # a def whose body is larger stays a call
 _SIMPLE = re.compile(r"^(env\[\d+\]|_[vtxas]\d*|-?\d+|None|True|False|st\.current|_k\d+|\((env\[\d+\]|_[vtxas]\d*)\))$")
@@ -60,13 +53,18 @@ def _value_loops(src: str) -> bool:
 
 class _Fn:
     """The function being generated: its temporaries, and what the generator has written into
-    it so far (counts, compared before and after a part is generated: see `Marks`)."""
+    it so far (counts, compared before and after a part is generated: ExpressionCompiler.marks)."""
 
     def __init__(self):
         self.n = 0
         self.fresh: set = set()  # temporaries holding a list made here, read once (no copy needed)
         self.loops = 0  # loops, and calls of functions given the state (count_loop)
         self.env = 0  # reads of the env list (a function given its values as parameters then makes one)
+        # parts written that may read more than their cards and constants: each node is counted
+        # when its generation starts and uncounted by the branch that writes only pure code (a
+        # table of card values, _table_fn, is made only for a function with none left)
+        self.unvetted = 0
+        self.calls = 0  # calls of the pure helpers (a table of a value without any is not worth it)
 
     def tmp(self, prefix="_t") -> str:
         self.n += 1
@@ -86,6 +84,7 @@ class Ctx:
     fn: _Fn | None = None  # the function being generated: its temporaries
     env_slots: Mapping[int, int] = attrs.field(factory=dict)  # local slot -> the env slot its source reads, when it is one
     env_locals: frozenset = frozenset()  # the locals whose source reads env
+    impure_locals: frozenset = frozenset()  # the locals whose source reads more than cards and constants
 
     def bind(self, **changes) -> Ctx:
         return attrs.evolve(self, **changes)
@@ -102,7 +101,6 @@ class ExpressionCompiler:
         self._gen_count = 0  # generated functions so far
         self._def_order: dict | None = None  # def name -> the number of its function of its parameters
         self._tables: dict = {}  # (expression, slots) -> its table of card values, or None (_card_table)
-        self._table_fills: set = set()  # the names of the functions that fill those tables
 
     @contextmanager
     def inner(self, **changes) -> Iterator[Ctx]:
@@ -213,9 +211,27 @@ class ExpressionCompiler:
         if loc is not None and k in loc:
             if k in ctx.env_locals:
                 ctx.fn.env += 1
+                ctx.fn.unvetted += 1
+            if k in ctx.impure_locals:
+                ctx.fn.unvetted += 1
             return loc[k]
         ctx.fn.env += 1
+        ctx.fn.unvetted += 1
         return f"env[{k}]"
+
+    def _pure(self, text=None, calls: bool = False):
+        """The node being generated writes only pure code itself (its parts are counted apart):
+        uncounted; `calls`: a call of a pure helper. Gives `text` back."""
+        fn = self.ctx.fn
+        fn.unvetted -= 1
+        fn.calls += calls
+        return text
+
+    def _impure(self, text: str) -> str:
+        """`text`, which reads more than cards and constants, recorded as written (outside the
+        generation of a node: a collection's zone, an attribute's table)."""
+        self.ctx.fn.unvetted += 1
+        return text
 
     def read_env(self, text: str) -> str:
         """`text`, which reads env, recorded as written."""
@@ -226,11 +242,11 @@ class ExpressionCompiler:
         """build()'s (lines, value), generated to be written later (an inlined def's argument):
         (lines, value, does it read env), recording nothing as written now."""
         fn = self.ctx.fn
-        saved = fn.loops, fn.env
+        saved = fn.loops, fn.env, fn.unvetted, fn.calls
         ls, v = build()
-        reads = fn.env > saved[1]
-        fn.loops, fn.env = saved
-        return ls, v, reads
+        reads, impure = fn.env > saved[1], fn.unvetted > saved[2]
+        fn.loops, fn.env, fn.unvetted, fn.calls = saved
+        return ls, v, reads, impure
 
     # ================================================================ entry points
     def expr(self, e: A.Expr) -> Fn:
@@ -311,7 +327,8 @@ class ExpressionCompiler:
             frame = max(d.frame, len(params))
 
             def pbuild():
-                with self.inner(locals={i: a for i, a in enumerate(params)}, env_slots={}, env_locals=frozenset()):
+                with self.inner(locals={i: a for i, a in enumerate(params)}, env_slots={}, env_locals=frozenset(),
+                                impure_locals=frozenset()):
                     ls, v = self.xcards(b) if cards else self.x(b)
                 if self.ctx.fn.env:  # (a part that reads its values from env)
                     ls = [f"env = [{', '.join(params + ['None'] * (frame - len(params)))}]"] + ls
@@ -359,7 +376,8 @@ class ExpressionCompiler:
         name = self.tmp(prefix)
         cards = ctx.cards | {name} if over is not None and self.only_cards(over) else ctx.cards
         with self.inner(locals={**(ctx.locals or {}), k: name}, cards=cards, env_locals=ctx.env_locals - {k},
-                        env_slots={s: v for s, v in ctx.env_slots.items() if s != k}):
+                        env_slots={s: v for s, v in ctx.env_slots.items() if s != k},
+                        impure_locals=ctx.impure_locals - {k}):
             yield name
 
     def only_cards(self, e, seen: frozenset = frozenset()) -> bool:
@@ -421,7 +439,7 @@ class ExpressionCompiler:
     def attrs_of(self, slot: int) -> str:
         """The table of an attribute's values by card: a constant when every card's is one."""
         row = self.attr_rows.get(slot)
-        return f"st.attrs[{slot}]" if row is None else self.k(row)
+        return self._impure(f"st.attrs[{slot}]") if row is None else self.k(row)
 
     def _literal(self, e):
         """(True, value) for a constant the rules write out: a literal, a named constant, a list of those."""
@@ -510,8 +528,9 @@ class ExpressionCompiler:
         if loc is not None and 0 in loc:  # (me in the def is the caller's me)
             mapping, slots = {0: loc[0]}, ({0: ctx.env_slots[0]} if 0 in ctx.env_slots else {})
             reads = {0} if 0 in ctx.env_locals else set()
+            impure = {0} if 0 in ctx.impure_locals else set()
         else:
-            mapping, slots, reads = {0: "env[0]"}, {0: 0}, {0}
+            mapping, slots, reads, impure = {0: "env[0]"}, {0: 0}, {0}, set()
         for i, a in enumerate(e.args):
             k = self.local_slot(a)
             wants = self._wants_list(d, i, a)
@@ -520,25 +539,30 @@ class ExpressionCompiler:
                 reads.add(i + 1)
                 continue
             if isinstance(a, A.Name) and self.m.refs.get(a, ("",))[0] == "local" and not wants:
-                ls, v, env = self._unwritten(lambda: self.x(a))  # a name bound by a quantifier: its local
+                ls, v, env, dirty = self._unwritten(lambda: self.x(a))  # a name bound by a quantifier: its local
                 if not ls and _simple(v):
                     mapping[i + 1] = v
                     if env:
                         reads.add(i + 1)
+                    if dirty:
+                        impure.add(i + 1)
                     continue
             if all(isinstance(n, _PURE) and not (isinstance(n, A.Name) and self.m.refs.get(n, ("",))[0] == "def")
                    and not (isinstance(n, (A.Attr, A.Of)) and self.m.refs.get(n, ("",))[0] not in ("cattr", "cvar"))
                    for n in A.walk(a)):
                 # a literal or an attribute read: the same value however often it is read, never an error
-                ls, v, env = self._unwritten(lambda: self.xcards(a) if wants else self.x(a))
+                ls, v, env, dirty = self._unwritten(lambda: self.xcards(a) if wants else self.x(a))
                 if ls:
                     return None
                 mapping[i + 1] = f"({v})"
                 if env:
                     reads.add(i + 1)
+                if dirty:
+                    impure.add(i + 1)
             else:
                 return None
-        with self.inner(locals=mapping, inlining=inlining | {name}, env_slots=slots, env_locals=frozenset(reads)):
+        with self.inner(locals=mapping, inlining=inlining | {name}, env_slots=slots, env_locals=frozenset(reads),
+                        impure_locals=frozenset(impure)):
             b = d.decl.body
             if (d.type or "").startswith("list:") and self.m.types.get(b) == ZONE:
                 return self.xcards(b)
@@ -546,10 +570,11 @@ class ExpressionCompiler:
 
     # ================================================================ expressions
     def x(self, e: A.Expr) -> tuple[list[str], str]:
+        self.ctx.fn.unvetted += 1  # (until its branch says it wrote only pure code: _pure)
         if type(e) in _TABLED:
             t = self._card_table(e)
             if t is not None:
-                return t
+                return self._pure(t, calls=True)  # (a look-up; the function filling it called at first)
         return getattr(self, "x_" + type(e).__name__)(e)
 
     # ================================================================ values of cards, kept
@@ -607,30 +632,25 @@ class ExpressionCompiler:
         e, written out, reads the state or calls anything but the pure helpers."""
         params = [f"_a{i}" for i in range(len(slots))]
         with self.inner(locals={k: p for k, p in zip(slots, params)}, cards=frozenset(params), fn=_Fn(),
-                        env_slots={}, env_locals=frozenset()):
+                        env_slots={}, env_locals=frozenset(), impure_locals=frozenset()):
+            fn = self.ctx.fn
+            fn.unvetted += 1  # (the root: see x)
             lines, val = getattr(self, "x_" + type(e).__name__)(e)
-        text = " ".join(lines + [val])
-        if not _CALL_ANY.search(text) and len(text) < 60:
-            return None  # (as cheap to work out as to look up)
-        if any(not (name in _PURE_NAMES or _OWN_TEMP.match(name) or name in params) for name in _NAME.findall(text)):
+        if not fn.calls and len(" ".join(lines + [val])) < 60:
+            return None  # (as cheap to work out as to look up: no call, and short)
+        if fn.unvetted:  # (a part reads the state, env or the game, or calls anything but the pure helpers)
             return None
-        if any(attr != "get" for attr in _ATTR.findall(text)):
-            return None
-        fills = self._table_fills
-        if any(called not in fills for called in _CALLED.findall(text)):  # (a constant called: only another table's function)
-            return None
-        fn = self._root(", ".join(params), lambda: (lines, val), e.span, e.span)
+        fill = self._root(", ".join(params), lambda: (lines, val), e.span, e.span)
         n = self.g.ncards
         table = [_UNSET] * n if len(slots) == 1 else [[_UNSET] * n for _ in range(n)]
-        kf = self.k(fn)
-        fills.add(kf)
+        kf = self.k(fill)
         return self.k(table), kf
 
     def xiter(self, e: A.Expr) -> tuple[list[str], str]:
         """An expression as something only looped over: the zones of each player as a range."""
         if isinstance(e, A.EveryZone):
             f = self.m.refs[e][1]
-            return [], f"st.zfam[{f}]"
+            return [], self._impure(f"st.zfam[{f}]")
         return self.xcoll(e)
 
     def xcoll(self, e: A.Expr) -> tuple[list[str], str]:
@@ -641,9 +661,9 @@ class ExpressionCompiler:
                 ls, c = self.spill(*self.x(e.obj))
                 t = self.tmp()
                 return ls + [f"{t} = None if {c} is None else st.czone[{ref[1]}][{c}]"], \
-                    f"(st.zones[{t}] if {t} is not None and {t} >= 0 else [])"
+                    self._impure(f"(st.zones[{t}] if {t} is not None and {t} >= 0 else [])")
             ls, z = self.x(e)
-            return ls, f"st.zones[{z}]"
+            return ls, self._impure(f"st.zones[{z}]")
         return self.x(e)
 
     def xcards(self, e: A.Expr) -> tuple[list[str], str]:
@@ -652,11 +672,11 @@ class ExpressionCompiler:
         if t == CARD:
             return ls, f"[{v}]"
         if t == ZONE:
-            return ls, f"list(st.zones[{v}])"
-        return ls, f"list({v})"
+            return ls, self._impure(f"list(st.zones[{v}])")
+        return ls, self._impure(f"list({v})")
 
     def x_Lit(self, e):
-        return [], self.k(e.value)
+        return [], self._pure(self.k(e.value))
 
     def x_Index(self, e):
         lines, (a, b) = self.seq([self.xcoll(e.obj), self.x(e.index)])
@@ -664,7 +684,7 @@ class ExpressionCompiler:
 
     def x_ListLit(self, e):
         lines, vals = self.seq([self.x(i) for i in e.items])
-        return lines, "[" + ", ".join(vals) + "]"
+        return lines, self._pure("[" + ", ".join(vals) + "]")
 
     def _def_call(self, name: str, args: list[str]) -> str:
         pos = self._positional(name)
@@ -679,10 +699,12 @@ class ExpressionCompiler:
         ref = self.m.refs[e]
         kind = ref[0]
         if kind == "local":
+            self._pure()
             return [], self._local(ref[1])
         if kind == "builtin":
             n = ref[1]
             if n == "me":
+                self._pure()
                 return [], self._me()
             if n == "players":
                 return [], "st.players"
@@ -718,16 +740,18 @@ class ExpressionCompiler:
         if kind == "zone":
             return [], f"st.zbase[{ref[1]}]"
         if kind == "const":
-            return [], self.k(ref[1])
+            return [], self._pure(self.k(ref[1]))
         if kind == "def":
             inl = self._inline(A.Call(e.span, ref[1], ()), ref[1])  # a def without parameters
             if inl is not None:
-                return inl
+                return self._pure(inl)
             return [], self._def_call(ref[1], [])
         if kind in ("effect", "action", "phase"):
-            return [], self.k(ref[1])
+            return [], self._pure(self.k(ref[1]))
         if kind == "selfattr":  # in a kind's def: an attribute of the card itself
             this, aslot, mutable = ref[1], ref[2], ref[3]
+            if not mutable:
+                self._pure()
             _, c = self.x_slot(this)
             return [], f"{f'st.cvars[{aslot}]' if mutable else self.attrs_of(aslot)}[{c}]"
         if kind == "selfzone":
@@ -772,6 +796,8 @@ class ExpressionCompiler:
         if kind == "pzone":
             return ls, f"(st.zbase[{slot}] + {o})"
         if kind in ("cattr", "cvar"):
+            if kind == "cattr":
+                self._pure()
             table = self.attrs_of(slot) if kind == "cattr" else f"st.cvars[{slot}]"
             if card:
                 return ls, f"{table}[{o}]"
@@ -787,12 +813,12 @@ class ExpressionCompiler:
                 if name == "right":
                     return ls, f"(({o} - 1) % st.n)"
                 if name == "seat":
-                    return ls, f"({o} + 1)"
+                    return ls, self._pure(f"({o} + 1)")
             if t == CARD:
                 if name == "name":
-                    return ls, f"{self.k(g.card_name)}[{o}]"
+                    return ls, self._pure(f"{self.k(g.card_name)}[{o}]")
                 if name == "kind":
-                    return ls, f"{self.k(g.card_kind)}[{o}]"
+                    return ls, self._pure(f"{self.k(g.card_kind)}[{o}]")
                 if name == "facedown":
                     return ls, f"st.facedown[{o}]"
                 if name == "zone":
@@ -833,12 +859,12 @@ class ExpressionCompiler:
         k = self.m.slots[e]
         if e.cond is None:
             if op == "every":
-                return [], "True"  # every(x in C): nothing to fail
+                return [], self._pure("True")  # every(x in C): nothing to fail
             ls, c = self.xcoll(e.coll)
             if op == "count":
-                return ls, f"len({c})"
+                return ls, self._pure(f"len({c})", calls=True)
             if op == "any":
-                return ls, f"(len({c}) > 0)"
+                return ls, self._pure(f"(len({c}) > 0)", calls=True)
             return ls, f"list({c})"
         mask, rest = self._kind_split(e.cond, k)
         run = self.sorted_run(e.coll, mask) if rest is None and op in ("any", "count", "every") else None
@@ -1007,12 +1033,14 @@ class ExpressionCompiler:
             if ref is not None and ref[0] == "cattr" and not ol and _simple(x) and x != "st.current":
                 c = self.k(cval)
                 t = self.attrs_of(ref[1])
+                self._pure()
                 if x in self.ctx.cards:
                     return [], f"({t}[{x}] {op} {c})"
                 if op == "==":
                     return [], f"({x} is not None and {t}[{x}] == {c})"
                 return [], f"({x} is None or {t}[{x}] != {c})"
         if op in ("and", "or"):
+            self._pure()
             la, a = self.x(e.left)
             lb, b = self.x(e.right)
             if not lb:
@@ -1028,28 +1056,29 @@ class ExpressionCompiler:
         if op == "*" and not (self.const_value(e.left)[0] or is_const):  # a product can grow without end
             return lines, f"_mul({a}, {b}, {self.k(e.span)})"
         if op in _COMPARE:
-            return lines, f"({a} {_COMPARE[op]} {b})"
+            return lines, self._pure(f"({a} {_COMPARE[op]} {b})")
         span = self.k(e.span)
         return lines, f"{'_div' if op == '/' else '_mod'}({a}, {b}, {span})"
 
     def x_Not(self, e):
         ls, a = self.x(e.operand)
-        return ls, f"(not {a})"
+        return ls, self._pure(f"(not {a})")
 
     def x_Neg(self, e):
         ls, a = self.x(e.operand)
-        return ls, f"(-{a})"
+        return ls, self._pure(f"(-{a})")
 
     def x_IsKind(self, e):
         ls, o = self.x(e.obj)
         mask = self.k(self.g.kind_mask.get(e.kind, []))
         if o in self.ctx.cards:
-            return ls, f"{mask}[{o}]"
+            return ls, self._pure(f"{mask}[{o}]")
         if _simple(o):
-            return ls, f"({o} is not None and {mask}[{o}])"
+            return ls, self._pure(f"({o} is not None and {mask}[{o}])")
         return ls, f"_is({mask}, {o})"
 
     def x_Cond(self, e):
+        self._pure()
         lt, t = self.x(e.test)
         la, a = self.x(e.then)
         lb, b = self.x(e.orelse)
@@ -1066,6 +1095,7 @@ class ExpressionCompiler:
         return w.code, r
 
     def x_Match(self, e):
+        self._pure(calls=True)  # (a look-up in a table of its cases)
         ls, subj = self.x(e.subject)
         table: dict = {}
         arms = []
@@ -1102,21 +1132,21 @@ class ExpressionCompiler:
         if ref[0] == "def":
             inl = self._inline(e, ref[1])
             if inl is not None:
-                return inl
+                return self._pure(inl)
             d = self.m.defs[ref[1]]
             lines, args = self.seq([self.xcards(a) if self._wants_list(d, i, a) else self.x(a)
                                     for i, a in enumerate(e.args)])
             return lines, self._def_call(ref[1], args)
         if ref[0] == "effect":
-            return [], self.k(ref[1])
+            return [], self._pure(self.k(ref[1]))
         n = ref[1]
         span = self.k(e.span)
         if n == "empty" and self.m.types.get(e.args[0], ZONE) != ZONE:  # empty(L) on a list
             ls, a = self.x(e.args[0])
-            return ls, f"(not {a})"
+            return ls, self._pure(f"(not {a})")
         if n == "size":
             ls, c = self.xcoll(e.args[0])
-            return ls, f"len({c})"
+            return ls, self._pure(f"len({c})", calls=True)
         if n == "first":
             lines, (a, c) = self.seq([self.x(e.args[0]), self.xcoll(e.args[1])])
             if self.m.types.get(e.args[1]) == ZONE:  # of a zone: its top cards, the top one first
@@ -1143,7 +1173,7 @@ class ExpressionCompiler:
                 return lines, f"{'min' if n == 'lesser' else 'max'}({a}, {b})"
             lines, a = self.spill(lines, a)  # (a value read twice; a simple one is read without work)
             lines, b = self.spill(lines, b)
-            return lines, f"({b} if {b} {'<' if n == 'lesser' else '>'} {a} else {a})"
+            return lines, self._pure(f"({b} if {b} {'<' if n == 'lesser' else '>'} {a} else {a})")
         if n == "abs":
             return lines, f"abs({args[0]})"
         if n == "random":
@@ -1165,16 +1195,16 @@ class ExpressionCompiler:
         if n == "has_word":  # the name rule: WORD is a whole word (or run of words) of TEXT, in any case
             lit = e.args[1].value if isinstance(e.args[1], A.Lit) and isinstance(e.args[1].value, str) else None
             if lit is not None:
-                return lines, f"_has_word_lit({self.k({})}, {self.k(_words(lit))}, {args[0]})"
+                return lines, self._pure(f"_has_word_lit({self.k({})}, {self.k(_words(lit))}, {args[0]})", calls=True)
             lines, t = self.spill(lines, args[0])
             lines, w = self.spill(lines, args[1])
-            return lines, f"({t} is not None and {w} is not None and _has_word({t}, {w}))"
+            return lines, self._pure(f"({t} is not None and {w} is not None and _has_word({t}, {w}))", calls=True)
         if n == "text":  # a value as the rules write it: Ale, 3, P2, a card's name
             t = self.m.types.get(e.args[0])
             if t is not None and t.startswith("enum:") or t == STR:
-                return lines, args[0]
+                return lines, self._pure(args[0])
             if t == CARD:
-                return lines, f"_card_text({self.k(self.g.card_name)}, {args[0]})"
+                return lines, self._pure(f"_card_text({self.k(self.g.card_name)}, {args[0]})", calls=True)
             return lines, f"_g.value_text({args[0]}, st, {self.k(t)})"
         if n == "order_from":
             return lines, self.loops(f"_order_from(st, {args[0]})")
