@@ -1,10 +1,11 @@
-"""Compile a checked GameModel once into closures.
+"""Compile a checked GameModel once into generated Python source (docs/engine.md).
 
-Every expression becomes ``f(st, env) -> value`` and every statement either a
-plain function ``f(st, env)`` or, when it can ask a player something, a
-generator function that yields :class:`Decision` objects and receives the
-chosen option index. ``env`` is a flat list of local slots fixed by the
-checker (slot 0 is `me`), so nothing is looked up by name while playing.
+Every expression becomes a generated function ``f(st, env) -> value`` and every block
+either a plain function ``f(st, env)`` or, when it can ask a player something, a
+generator function that yields :class:`Decision` objects and receives the chosen
+option index; the flow, the phases and the turns are generated functions too
+(`_Compiler`, writing with engine/writer.py). ``env`` is a flat list of local slots
+fixed by the checker (slot 0 is `me`), so nothing is looked up by name while playing.
 """
 from __future__ import annotations
 

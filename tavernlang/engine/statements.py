@@ -1,6 +1,7 @@
-"""Compiling statements: each becomes a plain function ``f(st, env)`` or, when it
-can ask a player something, a generator function yielding Decisions.
-(A mixin of the compiler in compile.py.)"""
+"""Generating statements: each is written out, with the code writer (engine/writer.py), into
+the generated function of its block, a plain function ``f(st, env)`` or, when it can ask a
+player something, a generator function yielding Decisions. What the generated lines call is
+listed in engine/runtime.py. (A mixin of the compiler in compile.py.)"""
 from __future__ import annotations
 
 from ..check.model import CARD, ZONE, elem
