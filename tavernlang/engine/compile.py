@@ -922,7 +922,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         """The legality test the turn loop calls, `f(st, me)`: build()'s lines with `me` read from
         the parameter (an env list is made inside only when a part still reads one)."""
         def mbuild():
-            with self.inner(locals={0: "_a0"}, env_slots={}, env_locals=frozenset()):
+            with self.own_locals({0: "_a0"}):
                 body, val, *ret = build()
             if self.ctx.fn.env:  # (a part still reads env)
                 make_env = f"env = [_a0{', None' * frame}]"

@@ -112,6 +112,11 @@ class ExpressionCompiler:
         finally:
             self.ctx = saved
 
+    def own_locals(self, params: Mapping[int, str], **changes):
+        """`inner` for code whose locals are its own parameters (none an env slot, none reading
+        env or the state)."""
+        return self.inner(locals=params, env_slots={}, env_locals=frozenset(), impure_locals=frozenset(), **changes)
+
     # ================================================================ the module
     def _ns(self) -> dict:
         ns = self._gen_ns
@@ -327,8 +332,7 @@ class ExpressionCompiler:
             frame = max(d.frame, len(params))
 
             def pbuild():
-                with self.inner(locals={i: a for i, a in enumerate(params)}, env_slots={}, env_locals=frozenset(),
-                                impure_locals=frozenset()):
+                with self.own_locals({i: a for i, a in enumerate(params)}):
                     ls, v = self.xcards(b) if cards else self.x(b)
                 if self.ctx.fn.env:  # (a part that reads its values from env)
                     ls = [f"env = [{', '.join(params + ['None'] * (frame - len(params)))}]"] + ls
@@ -631,8 +635,7 @@ class ExpressionCompiler:
         """(the table's name, the name of the function of the cards that fills it), or None when
         e, written out, reads the state or calls anything but the pure helpers."""
         params = [f"_a{i}" for i in range(len(slots))]
-        with self.inner(locals={k: p for k, p in zip(slots, params)}, cards=frozenset(params), fn=_Fn(),
-                        env_slots={}, env_locals=frozenset(), impure_locals=frozenset()):
+        with self.own_locals({k: p for k, p in zip(slots, params)}, cards=frozenset(params), fn=_Fn()):
             fn = self.ctx.fn
             fn.unvetted += 1  # (the root: see x)
             lines, val = getattr(self, "x_" + type(e).__name__)(e)
