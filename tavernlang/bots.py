@@ -30,7 +30,7 @@ import sys
 import time
 from typing import Any
 
-from .engine.common import RULE_FAULTS, frame_spans, located
+from .engine.common import ENV, HELD_CARDS, HELD_PREFIX, RULE_FAULTS, SECRET_PICKS, frame_spans, located
 from .syntax import ast as A
 from .engine import runner
 from .engine.runner import Match, _TooLong, bot_pick, bot_rng, play_inline, playout
@@ -221,11 +221,13 @@ def remap_held(st, sigma: dict[int, int], frame, stop=None, opts=None, labeler=N
     dealt it. First the decision's options when they are cards (`opts`, `labeler`); then, walking
     the running rules from `frame` out (up to the frame of the code `stop`), the local slots of
     each body (`env`) that hold a card or a list of cards, by the types the checker gave them,
-    and what the engine marks as held across a decision (`_held_cards` in a statement's
-    closure; `_hc...`, the cards a loop goes through, in generated code). Each list is changed
-    once. Then, with `rng`, the picks other players made in a simultaneous choice not shown yet
-    (which the player deciding has not seen) are drawn again (`_secret_picks`: the engine's
-    redraw of them). Returns how many frames of generated code were seen."""
+    and what the engine marks as held across a decision (`_held_cards` in _simultaneous_turns;
+    `_hc...`, the cards a loop or a choice goes through, in generated code). Each list is
+    changed once. Then, with `rng`, the picks other players made in a simultaneous choice not
+    shown yet (which the player deciding has not seen) are drawn again (`_secret_picks`: the
+    engine's redraw of them). These names are declared in engine/common.py (ENV, HELD_CARDS,
+    HELD_PREFIX, SECRET_PICKS), where the generator takes them from. Returns how many frames of
+    generated code were seen."""
     units = _units(st.game)
     done = {id(z) for z in st.zones}  # (the zones are dealt already)
     get = sigma.get
@@ -249,10 +251,10 @@ def remap_held(st, sigma: dict[int, int], frame, stop=None, opts=None, labeler=N
     while f is not None and f.f_code is not stop:
         spans = frame_spans(f)
         loc = f.f_locals
-        secret = loc.get("_secret_picks")
+        secret = loc.get(SECRET_PICKS)
         if secret is not None:
             redraws.append(secret)
-        held = loc.get("_held_cards")
+        held = loc.get(HELD_CARDS)
         if held:
             for lst in held:
                 if isinstance(lst, list):
@@ -260,14 +262,14 @@ def remap_held(st, sigma: dict[int, int], frame, stop=None, opts=None, labeler=N
         if spans is not None:
             seen += 1
             for name, v in loc.items():
-                if name.startswith("_hc") and isinstance(v, list):
+                if name.startswith(HELD_PREFIX) and isinstance(v, list):
                     cards(v)
             i = f.f_lineno - 2  # (line 1 is the def)
             sp = spans[i] if 0 <= i < len(spans) else None
             sp = sp or next((x for x in spans if x is not None), None)
         else:
             sp = loc.get("span")
-        env = loc.get("env")
+        env = loc.get(ENV)
         if isinstance(env, list) and id(env) not in done and sp is not None and hasattr(sp, "line"):
             typed = units.at(sp)
             if typed is not None:

@@ -77,6 +77,15 @@ def only_option(st, player, options, prompt, labeler, span=None) -> bool:
     return True
 
 
+# What a search bot reads of running rules (bots.remap_held): walking the suspended frames of
+# generated code at a decision, it re-deals the cards they hold, found by these local names,
+# which the generator gives them (statements.py; compile.py's _simultaneous_turns).
+ENV = "env"  # the local slots of a running body (typed by the checker)
+HELD_PREFIX = "_hc"  # a temporary holding the cards a loop or a choice goes through
+HELD_CARDS = "_held_cards"  # a list of lists of cards held (_simultaneous_turns)
+SECRET_PICKS = "_secret_picks"  # the redraw of the picks others made and not shown yet (a simultaneous choice)
+
+
 # The spans of generated code live with the game that generated it: in the namespace of its
 # generated module (a frame's f_globals), under this name, as file name -> the span of the rules
 # statement each line was written for (line 2 of the file is index 0: line 1 is the def).

@@ -2,11 +2,12 @@
 
 `CompiledGame` is a compiled game: its static tables of cards and zones, and the `Program` the
 compiler makes of its rules (engine/program.py). `_Compiler` generates the flow (setup, rounds,
-phases, turns) here, statements and expressions in its mixins (statements.py, expressions.py).
-Every expression becomes ``f(st, env) -> value`` and every statement either a plain function
-``f(st, env)`` or, when it can ask a player something, a generator function that yields
-:class:`Decision` objects and receives the chosen option index. ``env`` is a flat list of local
-slots fixed by the checker (slot 0 is `me`), so nothing is looked up by name while playing.
+phases, turns) here, statements and expressions in its mixins (statements.py, expressions.py),
+writing with engine/writer.py. Every expression becomes a generated function
+``f(st, env) -> value`` and every block either a plain function ``f(st, env)`` or, when it can
+ask a player something, a generator function that yields :class:`Decision` objects and receives
+the chosen option index. ``env`` is a flat list of local slots fixed by the checker (slot 0 is
+`me`), so nothing is looked up by name while playing.
 
 Elsewhere: labels and visibility (present.py), making states (initial.py), ranking (ranking.py),
 what the generated turn code runs on (turns.py).
@@ -20,7 +21,7 @@ from ..check.checker import MAX_ROUNDS
 from ..syntax import ast as A
 from .budget import counted, self_calling
 from .common import Decision, Fn, _const  # noqa: F401  (Decision is part of the engine's API)
-from .expressions import ExpressionCompiler, _Fn, _reads_env
+from .expressions import ExpressionCompiler, _Fn
 from .initial import new_state
 from .writer import Writer, fragment
 from .layout import Layout, analyse
@@ -407,15 +408,15 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             # true as the options themselves, so that a turn that takes the action hands them to its
             # first choice (st.known_opts) instead of working them out again
             if cond is None:
-                return [], f"({opts}(st, env) or False)"
+                return [], self.read_env(f"({opts}(st, env) or False)")
             rl, rv = self.x(cond)
             if not rl:
-                return [], f"({rv} and ({opts}(st, env) or False))"
+                return [], self.read_env(f"({rv} and ({opts}(st, env) or False))")
             t = self.tmp()
             w = fragment(rl)
             w.line(f"{t} = {rv}")
             with w.block(f"if {t}:"):
-                w.line(f"{t} = {opts}(st, env) or False")
+                w.line(self.read_env(f"{t} = {opts}(st, env) or False"))
             return w.code, t
         # a fault working the requires out is reported at them (one in the options, at the choice)
         where, at = (cond or first).span, cond.span if cond is not None else None
@@ -426,10 +427,9 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         """The legality test the turn loop calls, `f(st, me)`: build()'s lines with `me` read from
         the parameter (an env list is made inside only when a part still reads one)."""
         def mbuild():
-            with self.inner(locals={0: "_a0"}):
+            with self.own_locals({0: "_a0"}):
                 body, val, *ret = build()
-            text = body.code if isinstance(body, Writer) else body
-            if _reads_env(text + [val]):
+            if self.ctx.fn.env:  # (a part still reads env)
                 make_env = f"env = [_a0{', None' * frame}]"
                 if not isinstance(body, Writer):
                     return [make_env] + body, val
@@ -446,14 +446,15 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         action a turn does not take then costs little; one it takes lists its options again.
         A fault is reported at the choice, or at the requires: where it arose."""
         ls, c = self.spill(*self.xcoll(first.coll))
+        mark = self.marks()
         with self._bound(self.m.slots[first], "_x", first.coll) as v:
             fl, fv = self.x(first.cond)
-        pre, src = self.count_loop(c, first.coll, fl + [fv], first.coll)
+        pre, src = self.count_loop(c, first.coll, self.looped_since(mark), first.coll)
         out = self.tmp()
         body = self.writer(first.span)
         body.lines(ls + pre)
         body.line(f"{out} = False")
-        with body.block(f"for {v} in {src}:"):
+        with body.block(self.loops(f"for {v} in {src}:")):
             body.lines(fl)
             with body.block(f"if {fv}:"):
                 body.line(f"{out} = True")

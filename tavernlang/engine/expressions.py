@@ -33,13 +33,6 @@ _PURE = (A.Name, A.Lit, A.Attr, A.Of)  # arguments an inlined def may read more 
 _TABLED = (A.Call, A.BinOp, A.Not, A.Cond)  # (the roots tried: a name, an attribute is as cheap as a look-up)
 _TABLE_NODES = (A.Call, A.BinOp, A.Not, A.Neg, A.Cond, A.Lit, A.Name, A.Attr, A.IsKind)
 _TABLE_MOST = 250_000  # entries at most (500 cards for a value of two cards)
-_NAME = re.compile(r"(?<![.\w])([A-Za-z_]\w*)")
-_ATTR = re.compile(r"\.([A-Za-z_]\w*)")
-_OWN_TEMP = re.compile(r"^_[tvx]\d+$|^_k\d+$")
-_CALLED = re.compile(r"(?<![.\w])(_k\d+)\(")
-_CALL_ANY = re.compile(r"[A-Za-z_]\w*\(")
-_PURE_NAMES = {"None", "True", "False", "and", "or", "not", "if", "elif", "else", "is", "in", "pass",
-               "_has_word", "_has_word_lit", "_card_text", "len", "_UNSET"}
 INLINE_DEPTH = 6  # defs inlined into inlined defs, at most
 INLINE_NODES = 60  # a def whose body is larger stays a call
 _SIMPLE = re.compile(r"^(env\[\d+\]|_[vtxas]\d*|-?\d+|None|True|False|st\.current|_k\d+|\((env\[\d+\]|_[vtxas]\d*)\))$")
@@ -51,21 +44,27 @@ def _simple(src: str) -> bool:
     return _SIMPLE.match(src) is not None
 
 
-def _reads_env(lines: list[str]) -> bool:
-    """Do generated lines read the env list (a part the generator wrote with `env[k]`)? A function
-    given its values as parameters then makes one."""
-    return any(_ENV.search(ln) for ln in lines)
-
-
-_ENV = re.compile(r"\benv\b")
+def _value_loops(src: str) -> bool:
+    """Does a value written with lines before it loop or call a function given the state? (Its
+    text is read: which parts of it were written into the value and which into the lines is
+    not recorded.)"""
+    return "for " in src or "(st, " in src
 
 
 class _Fn:
-    """The function being generated: its temporaries."""
+    """The function being generated: its temporaries, and what the generator has written into
+    it so far (counts, compared before and after a part is generated: ExpressionCompiler.marks)."""
 
     def __init__(self):
         self.n = 0
         self.fresh: set = set()  # temporaries holding a list made here, read once (no copy needed)
+        self.loops = 0  # loops, and calls of functions given the state (count_loop)
+        self.env = 0  # reads of the env list (a function given its values as parameters then makes one)
+        # parts written that may read more than their cards and constants: each node is counted
+        # when its generation starts and uncounted by the branch that writes only pure code (a
+        # table of card values, _table_fn, is made only for a function with none left)
+        self.unvetted = 0
+        self.calls = 0  # calls of the pure helpers (a table of a value without any is not worth it)
 
     def tmp(self, prefix="_t") -> str:
         self.n += 1
@@ -83,6 +82,9 @@ class Ctx:
     zones: Mapping[str, int] = attrs.field(factory=dict)  # sources known to hold a zone of that family (never none)
     inlining: frozenset = frozenset()  # the defs being inlined here
     fn: _Fn | None = None  # the function being generated: its temporaries
+    env_slots: Mapping[int, int] = attrs.field(factory=dict)  # local slot -> the env slot its source reads, when it is one
+    env_locals: frozenset = frozenset()  # the locals whose source reads env
+    impure_locals: frozenset = frozenset()  # the locals whose source reads more than cards and constants
 
     def bind(self, **changes) -> Ctx:
         return attrs.evolve(self, **changes)
@@ -99,7 +101,6 @@ class ExpressionCompiler:
         self._gen_count = 0  # generated functions so far
         self._def_order: dict | None = None  # def name -> the number of its function of its parameters
         self._tables: dict = {}  # (expression, slots) -> its table of card values, or None (_card_table)
-        self._table_fills: set = set()  # the names of the functions that fill those tables
 
     @contextmanager
     def inner(self, **changes) -> Iterator[Ctx]:
@@ -110,6 +111,11 @@ class ExpressionCompiler:
             yield self.ctx
         finally:
             self.ctx = saved
+
+    def own_locals(self, params: Mapping[int, str], **changes):
+        """`inner` for code whose locals are its own parameters (none an env slot, none reading
+        env or the state)."""
+        return self.inner(locals=params, env_slots={}, env_locals=frozenset(), impure_locals=frozenset(), **changes)
 
     # ================================================================ the module
     def _ns(self) -> dict:
@@ -184,6 +190,69 @@ class ExpressionCompiler:
     def tmp(self, prefix: str = "_t") -> str:
         return self.ctx.fn.tmp(prefix)
 
+    # ---------------------------------------------------------------- what was written
+    # The generator records what it writes that later decisions depend on, as it writes it:
+    # a loop or a call given the state (a loop of an expression whose body has none is not
+    # counted, count_loop), a read of env (a function of its parameters makes an env list only
+    # when a part reads one).
+    def loops(self, text: str) -> str:
+        """`text`, which loops or calls a function given the state, recorded as written."""
+        self.ctx.fn.loops += 1
+        return text
+
+    def marks(self) -> tuple[int, int]:
+        fn = self.ctx.fn
+        return fn.loops, fn.env
+
+    def looped_since(self, marks: tuple[int, int]) -> bool:
+        """Was a loop or a call given the state written since `marks`?"""
+        return self.ctx.fn.loops > marks[0]
+
+    def _local(self, k: int) -> str:
+        """The source of local slot k where the code is written: its bound name, or env[k]
+        (a read of env, recorded)."""
+        ctx = self.ctx
+        loc = ctx.locals
+        if loc is not None and k in loc:
+            if k in ctx.env_locals:
+                ctx.fn.env += 1
+                ctx.fn.unvetted += 1
+            if k in ctx.impure_locals:
+                ctx.fn.unvetted += 1
+            return loc[k]
+        ctx.fn.env += 1
+        ctx.fn.unvetted += 1
+        return f"env[{k}]"
+
+    def _pure(self, text=None, calls: bool = False):
+        """The node being generated writes only pure code itself (its parts are counted apart):
+        uncounted; `calls`: a call of a pure helper. Gives `text` back."""
+        fn = self.ctx.fn
+        fn.unvetted -= 1
+        fn.calls += calls
+        return text
+
+    def _impure(self, text: str) -> str:
+        """`text`, which reads more than cards and constants, recorded as written (outside the
+        generation of a node: a collection's zone, an attribute's table)."""
+        self.ctx.fn.unvetted += 1
+        return text
+
+    def read_env(self, text: str) -> str:
+        """`text`, which reads env, recorded as written."""
+        self.ctx.fn.env += 1
+        return text
+
+    def _unwritten(self, build):
+        """build()'s (lines, value), generated to be written later (an inlined def's argument):
+        (lines, value, does it read env), recording nothing as written now."""
+        fn = self.ctx.fn
+        saved = fn.loops, fn.env, fn.unvetted, fn.calls
+        ls, v = build()
+        reads, impure = fn.env > saved[1], fn.unvetted > saved[2]
+        fn.loops, fn.env, fn.unvetted, fn.calls = saved
+        return ls, v, reads, impure
+
     # ================================================================ entry points
     def expr(self, e: A.Expr) -> Fn:
         if isinstance(e, A.Lit) and (e.value is None or isinstance(e.value, (bool, int, str))):
@@ -219,32 +288,35 @@ class ExpressionCompiler:
     def filter_lines(self, cond, k, src: str, over=None):
         if cond is None:
             return [], src if src in self.ctx.fn.fresh else f"list({src})"
+        mark = self.marks()
         with self._bound(k, "_x", over) as v:
             lines, c = self.x(cond)
-        pre, src = self.count_loop(src, over, lines + [c], over)
+        pre, src = self.count_loop(src, over, self.looped_since(mark), over)
         # (a loop, not a list comprehension: in Python 3.11 a comprehension is a function of its
         # own whose reads of st and env go through cells, slower for the few items of a game's zones)
         out = self.tmp()
         w = fragment(pre)
         w.line(f"{out} = []")
-        with w.block(f"for {v} in {src}:"):
+        with w.block(self.loops(f"for {v} in {src}:")):
             w.lines(lines)
             with w.block(f"if {c}:"):
                 w.line(f"{out}.append({v})")
         return w.code, out
 
-    def count_loop(self, src: str, e=None, body=(), coll=None) -> tuple[list[str], str]:
-        """A loop of an expression over src is about to start: its items are steps of the game's
-        budget (engine/budget.py), counted at once, before the first. A loop over a zone's cards
-        whose body neither loops nor calls is not counted: it costs at most the game's cards."""
-        zone = src.startswith("st.zones[") or (coll is not None and (
+    def count_loop(self, src: str, e=None, loops: bool = True, coll=None) -> tuple[list[str], str]:
+        """A loop of an expression over src (the collection `coll`) is about to start: its items
+        are steps of the game's budget (engine/budget.py), counted at once, before the first. A
+        loop over a zone's cards whose body neither loops nor calls (`loops`) is not counted: it
+        costs at most the game's cards."""
+        zone = coll is not None and (
             self.m.types.get(coll) == ZONE or isinstance(coll, A.EveryZone)  # (a zone of each player: as many as players)
-            or isinstance(coll, A.Name) and self.m.refs.get(coll) in (("builtin", "players"), ("builtin", "others"))))
-        if zone and not any("for " in ln or "(st, " in ln for ln in body):
+            or isinstance(coll, A.Name) and self.m.refs.get(coll) in (("builtin", "players"), ("builtin", "others")))
+        if zone and not loops:
             return [], src
         lines, src = self.spill([], src)
         w = fragment(lines)
         w.step(self.k(e.span) if e is not None else "None", f"len({src})")
+        self.loops("")  # (the step's check calls _over(st, ...))
         return w.code, src
 
     def def_body(self, d, count: bool = False) -> Fn:
@@ -260,9 +332,9 @@ class ExpressionCompiler:
             frame = max(d.frame, len(params))
 
             def pbuild():
-                with self.inner(locals={i: a for i, a in enumerate(params)}):
+                with self.own_locals({i: a for i, a in enumerate(params)}):
                     ls, v = self.xcards(b) if cards else self.x(b)
-                if _reads_env(ls + [v]):  # (a part that reads its values from env)
+                if self.ctx.fn.env:  # (a part that reads its values from env)
                     ls = [f"env = [{', '.join(params + ['None'] * (frame - len(params)))}]"] + ls
                 return ls, v
             f = self._root("st, " + ", ".join(params), pbuild, b.span)
@@ -281,6 +353,7 @@ class ExpressionCompiler:
                 return ls, v
             w = fragment()
             w.step(self.k(d.decl.span))
+            self.loops("")  # (the step's check calls _over(st, ...))
             w.lines(ls)
             return w.code, v
         return self._root("st, env", build, b.span)
@@ -296,8 +369,7 @@ class ExpressionCompiler:
 
     def _me(self) -> str:
         """Who `me` is where the code is generated: env[0], or a def's own parameter."""
-        loc = self.ctx.locals
-        return loc[0] if loc is not None and 0 in loc else "env[0]"
+        return self._local(0)
 
     # ================================================================ helpers
     @contextmanager
@@ -307,7 +379,9 @@ class ExpressionCompiler:
         ctx = self.ctx
         name = self.tmp(prefix)
         cards = ctx.cards | {name} if over is not None and self.only_cards(over) else ctx.cards
-        with self.inner(locals={**(ctx.locals or {}), k: name}, cards=cards):
+        with self.inner(locals={**(ctx.locals or {}), k: name}, cards=cards, env_locals=ctx.env_locals - {k},
+                        env_slots={s: v for s, v in ctx.env_slots.items() if s != k},
+                        impure_locals=ctx.impure_locals - {k}):
             yield name
 
     def only_cards(self, e, seen: frozenset = frozenset()) -> bool:
@@ -358,18 +432,10 @@ class ExpressionCompiler:
         """The env slot an expression reads, if it is just a local name (or `me`)."""
         if isinstance(e, A.Name):
             ref = self.m.refs.get(e)
-            if ref == ("builtin", "me"):
+            k = 0 if ref == ("builtin", "me") else ref[1] if ref is not None and ref[0] == "local" else None
+            if k is not None:
                 loc = self.ctx.locals
-                if loc is not None and 0 in loc:
-                    m = re.match(r"^env\[(\d+)\]$", loc[0])
-                    return int(m.group(1)) if m else None
-                return 0
-            if ref is not None and ref[0] == "local":
-                loc = self.ctx.locals
-                if loc is not None and ref[1] in loc:
-                    m = re.match(r"^env\[(\d+)\]$", loc[ref[1]])
-                    return int(m.group(1)) if m else None
-                return ref[1]
+                return self.ctx.env_slots.get(k) if loc is not None and k in loc else k
         return None
 
     attr_rows: dict = {}  # attribute slot -> its values for every card, when all are constants (compile.py)
@@ -377,7 +443,7 @@ class ExpressionCompiler:
     def attrs_of(self, slot: int) -> str:
         """The table of an attribute's values by card: a constant when every card's is one."""
         row = self.attr_rows.get(slot)
-        return f"st.attrs[{slot}]" if row is None else self.k(row)
+        return self._impure(f"st.attrs[{slot}]") if row is None else self.k(row)
 
     def _literal(self, e):
         """(True, value) for a constant the rules write out: a literal, a named constant, a list of those."""
@@ -460,29 +526,47 @@ class ExpressionCompiler:
             ok = self.g.inline_ok[name] = len(nodes) <= INLINE_NODES and not any(isinstance(n, A.AnySubset) for n in nodes)
         if not ok:
             return None
-        mapping = {0: self._me()}  # (me in the def is the caller's me)
+        # the def's locals: their sources, the env slots among them, those that read env
+        ctx = self.ctx
+        loc = ctx.locals
+        if loc is not None and 0 in loc:  # (me in the def is the caller's me)
+            mapping, slots = {0: loc[0]}, ({0: ctx.env_slots[0]} if 0 in ctx.env_slots else {})
+            reads = {0} if 0 in ctx.env_locals else set()
+            impure = {0} if 0 in ctx.impure_locals else set()
+        else:
+            mapping, slots, reads, impure = {0: "env[0]"}, {0: 0}, {0}, set()
         for i, a in enumerate(e.args):
             k = self.local_slot(a)
             wants = self._wants_list(d, i, a)
             if k is not None and not wants:
-                mapping[i + 1] = f"env[{k}]"
+                mapping[i + 1], slots[i + 1] = f"env[{k}]", k
+                reads.add(i + 1)
                 continue
             if isinstance(a, A.Name) and self.m.refs.get(a, ("",))[0] == "local" and not wants:
-                ls, v = self.x(a)  # a name bound by a quantifier: its local
+                ls, v, env, dirty = self._unwritten(lambda: self.x(a))  # a name bound by a quantifier: its local
                 if not ls and _simple(v):
                     mapping[i + 1] = v
+                    if env:
+                        reads.add(i + 1)
+                    if dirty:
+                        impure.add(i + 1)
                     continue
             if all(isinstance(n, _PURE) and not (isinstance(n, A.Name) and self.m.refs.get(n, ("",))[0] == "def")
                    and not (isinstance(n, (A.Attr, A.Of)) and self.m.refs.get(n, ("",))[0] not in ("cattr", "cvar"))
                    for n in A.walk(a)):
                 # a literal or an attribute read: the same value however often it is read, never an error
-                ls, v = self.xcards(a) if wants else self.x(a)
+                ls, v, env, dirty = self._unwritten(lambda: self.xcards(a) if wants else self.x(a))
                 if ls:
                     return None
                 mapping[i + 1] = f"({v})"
+                if env:
+                    reads.add(i + 1)
+                if dirty:
+                    impure.add(i + 1)
             else:
                 return None
-        with self.inner(locals=mapping, inlining=inlining | {name}):
+        with self.inner(locals=mapping, inlining=inlining | {name}, env_slots=slots, env_locals=frozenset(reads),
+                        impure_locals=frozenset(impure)):
             b = d.decl.body
             if (d.type or "").startswith("list:") and self.m.types.get(b) == ZONE:
                 return self.xcards(b)
@@ -490,10 +574,11 @@ class ExpressionCompiler:
 
     # ================================================================ expressions
     def x(self, e: A.Expr) -> tuple[list[str], str]:
+        self.ctx.fn.unvetted += 1  # (until its branch says it wrote only pure code: _pure)
         if type(e) in _TABLED:
             t = self._card_table(e)
             if t is not None:
-                return t
+                return self._pure(t, calls=True)  # (a look-up; the function filling it called at first)
         return getattr(self, "x_" + type(e).__name__)(e)
 
     # ================================================================ values of cards, kept
@@ -534,7 +619,7 @@ class ExpressionCompiler:
         if made is None:
             return None
         table, fn = made
-        va = [loc[k] for k in slots]
+        va = [self._local(k) for k in slots]
         out, row, v = [], table, self.tmp()
         for a in va[:-1]:
             r = self.tmp()
@@ -550,30 +635,25 @@ class ExpressionCompiler:
         """(the table's name, the name of the function of the cards that fills it), or None when
         e, written out, reads the state or calls anything but the pure helpers."""
         params = [f"_a{i}" for i in range(len(slots))]
-        with self.inner(locals={k: p for k, p in zip(slots, params)}, cards=frozenset(params), fn=_Fn()):
+        with self.own_locals({k: p for k, p in zip(slots, params)}, cards=frozenset(params), fn=_Fn()):
+            fn = self.ctx.fn
+            fn.unvetted += 1  # (the root: see x)
             lines, val = getattr(self, "x_" + type(e).__name__)(e)
-        text = " ".join(lines + [val])
-        if not _CALL_ANY.search(text) and len(text) < 60:
-            return None  # (as cheap to work out as to look up)
-        if any(not (name in _PURE_NAMES or _OWN_TEMP.match(name) or name in params) for name in _NAME.findall(text)):
+        if not fn.calls and len(" ".join(lines + [val])) < 60:
+            return None  # (as cheap to work out as to look up: no call, and short)
+        if fn.unvetted:  # (a part reads the state, env or the game, or calls anything but the pure helpers)
             return None
-        if any(attr != "get" for attr in _ATTR.findall(text)):
-            return None
-        fills = self._table_fills
-        if any(called not in fills for called in _CALLED.findall(text)):  # (a constant called: only another table's function)
-            return None
-        fn = self._root(", ".join(params), lambda: (lines, val), e.span, e.span)
+        fill = self._root(", ".join(params), lambda: (lines, val), e.span, e.span)
         n = self.g.ncards
         table = [_UNSET] * n if len(slots) == 1 else [[_UNSET] * n for _ in range(n)]
-        kf = self.k(fn)
-        fills.add(kf)
+        kf = self.k(fill)
         return self.k(table), kf
 
     def xiter(self, e: A.Expr) -> tuple[list[str], str]:
         """An expression as something only looped over: the zones of each player as a range."""
         if isinstance(e, A.EveryZone):
             f = self.m.refs[e][1]
-            return [], f"st.zfam[{f}]"
+            return [], self._impure(f"st.zfam[{f}]")
         return self.xcoll(e)
 
     def xcoll(self, e: A.Expr) -> tuple[list[str], str]:
@@ -584,9 +664,9 @@ class ExpressionCompiler:
                 ls, c = self.spill(*self.x(e.obj))
                 t = self.tmp()
                 return ls + [f"{t} = None if {c} is None else st.czone[{ref[1]}][{c}]"], \
-                    f"(st.zones[{t}] if {t} is not None and {t} >= 0 else [])"
+                    self._impure(f"(st.zones[{t}] if {t} is not None and {t} >= 0 else [])")
             ls, z = self.x(e)
-            return ls, f"st.zones[{z}]"
+            return ls, self._impure(f"st.zones[{z}]")
         return self.x(e)
 
     def xcards(self, e: A.Expr) -> tuple[list[str], str]:
@@ -595,11 +675,11 @@ class ExpressionCompiler:
         if t == CARD:
             return ls, f"[{v}]"
         if t == ZONE:
-            return ls, f"list(st.zones[{v}])"
-        return ls, f"list({v})"
+            return ls, self._impure(f"list(st.zones[{v}])")
+        return ls, self._impure(f"list({v})")
 
     def x_Lit(self, e):
-        return [], self.k(e.value)
+        return [], self._pure(self.k(e.value))
 
     def x_Index(self, e):
         lines, (a, b) = self.seq([self.xcoll(e.obj), self.x(e.index)])
@@ -607,29 +687,27 @@ class ExpressionCompiler:
 
     def x_ListLit(self, e):
         lines, vals = self.seq([self.x(i) for i in e.items])
-        return lines, "[" + ", ".join(vals) + "]"
+        return lines, self._pure("[" + ", ".join(vals) + "]")
 
     def _def_call(self, name: str, args: list[str]) -> str:
         pos = self._positional(name)
         if pos is not None and len(args) == len(self.m.defs[name].params):
-            return f"{pos}(st, {', '.join([self._me()] + args)})"
+            return self.loops(f"{pos}(st, {', '.join([self._me()] + args)})")
         cell = self.k(self.g.def_cells[name])
         frame = self.m.defs[name].frame
         pad = ["None"] * max(0, frame - 1 - len(args))
-        return f"{cell}[0](st, [{self._me()}, {', '.join(args + pad)}])"
+        return self.loops(f"{cell}[0](st, [{self._me()}, {', '.join(args + pad)}])")
 
     def x_Name(self, e):
         ref = self.m.refs[e]
         kind = ref[0]
         if kind == "local":
-            k = ref[1]
-            loc = self.ctx.locals
-            if loc is not None and k in loc:
-                return [], loc[k]
-            return [], f"env[{k}]"
+            self._pure()
+            return [], self._local(ref[1])
         if kind == "builtin":
             n = ref[1]
             if n == "me":
+                self._pure()
                 return [], self._me()
             if n == "players":
                 return [], "st.players"
@@ -637,7 +715,7 @@ class ExpressionCompiler:
                 t, v = self.tmp(), self.tmp("_v")
                 self.ctx.fn.fresh.add(t)
                 w = fragment([f"{t} = []"])
-                with w.block(f"for {v} in st.players:"), w.block(f"if {v} != {self._me()}:"):
+                with w.block(self.loops(f"for {v} in st.players:")), w.block(f"if {v} != {self._me()}:"):
                     w.line(f"{t}.append({v})")
                 return w.code, t
             if n == "cards":
@@ -665,16 +743,18 @@ class ExpressionCompiler:
         if kind == "zone":
             return [], f"st.zbase[{ref[1]}]"
         if kind == "const":
-            return [], self.k(ref[1])
+            return [], self._pure(self.k(ref[1]))
         if kind == "def":
             inl = self._inline(A.Call(e.span, ref[1], ()), ref[1])  # a def without parameters
             if inl is not None:
-                return inl
+                return self._pure(inl)
             return [], self._def_call(ref[1], [])
         if kind in ("effect", "action", "phase"):
-            return [], self.k(ref[1])
+            return [], self._pure(self.k(ref[1]))
         if kind == "selfattr":  # in a kind's def: an attribute of the card itself
             this, aslot, mutable = ref[1], ref[2], ref[3]
+            if not mutable:
+                self._pure()
             _, c = self.x_slot(this)
             return [], f"{f'st.cvars[{aslot}]' if mutable else self.attrs_of(aslot)}[{c}]"
         if kind == "selfzone":
@@ -686,14 +766,11 @@ class ExpressionCompiler:
             _, c = self.x_slot(this)
             cell = self.k(self.g.kdef_cells[name])
             pad = ", None" * self.m.kind_defs[name].frame
-            return [], f"{cell}[0](st, [{self._me()}, {c}{pad}])"
+            return [], self.loops(f"{cell}[0](st, [{self._me()}, {c}{pad}])")
         raise AssertionError(ref)  # pragma: no cover
 
     def x_slot(self, k: int):
-        loc = self.ctx.locals
-        if loc is not None and k in loc:
-            return [], loc[k]
-        return [], f"env[{k}]"
+        return [], self._local(k)
 
     def _prop(self, e, obj_e):
         ref = self.m.refs[e]
@@ -714,7 +791,7 @@ class ExpressionCompiler:
             cell = self.k(g.kdef_cells[slot])
             pad = self.k((None,) * self.m.kind_defs[slot].frame)
             ls, o = self.spill(ls, o)
-            return ls, f"(None if {o} is None or not {has}[{o}] else {cell}[0](st, [{self._me()}, {o}, *{pad}]))"
+            return ls, self.loops(f"(None if {o} is None or not {has}[{o}] else {cell}[0](st, [{self._me()}, {o}, *{pad}]))")
         if kind == "pcounter":
             return ls, f"st.counters[{slot}][{o}]"
         if kind == "pvar":
@@ -722,6 +799,8 @@ class ExpressionCompiler:
         if kind == "pzone":
             return ls, f"(st.zbase[{slot}] + {o})"
         if kind in ("cattr", "cvar"):
+            if kind == "cattr":
+                self._pure()
             table = self.attrs_of(slot) if kind == "cattr" else f"st.cvars[{slot}]"
             if card:
                 return ls, f"{table}[{o}]"
@@ -730,27 +809,27 @@ class ExpressionCompiler:
         if kind == "prop":
             t, name = ref[1], ref[2]
             if t == CARD and name == "holder":
-                return ls, f"_holder(st, {o})"
+                return ls, self.loops(f"_holder(st, {o})")
             if t == "player":
                 if name == "left":
                     return ls, f"(({o} + 1) % st.n)"
                 if name == "right":
                     return ls, f"(({o} - 1) % st.n)"
                 if name == "seat":
-                    return ls, f"({o} + 1)"
+                    return ls, self._pure(f"({o} + 1)")
             if t == CARD:
                 if name == "name":
-                    return ls, f"{self.k(g.card_name)}[{o}]"
+                    return ls, self._pure(f"{self.k(g.card_name)}[{o}]")
                 if name == "kind":
-                    return ls, f"{self.k(g.card_kind)}[{o}]"
+                    return ls, self._pure(f"{self.k(g.card_kind)}[{o}]")
                 if name == "facedown":
                     return ls, f"st.facedown[{o}]"
                 if name == "zone":
                     if simple:
                         return ls, f"(None if st.loc[{o}] < 0 else st.loc[{o}])"
-                    return ls, f"_zone_of(st, {o})"
+                    return ls, self.loops(f"_zone_of(st, {o})")
                 if name == "owner":
-                    return ls, f"{'_owner_fixed' if not g.has_card_zones else '_owner'}(st, {o})"
+                    return ls, self.loops(f"{'_owner_fixed' if not g.has_card_zones else '_owner'}(st, {o})")
             if t == ZONE:
                 if name == "owner":
                     if o in self.ctx.zones and not g.has_card_zones:  # (a zone, never none)
@@ -758,7 +837,7 @@ class ExpressionCompiler:
                     if simple:
                         return ls, (f"(None if {o} is None else st.zowner[{o}])" if not g.has_card_zones
                                     else f"(None if {o} is None else st.zone_owner({o}))")
-                    return ls, f"{'_zowner_fixed' if not g.has_card_zones else '_zowner'}(st, {o})"
+                    return ls, self.loops(f"{'_zowner_fixed' if not g.has_card_zones else '_zowner'}(st, {o})")
                 if name == "size":
                     return ls, f"len(st.zones[{o}])"
                 if name == "capacity":
@@ -772,7 +851,7 @@ class ExpressionCompiler:
         return self._prop(e, e.obj)
 
     def x_AllZone(self, e):
-        return [], f"_allz(st, {self.m.refs[e][1]})"
+        return [], self.loops(f"_allz(st, {self.m.refs[e][1]})")
 
     def x_EveryZone(self, e):
         f = self.m.refs[e][1]
@@ -783,12 +862,12 @@ class ExpressionCompiler:
         k = self.m.slots[e]
         if e.cond is None:
             if op == "every":
-                return [], "True"  # every(x in C): nothing to fail
+                return [], self._pure("True")  # every(x in C): nothing to fail
             ls, c = self.xcoll(e.coll)
             if op == "count":
-                return ls, f"len({c})"
+                return ls, self._pure(f"len({c})", calls=True)
             if op == "any":
-                return ls, f"(len({c}) > 0)"
+                return ls, self._pure(f"(len({c}) > 0)", calls=True)
             return ls, f"list({c})"
         mask, rest = self._kind_split(e.cond, k)
         run = self.sorted_run(e.coll, mask) if rest is None and op in ("any", "count", "every") else None
@@ -804,13 +883,17 @@ class ExpressionCompiler:
             return ls, f"({hi} - {lo})" if op == "count" else f"({hi} - {lo} == len({c}))"
         counted = self._count_of(e, k) if op == "count" else None
         if counted is not None:  # count(x in C where x == V): C.count(V), a loop in C
+            mark = self.marks()
             ls, c = self.xiter(e.coll)
-            cnt, c = self.count_loop(c, e, [f"({c} == {counted})"], e.coll)  # (the steps the loop would count)
+            # (the steps the loop would count; its test reads the collection's value)
+            loops = self.looped_since(mark) if not ls else _value_loops(c)
+            cnt, c = self.count_loop(c, e, loops, e.coll)
             return ls + cnt, f"{c}.count({counted})"
         ls, c = self.xiter(e.coll)
+        mark = self.marks()
         with self._bound(k, over=e.coll) as v:
             cl, cv = self.x(e.cond)
-        cnt, c = self.count_loop(c, e, cl + [cv], e.coll)
+        cnt, c = self.count_loop(c, e, self.looped_since(mark), e.coll)
         ls = ls + cnt
         out = self.tmp()  # (a loop even for a filter: see filter_lines)
         init, test, then = {"filter": ("[]", f"if {cv}:", [f"{out}.append({v})"]),
@@ -819,7 +902,7 @@ class ExpressionCompiler:
             op, ("True", f"if not {cv}:", [f"{out} = False", "break"]))
         w = fragment(ls)
         w.line(f"{out} = {init}")
-        with w.block(f"for {v} in {c}:"):
+        with w.block(self.loops(f"for {v} in {c}:")):
             w.lines(cl)
             with w.block(test):
                 w.lines(then)
@@ -905,10 +988,11 @@ class ExpressionCompiler:
         op = e.op
         k = self.m.slots[e]
         ls, c = self.xcoll(e.coll)
+        mark = self.marks()
         with self._bound(k, over=e.coll) as v:
             cl, cv = self.x(e.cond) if e.cond is not None else ([], None)
             vl, vv = self.x(e.value)
-        cnt, c = self.count_loop(c, e, cl + vl + [cv or "", vv], e.coll)
+        cnt, c = self.count_loop(c, e, self.looped_since(mark), e.coll)
         ls = ls + cnt
         out, x = self.tmp(), self.tmp()
         if op == "sum":
@@ -920,7 +1004,7 @@ class ExpressionCompiler:
             init, test, add, fin = "[]", f"if {x} not in {out}:", f"{out}.append({x})", out
         w = fragment(ls)
         w.line(f"{out} = {init}")
-        with w.block(f"for {v} in {c}:"):
+        with w.block(self.loops(f"for {v} in {c}:")):
             w.lines(cl)
             with w.maybe(f"if {cv}:" if cv is not None else None):
                 w.lines(vl)
@@ -942,7 +1026,7 @@ class ExpressionCompiler:
             t = self.tmp()  # (its items are steps of the budget, and a list holds at most MAX_LIST)
             w = fragment(lines)
             w.line(f"{t} = [{', '.join('*' + v for v in vals)}]")
-            w.step(None, f"len({t})", over=f"_over_list(st, {t}, {self.k(e.span)})")
+            w.step(None, f"len({t})", over=self.loops(f"_over_list(st, {t}, {self.k(e.span)})"))
             return w.code, t
         is_const, cval = self.const_value(e.right)
         if is_const and op in ("==", "!=") and isinstance(e.left, (A.Attr, A.Of)) and isinstance(e.left.obj, A.Name):
@@ -952,12 +1036,14 @@ class ExpressionCompiler:
             if ref is not None and ref[0] == "cattr" and not ol and _simple(x) and x != "st.current":
                 c = self.k(cval)
                 t = self.attrs_of(ref[1])
+                self._pure()
                 if x in self.ctx.cards:
                     return [], f"({t}[{x}] {op} {c})"
                 if op == "==":
                     return [], f"({x} is not None and {t}[{x}] == {c})"
                 return [], f"({x} is None or {t}[{x}] != {c})"
         if op in ("and", "or"):
+            self._pure()
             la, a = self.x(e.left)
             lb, b = self.x(e.right)
             if not lb:
@@ -973,28 +1059,29 @@ class ExpressionCompiler:
         if op == "*" and not (self.const_value(e.left)[0] or is_const):  # a product can grow without end
             return lines, f"_mul({a}, {b}, {self.k(e.span)})"
         if op in _COMPARE:
-            return lines, f"({a} {_COMPARE[op]} {b})"
+            return lines, self._pure(f"({a} {_COMPARE[op]} {b})")
         span = self.k(e.span)
         return lines, f"{'_div' if op == '/' else '_mod'}({a}, {b}, {span})"
 
     def x_Not(self, e):
         ls, a = self.x(e.operand)
-        return ls, f"(not {a})"
+        return ls, self._pure(f"(not {a})")
 
     def x_Neg(self, e):
         ls, a = self.x(e.operand)
-        return ls, f"(-{a})"
+        return ls, self._pure(f"(-{a})")
 
     def x_IsKind(self, e):
         ls, o = self.x(e.obj)
         mask = self.k(self.g.kind_mask.get(e.kind, []))
         if o in self.ctx.cards:
-            return ls, f"{mask}[{o}]"
+            return ls, self._pure(f"{mask}[{o}]")
         if _simple(o):
-            return ls, f"({o} is not None and {mask}[{o}])"
+            return ls, self._pure(f"({o} is not None and {mask}[{o}])")
         return ls, f"_is({mask}, {o})"
 
     def x_Cond(self, e):
+        self._pure()
         lt, t = self.x(e.test)
         la, a = self.x(e.then)
         lb, b = self.x(e.orelse)
@@ -1011,6 +1098,7 @@ class ExpressionCompiler:
         return w.code, r
 
     def x_Match(self, e):
+        self._pure(calls=True)  # (a look-up in a table of its cases)
         ls, subj = self.x(e.subject)
         table: dict = {}
         arms = []
@@ -1047,21 +1135,21 @@ class ExpressionCompiler:
         if ref[0] == "def":
             inl = self._inline(e, ref[1])
             if inl is not None:
-                return inl
+                return self._pure(inl)
             d = self.m.defs[ref[1]]
             lines, args = self.seq([self.xcards(a) if self._wants_list(d, i, a) else self.x(a)
                                     for i, a in enumerate(e.args)])
             return lines, self._def_call(ref[1], args)
         if ref[0] == "effect":
-            return [], self.k(ref[1])
+            return [], self._pure(self.k(ref[1]))
         n = ref[1]
         span = self.k(e.span)
         if n == "empty" and self.m.types.get(e.args[0], ZONE) != ZONE:  # empty(L) on a list
             ls, a = self.x(e.args[0])
-            return ls, f"(not {a})"
+            return ls, self._pure(f"(not {a})")
         if n == "size":
             ls, c = self.xcoll(e.args[0])
-            return ls, f"len({c})"
+            return ls, self._pure(f"len({c})", calls=True)
         if n == "first":
             lines, (a, c) = self.seq([self.x(e.args[0]), self.xcoll(e.args[1])])
             if self.m.types.get(e.args[1]) == ZONE:  # of a zone: its top cards, the top one first
@@ -1076,10 +1164,10 @@ class ExpressionCompiler:
             if n == "full":
                 return lines, f"(len(st.zones[{z}]) >= st.capn[{z}])"  # (capn: NO_CAP where there is none)
             if n == "free":
-                return lines, f"_free(st, {z})"
+                return lines, self.loops(f"_free(st, {z})")
             return lines, f"(st.zones[{z}][-1] if st.zones[{z}] else None)"
         if n == "player":
-            return lines, f"_player(st, {args[0]}, {span})"
+            return lines, self.loops(f"_player(st, {args[0]}, {span})")
         if n == "neighbour":
             return lines, f"(({args[0]} + {args[1]}) % st.n)"
         if n in ("lesser", "greater"):  # min(a, b) / max(a, b) written out: b if b < a (b > a) else a
@@ -1088,39 +1176,39 @@ class ExpressionCompiler:
                 return lines, f"{'min' if n == 'lesser' else 'max'}({a}, {b})"
             lines, a = self.spill(lines, a)  # (a value read twice; a simple one is read without work)
             lines, b = self.spill(lines, b)
-            return lines, f"({b} if {b} {'<' if n == 'lesser' else '>'} {a} else {a})"
+            return lines, self._pure(f"({b} if {b} {'<' if n == 'lesser' else '>'} {a} else {a})")
         if n == "abs":
             return lines, f"abs({args[0]})"
         if n == "random":
             return lines, f"st.rng.randint({args[0]}, {args[1]})"
         if n == "named":
             lines, a = self.spill(lines, args[0])
-            return lines, f"[_c for _c in st.all_cards if {self.k(self.g.card_name)}[_c] == {a}]"
+            return lines, self.loops(f"[_c for _c in st.all_cards if {self.k(self.g.card_name)}[_c] == {a}]")
         if n == "allowed":
             who = args[1] if len(args) == 2 else self._me()
-            return lines, f"_allowed(st, _g, {args[0]}, {who})"
+            return lines, self.loops(f"_allowed(st, _g, {args[0]}, {who})")
         if n == "offered":  # scenarios: the options offered under a prompt, the last (or N-th) time
-            return lines, f"_offered(st, {args[0]}, {args[1] if len(args) == 2 else 'None'})"
+            return lines, self.loops(f"_offered(st, {args[0]}, {args[1] if len(args) == 2 else 'None'})")
         if n == "saw":  # scenarios: could the player see the card when the decision was asked?
-            return lines, f"_saw(st, {args[0]}, {args[1]}, {args[2]}, {args[3] if len(args) == 4 else 'None'}, {span})"
+            return lines, self.loops(f"_saw(st, {args[0]}, {args[1]}, {args[2]}, {args[3] if len(args) == 4 else 'None'}, {span})")
         if n == "taken":  # did the player whose turn it is take that action this turn?
             return lines, f"({args[0]} in st.turn_used)"
         if n == "range":
-            return lines, f"_numbers(st, {args[0]}, {args[1]}, {span})"
+            return lines, self.loops(f"_numbers(st, {args[0]}, {args[1]}, {span})")
         if n == "has_word":  # the name rule: WORD is a whole word (or run of words) of TEXT, in any case
             lit = e.args[1].value if isinstance(e.args[1], A.Lit) and isinstance(e.args[1].value, str) else None
             if lit is not None:
-                return lines, f"_has_word_lit({self.k({})}, {self.k(_words(lit))}, {args[0]})"
+                return lines, self._pure(f"_has_word_lit({self.k({})}, {self.k(_words(lit))}, {args[0]})", calls=True)
             lines, t = self.spill(lines, args[0])
             lines, w = self.spill(lines, args[1])
-            return lines, f"({t} is not None and {w} is not None and _has_word({t}, {w}))"
+            return lines, self._pure(f"({t} is not None and {w} is not None and _has_word({t}, {w}))", calls=True)
         if n == "text":  # a value as the rules write it: Ale, 3, P2, a card's name
             t = self.m.types.get(e.args[0])
             if t is not None and t.startswith("enum:") or t == STR:
-                return lines, args[0]
+                return lines, self._pure(args[0])
             if t == CARD:
-                return lines, f"_card_text({self.k(self.g.card_name)}, {args[0]})"
+                return lines, self._pure(f"_card_text({self.k(self.g.card_name)}, {args[0]})", calls=True)
             return lines, f"_g.value_text({args[0]}, st, {self.k(t)})"
         if n == "order_from":
-            return lines, f"_order_from(st, {args[0]})"
+            return lines, self.loops(f"_order_from(st, {args[0]})")
         raise AssertionError(n)  # pragma: no cover

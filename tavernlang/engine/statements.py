@@ -1,13 +1,14 @@
-"""Compiling statements: each becomes a plain function ``f(st, env)`` or, when it
-can ask a player something, a generator function yielding Decisions.
-(A mixin of the compiler in compile.py.)"""
+"""Generating statements: each is written out, with the code writer (engine/writer.py), into
+the generated function of its block, a plain function ``f(st, env)`` or, when it can ask a
+player something, a generator function yielding Decisions. What the generated lines call is
+listed in engine/runtime.py. (A mixin of the compiler in compile.py.)"""
 from __future__ import annotations
 
 from ..check.model import CARD, ZONE, elem
 from ..syntax import ast as A
 from . import runtime
 from .budget import MAX_INT
-from .common import MAX_SUBSETS, Fn
+from .common import HELD_PREFIX, MAX_SUBSETS, SECRET_PICKS, Fn
 from .runtime import _always, _first  # noqa: F401  (compile.py reads _first here)
 from .writer import Writer, fragment
 
@@ -326,7 +327,7 @@ class StatementCompiler:
         # the cards left to go, where a search bot can re-deal them (bots.remap_held) when the body
         # may decide (in the playout flavour nothing is a generator: every loop of cards)
         if (g or self.playout) and _holds_cards(self.m, s.coll):
-            held = self.tmp("_hc")
+            held = self.tmp(HELD_PREFIX)
             cl, src = cl + [f"{held} = {src}"], held
         w.lines(cl)
         with w.block(f"for env[{k}] in {src}:"):
@@ -751,7 +752,7 @@ class StatementCompiler:
         # steps of the budget even when they are a zone's cards, as its closure counted them)
         fl, fv = self.filter_lines(s.cond, ck, cv)
         # (the cards left, picked and offered: what a search bot re-deals, bots.remap_held)
-        held = "_hc" if cards else "_t"
+        held = HELD_PREFIX if cards else "_t"
         left, picked, opts = self.tmp(held), self.tmp(held), self.tmp(held)
         n, x, p, i, lab = self.tmp(), self.tmp(), self.tmp(), self.tmp(), self.tmp()
         nl, nv = self.x(s.count)
@@ -809,7 +810,7 @@ class StatementCompiler:
         ps, cs = self.m.slots[s]
         prompt = s.prompt or f"choose {s.var}"
         kp, kt, ks = self.k(prompt), self.k(t), self.k(s.span)
-        held = "_hc" if cards else "_t"  # (what a search bot re-deals: bots.remap_held)
+        held = HELD_PREFIX if cards else "_t"  # (what a search bot re-deals: bots.remap_held)
         chosen, picks, offered = self.tmp(), self.tmp(held), self.tmp(held)
         pl, pv = self.spill(*self.x(s.players))
         src, opts, i, me, j = self.tmp(), self.tmp(), self.tmp(), self.tmp(), self.tmp()
@@ -818,7 +819,7 @@ class StatementCompiler:
         w.line(f"{picks} = []")
         w.line(f"{offered} = []")
         with w.muted(self.playout):  # (the picks made so far, which the player deciding has not seen)
-            w.line(f"_secret_picks = _redraw_picks({picks}, {offered})")
+            w.line(f"{SECRET_PICKS} = _redraw_picks({picks}, {offered})")
         w.lines(pl)
         with w.block(f"for env[{ps}] in list({pv}):"):
             w.lines(cl)
@@ -839,7 +840,7 @@ class StatementCompiler:
             w.line(f"{picks}.append({opts}[{i}])")
             w.line(f"{offered}.append({opts})")
         with w.muted(self.playout):
-            w.line("_secret_picks = None")
+            w.line(f"{SECRET_PICKS} = None")
             with w.logged(f"st.log is not None and {chosen}"):  # (shown from here on)
                 w.line(f"_log_simultaneous(st, _g, {chosen}, {picks}, {kp}, {kt})")
         w.line(f"{me} = env[0]")
