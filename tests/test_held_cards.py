@@ -101,3 +101,12 @@ def _frames(frame):
         if frame_spans(frame) is not None:
             yield frame
         frame = frame.f_back
+
+
+def test_the_hand_written_turns_hold_their_cards_in_the_declared_locals():
+    """_simultaneous_turns (engine/turns.py) is Python, not generated: its locals must bear the
+    contract's names, or a search bot re-deals nothing of a simultaneous step."""
+    from tavernlang.engine.common import HELD_CARDS
+    from tavernlang.engine.turns import _simultaneous_turns
+    names = _simultaneous_turns.__code__.co_varnames
+    assert HELD_CARDS in names and SECRET_PICKS in names

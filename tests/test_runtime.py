@@ -12,7 +12,7 @@ import pytest
 
 from tavernlang import compile_file
 from tavernlang.engine import runtime
-from tavernlang.engine.compile import TURN_HELPERS, CompiledGame
+from tavernlang.engine.compile import CompiledGame
 from tavernlang.loader import load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +42,7 @@ def test_every_name_generated_code_reads_is_in_its_namespace(path, playout):
         missing = {n for n in _free_names(src) if n not in ns and n not in ns["__builtins__"]}
         assert not missing, (missing, src)
     own = {n for n in ns if re.fullmatch(r"_k\d+|_e\d+|_dp\d+", n)}
-    assert set(ns) - own - {"__builtins__"} == set(runtime.exported) | set(TURN_HELPERS) | {"_g", runtime.SPANS}
+    assert set(ns) - own - {"__builtins__"} == set(runtime.exported) | {"_g", runtime.SPANS}
 
 
 def test_the_generator_writes_every_name_it_exports():

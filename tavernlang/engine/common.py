@@ -79,7 +79,7 @@ def only_option(st, player, options, prompt, labeler, span=None) -> bool:
 
 # What a search bot reads of running rules (bots.remap_held): walking the suspended frames of
 # generated code at a decision, it re-deals the cards they hold, found by these local names,
-# which the generator gives them (statements.py; compile.py's _simultaneous_turns).
+# which the generator gives them (statements.py; turns.py's _simultaneous_turns, whose locals bear the same names).
 ENV = "env"  # the local slots of a running body (typed by the checker)
 HELD_PREFIX = "_hc"  # a temporary holding the cards a loop or a choice goes through
 HELD_CARDS = "_held_cards"  # a list of lists of cards held (_simultaneous_turns)

@@ -30,7 +30,7 @@ from .program import Program
 from .ranking import result
 from .state import GameOver, State
 from .statements import StatementCompiler, _first, unit_words
-from .turns import MAX_STEPS, TURN_HELPERS, _Action, _action_label, _Phase, _Simul
+from .turns import MAX_STEPS, _Action, _action_label, _Phase, _Simul
 
 
 def _of_program(name: str) -> property:
@@ -218,10 +218,6 @@ class CompiledGame(Presentation):
 class _Compiler(StatementCompiler, ExpressionCompiler):
     """Compiles a checked model once: the flow (setup, rounds, phases, turns) here,
     statements and expressions in their mixins."""
-
-    def runtime_helpers(self) -> dict:
-        """The turn helpers, the one addition to runtime.exported (runtime.py cannot import this module)."""
-        return TURN_HELPERS
 
     def __init__(self, game: CompiledGame, playout: bool = False):
         self.g = game

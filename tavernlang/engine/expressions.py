@@ -121,13 +121,9 @@ class ExpressionCompiler:
     def _ns(self) -> dict:
         ns = self._gen_ns
         if ns is None:
-            ns = self._gen_ns = runtime.namespace(self.g, self.runtime_helpers())
+            ns = self._gen_ns = runtime.namespace(self.g)
             self.g.gen_source = []
         return ns
-
-    def runtime_helpers(self) -> dict:
-        """What generated code may call besides runtime.exported (compile.py adds the turn helpers)."""
-        return {}
 
     def k(self, value) -> str:
         """A constant of the rules, as a name in the generated module (never as text in its code)."""

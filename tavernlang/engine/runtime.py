@@ -7,9 +7,8 @@ namespace (``_kN``, never text of the rules), the game (``_g``), and the names l
 engine's errors. jinja2's ``runtime.py`` (its ``exported``) is the model: a name the generated
 code reads is here, or it is a NameError (tests/test_runtime.py checks every generated name).
 
-One addition remains outside this module: the turn helpers of compile.py (``TURN_HELPERS``,
-``_simultaneous_turns`` and the turn's log lines), which compile.py adds to the namespace
-through ``_Compiler.runtime_helpers()``: this module cannot import compile.py, which imports it.
+The turn helpers (``_simultaneous_turns``, the turn's log lines) live in engine/turns.py, the
+run-time half of phases played at the same time; they are listed here with the rest.
 """
 from __future__ import annotations
 
@@ -24,6 +23,7 @@ from . import budget
 from .budget import spend
 from .common import SPANS, Decision, _too_long, only_option
 from .state import GameOver
+from .turns import TURN_HELPERS
 
 MAX_TRIES = 1 << 16  # `choose subset`: the most subsets one choice may try (passing or not)
 _UNSET = object()  # an entry of a table of card values not yet worked out (ExpressionCompiler._card_table)
@@ -663,13 +663,15 @@ exported = {
     "_log_pick": _log_pick, "_log_look": _log_look, "_log_shuffle": _log_shuffle, "_log_set": _log_set,
     "_log_reveal": _log_reveal, "_log_random": _log_random, "_log_choice": _log_choice, "_log_move": _log_move,
     "_log_many": _log_many,
+    # turns (engine/turns.py)
+    **TURN_HELPERS,
     # errors
     "_GameError": GameError, "_GameOver": GameOver,
 }
 
 
-def namespace(game, extra: dict) -> dict:
+def namespace(game) -> dict:
     """A new generated module's namespace: the builtins generated code may use, `exported`,
-    `extra` (compile.py's turn helpers), the game as `_g`, and the table of the spans of its
-    lines (common.SPANS, filled as each function is generated)."""
-    return {"__builtins__": dict(BUILTINS), **exported, **extra, "_g": game, SPANS: {}}
+    the game as `_g`, and the table of the spans of its lines (common.SPANS, filled as each
+    function is generated)."""
+    return {"__builtins__": dict(BUILTINS), **exported, "_g": game, SPANS: {}}
