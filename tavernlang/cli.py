@@ -16,6 +16,7 @@ from pathlib import Path
 
 import click
 
+from .options import describe_options
 from .options import parse_options as _parse_options
 from .paths import RulesPath
 
@@ -227,21 +228,7 @@ def info(file, as_json) -> None:
     """Describe a game: name, player counts, options."""
     game = _compile(file)
     m = game.model
-    st = game.new_state(game.min_players, 0)
-    opts = {}
-    for o in m.options.values():
-        d = o.decl
-        entry = {"type": o.type.replace("enum:", ""), "default": st.opt[o.slot]}
-        if d.low is not None:
-            entry["min"] = game.evaluate(d.low, st)
-            entry["max"] = game.evaluate(d.high, st)
-        if o.type.startswith("enum:"):
-            entry["values"] = list(m.enums[o.type[5:]])
-        if o.type == "bool":
-            entry["values"] = [False, True]
-        if d.doc:
-            entry["doc"] = d.doc
-        opts[o.name] = entry
+    opts = describe_options(game)
     data = {
         "name": game.title,
         "players": {"min": game.min_players, "max": game.max_players},

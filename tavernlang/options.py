@@ -1,8 +1,31 @@
-"""Options given on a command line (`-o NAME=VALUE`), checked and converted for a game: shared
-by `tav run/sim/play/compare` (cli.py) and `tav lint` (lint/command.py)."""
+"""A game's options: described for a user (`tav info`, the lobby of `tav serve`), and given on a
+command line (`-o NAME=VALUE`), checked and converted: shared by `tav run/sim/play/compare`
+(cli.py), `tav lint` (lint/command.py) and `tav serve` (web/)."""
 from __future__ import annotations
 
 import click
+
+
+def describe_options(game) -> dict:
+    """Each option of the game by name: its type, default, range or values and description (the
+    options of `tav info --json`)."""
+    m = game.model
+    st = game.new_state(game.min_players, 0)
+    opts = {}
+    for o in m.options.values():
+        d = o.decl
+        entry = {"type": o.type.enum or str(o.type), "default": st.opt[o.slot]}
+        if d.low is not None:
+            entry["min"] = game.evaluate(d.low, st)
+            entry["max"] = game.evaluate(d.high, st)
+        if o.type.enum is not None:
+            entry["values"] = list(m.enums[o.type.enum])
+        if o.type == "bool":
+            entry["values"] = [False, True]
+        if d.doc:
+            entry["doc"] = d.doc
+        opts[o.name] = entry
+    return opts
 
 
 def parse_options(game, pairs: tuple[str, ...]) -> dict:

@@ -17,6 +17,7 @@ from ..bots import BotSpecError, Seats, parse_bots
 from ..engine.runner import Match
 from ..errors import GameError, TavError
 from .. import play
+from ..options import describe_options
 
 MAX_TABLES = 200  # tables one server keeps at once (each holds a whole game)
 MAX_SAVE_BYTES = 2_000_000  # an uploaded save
@@ -32,22 +33,7 @@ class WebError(Exception):
 def game_info(game) -> dict:
     """The game as the lobby offers it: its name, player counts and options, each with its type,
     default, range or values and description (the fields of `tav info --json`)."""
-    m = game.model
-    st = game.new_state(game.min_players, 0)
-    opts = {}
-    for o in m.options.values():
-        d = o.decl
-        entry = {"type": o.type.replace("enum:", ""), "default": st.opt[o.slot]}
-        if d.low is not None:
-            entry["min"] = game.compiler_expr_value(d.low, st)
-            entry["max"] = game.compiler_expr_value(d.high, st)
-        if o.type.startswith("enum:"):
-            entry["values"] = list(m.enums[o.type[5:]])
-        if o.type == "bool":
-            entry["values"] = [False, True]
-        if d.doc:
-            entry["doc"] = d.doc
-        opts[o.name] = entry
+    opts = describe_options(game)
     return {"name": game.title, "players": {"min": game.min_players, "max": game.max_players},
             "options": opts, "seat_kinds": ["human", "random", "greedy", "mcts:N"]}
 
