@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import time
 
+from ..check.model import DefRef, EffectRef, KindDefRef
 from ..errors import GameError
 
 DEFAULT_STEPS = 5_000_000  # 25 times the most a seed game spent in 30 seeded games of each size (docs/security.md)
@@ -189,6 +190,19 @@ def counted(fn, span, returns_int: bool = False):
 FAN_OUT = 16  # calls one call of a def or effect may lead to before its calls are counted
 
 
+def _body_key(ref) -> tuple[str, str] | None:
+    """The key of the body a name or call resolved to ref runs: a def's, a kind's def's (read
+    on a card) or an effect's; None for anything else."""
+    match ref:
+        case DefRef(name=n):
+            return ("def", n)
+        case KindDefRef(name=n):
+            return ("kdef", n)
+        case EffectRef(name=n) if not ref.is_action:
+            return ("effect", n)
+    return None
+
+
 def self_calling(model) -> set:
     """The defs, kinds' defs and effects whose calls are counted as steps: those that can call
     themselves (directly or round a cycle), and those one call of which makes more than FAN_OUT
@@ -207,18 +221,18 @@ def self_calling(model) -> set:
                 direct.add(id(node.effect))
     as_values: set = set()  # effects named as values somewhere else (a card's effect attribute...)
     for node, ref in refs.items():
-        if ref[0] == "effect" and id(node) not in direct:
-            as_values.add(("effect", ref[1]))
+        if isinstance(ref, EffectRef) and not ref.is_action and id(node) not in direct:
+            as_values.add(("effect", ref.name))
     edges: dict = {}
     for key, body in bodies.items():
         out = edges[key] = []
         for node in A.walk(body):
-            ref = refs.get(node)
-            if ref is not None and ref[0] in ("def", "kdef", "effect") and (ref[0], ref[1]) in bodies:
-                out.append((ref[0], ref[1]))
+            key = _body_key(refs.get(node))
+            if key is not None and key in bodies:
+                out.append(key)
             if isinstance(node, A.Do):
                 r = refs.get(node.effect)
-                if r is None or r[0] != "effect":  # an effect held in a value: any of those
+                if not (isinstance(r, EffectRef) and not r.is_action):  # an effect held in a value: any of those
                     out += sorted(as_values)
     found = set()
     for start in bodies:
