@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..check.model import GameModel, elem
+from ..check.model import DefRef, GameModel, elem
 from ..check.checker import MAX_ROUNDS
 from ..syntax import ast as A
 from .budget import counted, self_calling
@@ -470,8 +470,8 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             if isinstance(n, (A.Quant, A.Aggregate, A.AnySubset)):
                 return True
             ref = self.m.refs.get(n)
-            if ref and ref[0] == "def" and ref[1] not in seen and ref[1] in self.m.defs:
-                if self._costly(self.m.defs[ref[1]].decl.body, seen | {ref[1]}):
+            if isinstance(ref, DefRef) and ref.name not in seen and ref.name in self.m.defs:
+                if self._costly(self.m.defs[ref.name].decl.body, seen | {ref.name}):
                     return True
         return False
 
