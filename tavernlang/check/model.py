@@ -276,6 +276,11 @@ JOIN = JoinRef("join")
 REF_TAGS: dict[str, type] = {tag: cls for cls in REF_CLASSES
                              for tag in get_args(get_type_hints(cls)["tag"])}
 
+def is_builtin(ref: Ref | None, *names: str) -> bool:
+    """Is ref the builtin named one of names (`players`, `cards`, `top`...)?"""
+    return isinstance(ref, BuiltinRef) and ref.name in names
+
+
 def declared_as(ref: Ref) -> tuple[str, ...]:
     """The kinds of declaration a resolved name names: () for none (a builtin property,
     `values(...)`, a list join)."""

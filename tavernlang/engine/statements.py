@@ -3,7 +3,8 @@ can ask a player something, a generator function yielding Decisions.
 (A mixin of the compiler in compile.py.)"""
 from __future__ import annotations
 
-from ..check.model import CARD, ZONE, elem
+from ..check.model import (CARD, ZONE, CardAttrRef, CounterRef, DefRef, EffectRef, KindDefRef, PhaseRef, VarRef,
+                           ZoneFamilyRef, ZoneRef, elem, is_builtin)
 from ..syntax import ast as A
 from . import runtime
 from .budget import MAX_INT
@@ -129,8 +130,8 @@ class StatementCompiler:
         (a number worked out from the family's base: never none; a none player is a fault), or a
         name bound over `every Z` (`ctx.zones`); else None."""
         ref = self.m.refs.get(e)
-        if ref is not None and ref[0] in ("zone", "pzone"):
-            return ref[1]
+        if isinstance(ref, ZoneRef) and ref.whose != "card":
+            return ref.slot
         return self.ctx.zones.get(src) if not lines else None
 
     def _given_options(self, w: Writer, s, opts: str, fn) -> None:
@@ -275,13 +276,14 @@ class StatementCompiler:
     def l_Set(self, s, w):
         vtype = self.m.types.get(s.target)
         ref = self.m.refs[s.target]
-        kind, slot = ref[0], ref[1]
+        assert isinstance(ref, (CardAttrRef, VarRef, CounterRef)), ref  # (what `set` may name)
+        slot = ref.slot
         # a zone set where a list of cards is kept: its cards as they are now
-        ls, v = self.xcards(s.value) if (vtype or "").startswith("list:") and self.m.types.get(s.value) == ZONE \
+        ls, v = self.xcards(s.value) if vtype is not None and vtype.is_list and self.m.types.get(s.value) == ZONE \
             else self.x(s.value)
         if vtype == "int" and self._may_grow(s.value):  # a whole number stored: in range
             v = f"_num({v}, {self.k(s.span)})"
-        if kind == "cvar":  # the card first, then the value
+        if isinstance(ref, CardAttrRef) and ref.mutable:  # the card first, then the value
             ol, o = self.spill(*self.x(s.target.obj))
             ls, v = self.spill(ls, v)
             w.lines(ol + ls)
@@ -293,8 +295,8 @@ class StatementCompiler:
                 with w.logged():
                     w.line(f"_log_set(st, _g, {o}, {self.k(aname)}, {v}, {self.k(vtype)})")
             return False
-        table = "vars" if kind in ("var", "pvar") else "counters"
-        if kind in ("var", "counter"):
+        table = "vars" if isinstance(ref, VarRef) else "counters"
+        if isinstance(ref, (VarRef, CounterRef)) and ref.whose == "shared":
             w.lines(ls)
             w.line(f"st.{table}[{slot}][0] = {v}")
             return False
@@ -322,7 +324,7 @@ class StatementCompiler:
         body = self.writer()
         g = self.write_stmts(body, s.body.stmts)
         few = isinstance(s.coll, A.EveryZone) or isinstance(s.coll, A.Name) and \
-            self.m.refs.get(s.coll) in (("builtin", "players"), ("builtin", "others"))  # (at most 100 rounds)
+            is_builtin(self.m.refs.get(s.coll), "players", "others")  # (at most 100 rounds)
         # the cards left to go, where a search bot can re-deal them (bots.remap_held) when the body
         # may decide (in the playout flavour nothing is a generator: every loop of cards)
         if (g or self.playout) and _holds_cards(self.m, s.coll):
@@ -368,7 +370,7 @@ class StatementCompiler:
         for n in A.walk(e):
             if isinstance(n, (A.BinOp, A.Neg)) and getattr(n, "op", "-") in ("+", "-", "*") \
                     or isinstance(n, A.Aggregate) and n.op == "sum" \
-                    or isinstance(n, (A.Call, A.Name, A.Attr, A.Of)) and (self.m.refs.get(n) or ("",))[0] in ("def", "kdef"):
+                    or isinstance(n, (A.Call, A.Name, A.Attr, A.Of)) and isinstance(self.m.refs.get(n), (DefRef, KindDefRef)):
                 return True
         return False
 
@@ -405,7 +407,7 @@ class StatementCompiler:
             w.line(f"raise _GameError({self.k('move to nowhere (the destination is none)')}, {span})")
         top = s.position != "bottom"
         logged = not self.playout
-        if self.m.refs.get(s.what) == ("builtin", "cards") and top:  # everything at once
+        if is_builtin(self.m.refs.get(s.what), "cards") and top:  # everything at once
             w.line(f"st.move_everything({z}, {self.k(s.face)}, env[0])")
             with w.logged():
                 w.line(f"_log_many(st, _g, len(st.all_cards), {z})")
@@ -427,7 +429,7 @@ class StatementCompiler:
             return self.l_Move_many(s, w)
         # `top(Z)` of an empty zone moves nothing (drawing from an empty pile draws nothing);
         # any other card that is none here is a mistake in the rules
-        may_be_nothing = isinstance(s.what, A.Call) and self.m.refs.get(s.what) == ("builtin", "top")
+        may_be_nothing = isinstance(s.what, A.Call) and is_builtin(self.m.refs.get(s.what), "top")
         cl, c = self.x(s.what)
         known = not cl and c in self.ctx.cards  # a name bound over a zone: a card, never none
         cl, c = self.spill(cl, c)
@@ -525,7 +527,7 @@ class StatementCompiler:
             ref = self.m.refs.get(s.coll)
             stmts = s.body.stmts
             first = stmts[0] if stmts else None
-            if self.playout and ref is not None and ref[0] == "zone" and self.g.zone_vis[ref[1]] == "hidden" \
+            if self.playout and isinstance(ref, ZoneRef) and ref.whose == "shared" and self.g.zone_vis[ref.slot] == "hidden" \
                     and isinstance(first, A.Reveal) and self.local_slot(first.what) == k:
                 # revealing the card just picked, still in its hidden zone, changes nothing but what
                 # each player knows (and the log): nothing to write where no one reads those
@@ -533,7 +535,9 @@ class StatementCompiler:
             with self.known_card(f"env[{k}]"):  # the pick, in the body: a card, never none
                 body_gen = self.write_stmts(body, stmts)
         elif isinstance(s.coll, A.EveryZone):  # the pick, in the body: a zone of that family, never none
-            with self.inner(zones={**self.ctx.zones, f"env[{k}]": self.m.refs[s.coll][1]}):
+            zf = self.m.refs[s.coll]
+            assert isinstance(zf, ZoneFamilyRef), zf
+            with self.inner(zones={**self.ctx.zones, f"env[{k}]": zf.slot}):
                 body_gen = self.write_stmts(body, s.body.stmts)
         else:
             body_gen = self.write_stmts(body, s.body.stmts)
@@ -989,19 +993,18 @@ class StatementCompiler:
     def l_Do(self, s, w):
         e = s.effect
         ref = self.m.refs.get(e)
-        kind = ref[0] if ref is not None else None
-        if kind not in ("phase", "action") and not (kind == "effect" and isinstance(e, (A.Name, A.Call))):
-            return self.l_Do_value(s, w)  # an effect held in a value
-        if kind in ("phase", "action"):
+        if isinstance(ref, PhaseRef) or isinstance(ref, EffectRef) and ref.is_action:
             ml, me = self.spill(*self.x(s.as_player)) if s.as_player is not None else ([], "env[0]")
-            if kind == "phase":
-                call = f"_do_phase(st, _g, {self.k(ref[1])}, {me}, {s.as_player is not None}, {self.k(s.span)})"
+            if isinstance(ref, PhaseRef):
+                call = f"_do_phase(st, _g, {self.k(ref.name)}, {me}, {s.as_player is not None}, {self.k(s.span)})"
             else:
-                call = f"_do_action(st, _g, {self.k(ref[1])}, {me})"
+                call = f"_do_action(st, _g, {self.k(ref.name)}, {me})"
             w.lines(ml)
             self._drive(w, call)
             return not self.playout
-        name = ref[1]
+        if not (isinstance(ref, EffectRef) and isinstance(e, (A.Name, A.Call))):
+            return self.l_Do_value(s, w)  # an effect held in a value
+        name = ref.name
         eff = self.m.effects[name]
         cell = self.k(self.g.effect_cells[name])
         parts = [self.x(s.as_player) if s.as_player is not None else ([], "env[0]")]
