@@ -20,7 +20,9 @@ from typing import Iterator, Mapping
 
 import attrs
 
-from ..check.model import BOOL, CARD, INT, STR, ZONE
+from ..check.model import (BOOL, CARD, INT, STR, ZONE, BuiltinRef, CardAttrRef, ConstRef, CounterRef, DefRef, EffectRef,
+                           JoinRef, KindDefRef, LocalRef, OptionRef, PhaseRef, PropRef, Ref, SelfAttrRef, SelfDefRef,
+                           SelfZoneRef, ValuesRef, VarRef, ZoneFamilyRef, ZoneRef, is_builtin)
 from ..errors import GameError
 from ..syntax import ast as A
 from . import runtime
@@ -44,6 +46,11 @@ INLINE_DEPTH = 6  # defs inlined into inlined defs, at most
 INLINE_NODES = 60  # a def whose body is larger stays a call
 _SIMPLE = re.compile(r"^(env\[\d+\]|_[vtxas]\d*|-?\d+|None|True|False|st\.current|_k\d+|\((env\[\d+\]|_[vtxas]\d*)\))$")
 _COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-", "*": "*"}
+
+
+def _is_local(ref: Ref | None, k: int) -> bool:
+    """Is ref the local of slot k?"""
+    return isinstance(ref, LocalRef) and ref.slot == k
 
 
 def _simple(src: str) -> bool:
@@ -239,7 +246,7 @@ class ExpressionCompiler:
         whose body neither loops nor calls is not counted: it costs at most the game's cards."""
         zone = src.startswith("st.zones[") or (coll is not None and (
             self.m.types.get(coll) == ZONE or isinstance(coll, A.EveryZone)  # (a zone of each player: as many as players)
-            or isinstance(coll, A.Name) and self.m.refs.get(coll) in (("builtin", "players"), ("builtin", "others"))))
+            or isinstance(coll, A.Name) and is_builtin(self.m.refs.get(coll), "players", "others")))
         if zone and not any("for " in ln or "(st, " in ln for ln in body):
             return [], src
         lines, src = self.spill([], src)
@@ -253,7 +260,7 @@ class ExpressionCompiler:
         parameters (`_dpN(st, me, a1, a2...)`), which the generated calls use (no list of
         values made for each call); the (st, env) function returned reads them from env."""
         b = d.decl.body
-        cards = (d.type or "").startswith("list:") and self.m.types.get(b) == ZONE
+        cards = d.type.is_list and self.m.types.get(b) == ZONE
         pos = self._positional(d.decl.name)
         if pos is not None and not count:
             params = [f"_a{i}" for i in range(len(d.params) + 1)]
@@ -318,13 +325,13 @@ class ExpressionCompiler:
             return True
         ref = m.refs.get(e)
         if isinstance(e, A.BinOp):
-            return ref == ("join",) and self.only_cards(e.left, seen) and self.only_cards(e.right, seen)
+            return isinstance(ref, JoinRef) and self.only_cards(e.left, seen) and self.only_cards(e.right, seen)
         if isinstance(e, A.Quant):
             return e.op == "filter" and self.only_cards(e.coll, seen)
-        if isinstance(e, A.Call) and ref == ("builtin", "first") and len(e.args) == 2:
+        if isinstance(e, A.Call) and is_builtin(ref, "first") and len(e.args) == 2:
             return self.only_cards(e.args[1], seen)
-        if isinstance(e, (A.Call, A.Name)) and ref and ref[0] == "def" and ref[1] in m.defs and ref[1] not in seen:
-            return self.only_cards(m.defs[ref[1]].decl.body, seen | {ref[1]})
+        if isinstance(e, (A.Call, A.Name)) and isinstance(ref, DefRef) and ref.name in m.defs and ref.name not in seen:
+            return self.only_cards(m.defs[ref.name].decl.body, seen | {ref.name})
         return False
 
     def known_card(self, src: str):
@@ -358,18 +365,18 @@ class ExpressionCompiler:
         """The env slot an expression reads, if it is just a local name (or `me`)."""
         if isinstance(e, A.Name):
             ref = self.m.refs.get(e)
-            if ref == ("builtin", "me"):
+            if is_builtin(ref, "me"):
                 loc = self.ctx.locals
                 if loc is not None and 0 in loc:
                     m = re.match(r"^env\[(\d+)\]$", loc[0])
                     return int(m.group(1)) if m else None
                 return 0
-            if ref is not None and ref[0] == "local":
+            if isinstance(ref, LocalRef):
                 loc = self.ctx.locals
-                if loc is not None and ref[1] in loc:
-                    m = re.match(r"^env\[(\d+)\]$", loc[ref[1]])
+                if loc is not None and ref.slot in loc:
+                    m = re.match(r"^env\[(\d+)\]$", loc[ref.slot])
                     return int(m.group(1)) if m else None
-                return ref[1]
+                return ref.slot
         return None
 
     attr_rows: dict = {}  # attribute slot -> its values for every card, when all are constants (compile.py)
@@ -397,15 +404,15 @@ class ExpressionCompiler:
             return True, e.value
         if isinstance(e, A.Name):
             ref = self.m.refs.get(e)
-            if ref is not None and ref[0] in ("const", "effect", "action"):
-                return True, ref[1]
+            if isinstance(ref, (ConstRef, EffectRef)):
+                return True, ref.name
         return False, None
 
     def _kind_split(self, cond: A.Expr | None, k: int):
         """(mask, rest): `x is K [and rest]` on the bound slot k becomes a static mask."""
         if cond is None:
             return None, None
-        if isinstance(cond, A.IsKind) and isinstance(cond.obj, A.Name) and self.m.refs.get(cond.obj) == ("local", k):
+        if isinstance(cond, A.IsKind) and isinstance(cond.obj, A.Name) and _is_local(self.m.refs.get(cond.obj), k):
             return self.g.kind_mask.get(cond.kind), None
         if isinstance(cond, A.BinOp) and cond.op == "and":
             mask, rest = self._kind_split(cond.left, k)
@@ -417,8 +424,8 @@ class ExpressionCompiler:
         """The family of a zone the fast layout keeps in card order, when e names one (engine/layout.py)."""
         if self.g.sorted_fams and isinstance(e, A.Name):
             ref = self.m.refs.get(e)
-            if ref is not None and ref[0] == "zone" and ref[1] in self.g.sorted_fams:
-                return ref[1]
+            if isinstance(ref, ZoneRef) and ref.whose == "shared" and ref.slot in self.g.sorted_fams:
+                return ref.slot
         return None
 
     def sorted_run(self, coll, mask) -> tuple[int, int] | None:
@@ -439,7 +446,7 @@ class ExpressionCompiler:
 
     def _wants_list(self, c, i: int, a: A.Expr) -> bool:
         """A zone given for a `list of ...` parameter: the callee gets the zone's cards."""
-        return (i < len(c.params) and c.params[i][1].startswith("list:")
+        return (i < len(c.params) and c.params[i][1].is_list
                 and self.m.types.get(a) == ZONE)
 
     # ================================================================ def inlining
@@ -467,13 +474,13 @@ class ExpressionCompiler:
             if k is not None and not wants:
                 mapping[i + 1] = f"env[{k}]"
                 continue
-            if isinstance(a, A.Name) and self.m.refs.get(a, ("",))[0] == "local" and not wants:
+            if isinstance(a, A.Name) and isinstance(self.m.refs.get(a), LocalRef) and not wants:
                 ls, v = self.x(a)  # a name bound by a quantifier: its local
                 if not ls and _simple(v):
                     mapping[i + 1] = v
                     continue
-            if all(isinstance(n, _PURE) and not (isinstance(n, A.Name) and self.m.refs.get(n, ("",))[0] == "def")
-                   and not (isinstance(n, (A.Attr, A.Of)) and self.m.refs.get(n, ("",))[0] not in ("cattr", "cvar"))
+            if all(isinstance(n, _PURE) and not (isinstance(n, A.Name) and isinstance(self.m.refs.get(n), DefRef))
+                   and not (isinstance(n, (A.Attr, A.Of)) and not isinstance(self.m.refs.get(n), CardAttrRef))
                    for n in A.walk(a)):
                 # a literal or an attribute read: the same value however often it is read, never an error
                 ls, v = self.xcards(a) if wants else self.x(a)
@@ -484,7 +491,7 @@ class ExpressionCompiler:
                 return None
         with self.inner(locals=mapping, inlining=inlining | {name}):
             b = d.decl.body
-            if (d.type or "").startswith("list:") and self.m.types.get(b) == ZONE:
+            if d.type.is_list and self.m.types.get(b) == ZONE:
                 return self.xcards(b)
             return self.x(b)
 
@@ -513,17 +520,17 @@ class ExpressionCompiler:
                 return None
             ref = m.refs.get(n)
             if isinstance(n, A.Name):
-                if ref is None or ref[0] not in ("local", "const"):
+                if not isinstance(ref, (LocalRef, ConstRef)):
                     return None
-                if ref[0] == "local":
-                    if m.types.get(n) != CARD or loc.get(ref[1]) not in cards:
+                if isinstance(ref, LocalRef):
+                    if m.types.get(n) != CARD or loc.get(ref.slot) not in cards:
                         return None
-                    if ref[1] not in slots:
-                        slots.append(ref[1])
+                    if ref.slot not in slots:
+                        slots.append(ref.slot)
             elif isinstance(n, A.Call):
-                if ref is None or not (ref[0] == "def" or ref == ("builtin", "has_word") or ref == ("builtin", "text")):
+                if not (isinstance(ref, DefRef) or is_builtin(ref, "has_word", "text")):
                     return None
-                costly = costly or ref[0] == "def" or ref == ("builtin", "has_word")
+                costly = costly or isinstance(ref, DefRef) or is_builtin(ref, "has_word")
         if not costly or not 1 <= len(slots) <= 2 or self.g.ncards ** len(slots) > _TABLE_MOST:
             return None
         memo = self._tables
@@ -572,7 +579,7 @@ class ExpressionCompiler:
     def xiter(self, e: A.Expr) -> tuple[list[str], str]:
         """An expression as something only looped over: the zones of each player as a range."""
         if isinstance(e, A.EveryZone):
-            f = self.m.refs[e][1]
+            f = self._family(e)
             return [], f"st.zfam[{f}]"
         return self.xcoll(e)
 
@@ -580,10 +587,10 @@ class ExpressionCompiler:
         """An expression as a collection: a zone gives its (live) list of cards."""
         if self.m.types.get(e) == ZONE:
             ref = self.m.refs.get(e)
-            if ref is not None and ref[0] == "czone":  # the zone on a card: its cards (none: nothing)
+            if isinstance(ref, ZoneRef) and ref.whose == "card":  # the zone on a card: its cards (none: nothing)
                 ls, c = self.spill(*self.x(e.obj))
                 t = self.tmp()
-                return ls + [f"{t} = None if {c} is None else st.czone[{ref[1]}][{c}]"], \
+                return ls + [f"{t} = None if {c} is None else st.czone[{ref.slot}][{c}]"], \
                     f"(st.zones[{t}] if {t} is not None and {t} >= 0 else [])"
             ls, z = self.x(e)
             return ls, f"st.zones[{z}]"
@@ -620,15 +627,14 @@ class ExpressionCompiler:
 
     def x_Name(self, e):
         ref = self.m.refs[e]
-        kind = ref[0]
-        if kind == "local":
-            k = ref[1]
+        if isinstance(ref, LocalRef):
+            k = ref.slot
             loc = self.ctx.locals
             if loc is not None and k in loc:
                 return [], loc[k]
             return [], f"env[{k}]"
-        if kind == "builtin":
-            n = ref[1]
+        if isinstance(ref, BuiltinRef):
+            n = ref.name
             if n == "me":
                 return [], self._me()
             if n == "players":
@@ -654,39 +660,35 @@ class ExpressionCompiler:
                 return [], "_g.ended(st)"
             if n == "winners":
                 return [], '_g.result(st)["winners"]'
-        if kind == "option":
-            return [], f"st.opt[{ref[1]}]"
-        if kind == "counter":
-            return [], f"st.counters[{ref[1]}][0]"
-        if kind == "mecounter":
-            return [], f"st.counters[{ref[1]}][{self._me()}]"
-        if kind == "var":
-            return [], f"st.vars[{ref[1]}][0]"
-        if kind == "zone":
-            return [], f"st.zbase[{ref[1]}]"
-        if kind == "const":
-            return [], self.k(ref[1])
-        if kind == "def":
-            inl = self._inline(A.Call(e.span, ref[1], ()), ref[1])  # a def without parameters
-            if inl is not None:
-                return inl
-            return [], self._def_call(ref[1], [])
-        if kind in ("effect", "action", "phase"):
-            return [], self.k(ref[1])
-        if kind == "selfattr":  # in a kind's def: an attribute of the card itself
-            this, aslot, mutable = ref[1], ref[2], ref[3]
-            _, c = self.x_slot(this)
-            return [], f"{f'st.cvars[{aslot}]' if mutable else self.attrs_of(aslot)}[{c}]"
-        if kind == "selfzone":
-            this, fam = ref[1], ref[2]
-            _, c = self.x_slot(this)
-            return [], f"st.czone[{fam}][{c}]"
-        if kind == "selfdef":
-            this, name = ref[1], ref[2]
-            _, c = self.x_slot(this)
-            cell = self.k(self.g.kdef_cells[name])
-            pad = ", None" * self.m.kind_defs[name].frame
-            return [], f"{cell}[0](st, [{self._me()}, {c}{pad}])"
+        match ref:
+            case OptionRef(slot=s):
+                return [], f"st.opt[{s}]"
+            case CounterRef(whose="shared", slot=s):
+                return [], f"st.counters[{s}][0]"
+            case CounterRef(whose="me", slot=s):
+                return [], f"st.counters[{s}][{self._me()}]"
+            case VarRef(whose="shared", slot=s):
+                return [], f"st.vars[{s}][0]"
+            case ZoneRef(whose="shared", slot=s):
+                return [], f"st.zbase[{s}]"
+            case ConstRef(name=n) | EffectRef(name=n) | PhaseRef(name=n):
+                return [], self.k(n)
+            case DefRef(name=n):
+                inl = self._inline(A.Call(e.span, n, ()), n)  # a def without parameters
+                if inl is not None:
+                    return inl
+                return [], self._def_call(n, [])
+            case SelfAttrRef(this=this, slot=aslot, mutable=mutable):  # in a kind's def: an attribute of the card itself
+                _, c = self.x_slot(this)
+                return [], f"{f'st.cvars[{aslot}]' if mutable else self.attrs_of(aslot)}[{c}]"
+            case SelfZoneRef(this=this, slot=fam):
+                _, c = self.x_slot(this)
+                return [], f"st.czone[{fam}][{c}]"
+            case SelfDefRef(this=this, name=name):
+                _, c = self.x_slot(this)
+                cell = self.k(self.g.kdef_cells[name])
+                pad = ", None" * self.m.kind_defs[name].frame
+                return [], f"{cell}[0](st, [{self._me()}, {c}{pad}])"
         raise AssertionError(ref)  # pragma: no cover
 
     def x_slot(self, k: int):
@@ -697,38 +699,38 @@ class ExpressionCompiler:
 
     def _prop(self, e, obj_e):
         ref = self.m.refs[e]
-        kind, slot = ref[0], ref[1]
         g = self.g
         ls, o = self.x(obj_e)
         simple = _simple(o)
         card = o in self.ctx.cards  # never none: no test
-        if kind == "czone":  # `dice of s`: the zone on card s (none: a card without one, or none)
+        if isinstance(ref, ZoneRef) and ref.whose == "card":  # `dice of s`: the zone on card s (none: a card without one, or none)
             ls, o = self.spill(ls, o)
-            row = f"st.czone[{slot}]"
+            row = f"st.czone[{ref.slot}]"
             if card:
                 return ls, f"(None if {row}[{o}] < 0 else {row}[{o}])"
             return ls, f"(None if {o} is None or {row}[{o}] < 0 else {row}[{o}])"
-        if kind == "kdef":  # a kind's derived attribute, worked out for the card
-            kinds = set(self.m.kind_defs[slot].kinds)
+        if isinstance(ref, KindDefRef):  # a kind's derived attribute, worked out for the card
+            kd = ref.name
+            kinds = set(self.m.kind_defs[kd].kinds)
             has = self.k([k in kinds for k in g.card_kind])  # only the kind's own cards have the value
-            cell = self.k(g.kdef_cells[slot])
-            pad = self.k((None,) * self.m.kind_defs[slot].frame)
+            cell = self.k(g.kdef_cells[kd])
+            pad = self.k((None,) * self.m.kind_defs[kd].frame)
             ls, o = self.spill(ls, o)
             return ls, f"(None if {o} is None or not {has}[{o}] else {cell}[0](st, [{self._me()}, {o}, *{pad}]))"
-        if kind == "pcounter":
-            return ls, f"st.counters[{slot}][{o}]"
-        if kind == "pvar":
-            return ls, f"st.vars[{slot}][{o}]"
-        if kind == "pzone":
-            return ls, f"(st.zbase[{slot}] + {o})"
-        if kind in ("cattr", "cvar"):
-            table = self.attrs_of(slot) if kind == "cattr" else f"st.cvars[{slot}]"
+        if isinstance(ref, CounterRef) and ref.whose == "player":
+            return ls, f"st.counters[{ref.slot}][{o}]"
+        if isinstance(ref, VarRef) and ref.whose == "player":
+            return ls, f"st.vars[{ref.slot}][{o}]"
+        if isinstance(ref, ZoneRef) and ref.whose == "player":
+            return ls, f"(st.zbase[{ref.slot}] + {o})"
+        if isinstance(ref, CardAttrRef):
+            table = f"st.cvars[{ref.slot}]" if ref.mutable else self.attrs_of(ref.slot)
             if card:
                 return ls, f"{table}[{o}]"
             ls, o = self.spill(ls, o)
             return ls, f"(None if {o} is None else {table}[{o}])"
-        if kind == "prop":
-            t, name = ref[1], ref[2]
+        if isinstance(ref, PropRef):
+            t, name = ref.on, ref.name
             if t == CARD and name == "holder":
                 return ls, f"_holder(st, {o})"
             if t == "player":
@@ -771,11 +773,17 @@ class ExpressionCompiler:
     def x_Of(self, e):
         return self._prop(e, e.obj)
 
+    def _family(self, e: A.AllZone | A.EveryZone) -> int:
+        """The zone family of `all Z` / `every Z`."""
+        ref = self.m.refs[e]
+        assert isinstance(ref, ZoneFamilyRef), ref
+        return ref.slot
+
     def x_AllZone(self, e):
-        return [], f"_allz(st, {self.m.refs[e][1]})"
+        return [], f"_allz(st, {self._family(e)})"
 
     def x_EveryZone(self, e):
-        f = self.m.refs[e][1]
+        f = self._family(e)
         return [], f"list(st.zfam[{f}])"
 
     def x_Quant(self, e):
@@ -832,9 +840,9 @@ class ExpressionCompiler:
         if not (isinstance(c, A.BinOp) and c.op == "=="):
             return None
         for x, other in ((c.left, c.right), (c.right, c.left)):
-            if not (isinstance(x, A.Name) and self.m.refs.get(x) == ("local", k)):
+            if not (isinstance(x, A.Name) and _is_local(self.m.refs.get(x), k)):
                 continue
-            if any(isinstance(n, A.Name) and self.m.refs.get(n) == ("local", k) for n in A.walk(other)):
+            if any(isinstance(n, A.Name) and _is_local(self.m.refs.get(n), k) for n in A.walk(other)):
                 continue
             ol, ov = self.x(other)
             if not ol and _simple(ov):
@@ -850,18 +858,18 @@ class ExpressionCompiler:
         for agg, other in ((c.left, c.right), (c.right, c.left)):
             if not (isinstance(agg, A.Aggregate) and agg.op == "sum" and agg.cond is None):
                 continue
-            if not (isinstance(agg.coll, A.Name) and self.m.refs.get(agg.coll) == ("local", k)):
+            if not (isinstance(agg.coll, A.Name) and _is_local(self.m.refs.get(agg.coll), k)):
                 continue
             v = agg.value
             ref = self.m.refs.get(v) if isinstance(v, (A.Attr, A.Of)) else None
-            if ref is None or ref[0] not in ("cattr", "cvar") or not isinstance(v.obj, A.Name) \
-                    or self.m.refs.get(v.obj) != ("local", self.m.slots[agg]):
+            if not isinstance(ref, CardAttrRef) or not isinstance(v.obj, A.Name) \
+                    or not _is_local(self.m.refs.get(v.obj), self.m.slots[agg]):
                 continue
-            if any(isinstance(n, A.Name) and self.m.refs.get(n) == ("local", k) for n in A.walk(other)):
+            if any(isinstance(n, A.Name) and _is_local(self.m.refs.get(n), k) for n in A.walk(other)):
                 continue
             if self.ctx.inlining:
                 continue
-            return ref[1], ("attrs" if ref[0] == "cattr" else "cvars"), other
+            return ref.slot, ("cvars" if ref.mutable else "attrs"), other
         return None
 
     def x_AnySubset(self, e):
@@ -931,10 +939,10 @@ class ExpressionCompiler:
 
     def x_BinOp(self, e):
         op = e.op
-        if self.m.refs.get(e) == ("join",):  # L + M joins two lists (or zones' cards); L + M + N at once
+        if isinstance(self.m.refs.get(e), JoinRef):  # L + M joins two lists (or zones' cards); L + M + N at once
             parts = [e.right]
             left = e.left
-            while isinstance(left, A.BinOp) and self.m.refs.get(left) == ("join",):
+            while isinstance(left, A.BinOp) and isinstance(self.m.refs.get(left), JoinRef):
                 parts.append(left.right)
                 left = left.left
             parts.append(left)
@@ -948,10 +956,10 @@ class ExpressionCompiler:
         if is_const and op in ("==", "!=") and isinstance(e.left, (A.Attr, A.Of)) and isinstance(e.left.obj, A.Name):
             ref = self.m.refs.get(e.left)
             oref = self.m.refs.get(e.left.obj)
-            ol, x = self.x(e.left.obj) if oref is not None and oref[0] in ("local", "builtin") else (["?"], "")
-            if ref is not None and ref[0] == "cattr" and not ol and _simple(x) and x != "st.current":
+            ol, x = self.x(e.left.obj) if isinstance(oref, (LocalRef, BuiltinRef)) else (["?"], "")
+            if isinstance(ref, CardAttrRef) and not ref.mutable and not ol and _simple(x) and x != "st.current":
                 c = self.k(cval)
-                t = self.attrs_of(ref[1])
+                t = self.attrs_of(ref.slot)
                 if x in self.ctx.cards:
                     return [], f"({t}[{x}] {op} {c})"
                 if op == "==":
@@ -1042,19 +1050,20 @@ class ExpressionCompiler:
 
     def x_Call(self, e):
         ref = self.m.refs[e]
-        if ref[0] == "values":
-            return [], f"list({self.k(tuple(self.m.enums[ref[1]]))})"
-        if ref[0] == "def":
-            inl = self._inline(e, ref[1])
+        if isinstance(ref, ValuesRef):
+            return [], f"list({self.k(tuple(self.m.enums[ref.enum]))})"
+        if isinstance(ref, DefRef):
+            inl = self._inline(e, ref.name)
             if inl is not None:
                 return inl
-            d = self.m.defs[ref[1]]
+            d = self.m.defs[ref.name]
             lines, args = self.seq([self.xcards(a) if self._wants_list(d, i, a) else self.x(a)
                                     for i, a in enumerate(e.args)])
-            return lines, self._def_call(ref[1], args)
-        if ref[0] == "effect":
-            return [], self.k(ref[1])
-        n = ref[1]
+            return lines, self._def_call(ref.name, args)
+        if isinstance(ref, EffectRef) and not ref.is_action:
+            return [], self.k(ref.name)
+        assert isinstance(ref, (BuiltinRef, EffectRef)), ref  # (what a call resolves to)
+        n = ref.name
         span = self.k(e.span)
         if n == "empty" and self.m.types.get(e.args[0], ZONE) != ZONE:  # empty(L) on a list
             ls, a = self.x(e.args[0])
@@ -1116,7 +1125,7 @@ class ExpressionCompiler:
             return lines, f"({t} is not None and {w} is not None and _has_word({t}, {w}))"
         if n == "text":  # a value as the rules write it: Ale, 3, P2, a card's name
             t = self.m.types.get(e.args[0])
-            if t is not None and t.startswith("enum:") or t == STR:
+            if t is not None and t.enum is not None or t == STR:
                 return lines, args[0]
             if t == CARD:
                 return lines, f"_card_text({self.k(self.g.card_name)}, {args[0]})"
