@@ -167,7 +167,7 @@ class Explainer:
                     items.append(self._label(st, x, xt))
                     node["mask"] &= self._mask(st, x, xt)
             node["items"] = _counted(items)
-        elif isinstance(e, A.Call) and ref == BuiltinRef("builtin", "size") and m.types.get(e.args[0]) != "zone":
+        elif isinstance(e, A.Call) and ref == BuiltinRef("size") and m.types.get(e.args[0]) != "zone":
             at = m.types.get(e.args[0])
             xt = at.list_elem if at is not None else None
             xs = self._coll(st, env, e.args[0])
