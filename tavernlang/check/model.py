@@ -447,3 +447,15 @@ class GameModel:
     changes: list = attrs.field(factory=list)  # a variant's changes (check/variants.py Change records)
     base_path: str | None = None  # the game a variant extends
     decls: list = attrs.field(factory=list)  # every declaration, includes spliced, variant changes applied
+
+    def slot(self, binder: A.Node) -> int:
+        """The local slot a binder binds (every binder but a simultaneous choice binds one)."""
+        k = self.slots[binder]
+        assert isinstance(k, int), binder
+        return k
+
+    def slot_pair(self, binder: A.Node) -> tuple[int, int]:
+        """A simultaneous choice's slots: (its player's, its choice's)."""
+        ks = self.slots[binder]
+        assert isinstance(ks, tuple), binder
+        return ks

@@ -227,9 +227,9 @@ def self_calling(model) -> set:
     for key, body in bodies.items():
         out = edges[key] = []
         for node in A.walk(body):
-            key = _body_key(refs.get(node))
-            if key is not None and key in bodies:
-                out.append(key)
+            callee = _body_key(refs.get(node))
+            if callee is not None and callee in bodies:
+                out.append(callee)
             if isinstance(node, A.Do):
                 r = refs.get(node.effect)
                 if not (isinstance(r, EffectRef) and not r.is_action):  # an effect held in a value: any of those

@@ -183,7 +183,9 @@ class CompiledGame(Presentation):
 
     def flow(self, st: State):
         """The whole game as a generator of Decisions (generated: _Compiler.flow)."""
-        return self.program.flow(st)
+        flow = self.program.flow
+        assert flow is not None  # (compile_all makes it)
+        return flow(st)
 
     def final_scoring(self, st: State):
         """`at game end`: once, however the game ended (`end game` inside it changes nothing)."""
@@ -288,20 +290,20 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             bodies.append((entry, 1, d.body))
         self.handlers = {ev: [] for ev in m.handlers}
         for ev, hs in m.handlers.items():
-            for d, frame in hs:
-                entry = [None, frame, len(d.params)]
+            for hd, frame in hs:
+                entry = [None, frame, len(hd.params)]
                 self.handlers[ev].append(entry)
-                bodies.append((entry, 0, d.body))
+                bodies.append((entry, 0, hd.body))
         for entry, at, body in bodies:
             entry[at] = self.gen_block(body)
         p.kdef_cells = {n: [None] for n in m.kind_defs}
         loops = self.counted_calls
-        for name, d in m.kind_defs.items():
-            f = self.def_body(d, ("kdef", name) in loops)
-            p.kdef_cells[name][0] = counted(f, d.decl.span, True) if ("kdef", name) in loops else f
-        for name, d in m.defs.items():
-            f = self.def_body(d, ("def", name) in loops)
-            g.def_cells[name][0] = counted(f, d.decl.span, True) if ("def", name) in loops else f
+        for name, kd in m.kind_defs.items():
+            kf = self.def_body(kd, ("kdef", name) in loops)
+            p.kdef_cells[name][0] = counted(kf, kd.decl.span, True) if ("kdef", name) in loops else kf
+        for name, dd in m.defs.items():
+            df = self.def_body(dd, ("def", name) in loops)
+            g.def_cells[name][0] = counted(df, dd.decl.span, True) if ("def", name) in loops else df
         p.def_frames = {n: d.frame for n, d in m.defs.items()}
         for name, e in m.effects.items():
             # (a body that asks nothing is a plain function: its callers run it without a generator)
@@ -340,6 +342,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                 with w.block("if _r is not None:"):
                     w.line("yield from _r")
             if g.rounds_count is not None:
+                assert m.rounds is not None and m.rounds.count is not None  # (what rounds_count is made of)
                 sp = k(m.rounds.count.span)
                 w.line(f"_lim = {k(g.rounds_count)}(st, [None{', None' * len(g._pad)}])")
                 with w.block("if _lim is not None and _lim < 1:"):
@@ -440,7 +443,8 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         action a turn does not take then costs little; one it takes lists its options again.
         A fault is reported at the choice, or at the requires: where it arose."""
         ls, c = self.spill(*self.xcoll(first.coll))
-        with self._bound(self.m.slots[first], "_x", first.coll) as v:
+        assert first.cond is not None  # (only a choice with a condition is tried so)
+        with self._bound(self.m.slot(first), "_x", first.coll) as v:
             fl, fv = self.x(first.cond)
         pre, src = self.count_loop(c, first.coll, fl + [fv], first.coll)
         out = self.tmp()
@@ -720,7 +724,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         m = self.m
         frame = info.frame
         cond = self.expr(ph.simul_cond) if ph.simul_cond is not None else None
-        firsts = {}
+        firsts: dict[str, tuple] = {}
         for a in acts:
             body = m.actions[a.name].decl.body.stmts
             first = next((x for x in body if not isinstance(x, A.Require)), None)

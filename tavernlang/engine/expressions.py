@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import re
 from contextlib import contextmanager
-from typing import Iterator, Mapping
+from typing import TYPE_CHECKING, Iterator, Mapping
 
 import attrs
 
@@ -29,6 +29,10 @@ from . import runtime
 from .common import SPANS, Fn
 from .runtime import _UNSET, _words
 from .writer import Writer, fragment
+
+if TYPE_CHECKING:
+    from ..check.model import GameModel
+    from .compile import CompiledGame
 
 _PURE = (A.Name, A.Lit, A.Attr, A.Of)  # arguments an inlined def may read more than once (or not at all)
 # a value of the cards bound to one or two names, kept in a table (ExpressionCompiler._card_table)
@@ -89,13 +93,17 @@ class Ctx:
     cards: frozenset = frozenset()  # sources known to hold a card, never none (a name bound over a zone)
     zones: Mapping[str, int] = attrs.field(factory=dict)  # sources known to hold a zone of that family (never none)
     inlining: frozenset = frozenset()  # the defs being inlined here
-    fn: _Fn | None = None  # the function being generated: its temporaries
+    fn: _Fn = attrs.field(factory=_Fn)  # the function being generated: its temporaries (inner(fn=_Fn()))
 
     def bind(self, **changes) -> Ctx:
         return attrs.evolve(self, **changes)
 
 
 class ExpressionCompiler:
+    """Expressions; the compiler (compile._Compiler) sets the game and its model."""
+
+    g: CompiledGame  # the game being compiled
+    m: GameModel  # its checked model
     counted_calls: frozenset | set = frozenset()  # defs whose calls are steps of the budget (budget.self_calling)
 
     def __init__(self):
@@ -138,7 +146,7 @@ class ExpressionCompiler:
         if type(value) is int and -10**6 < value < 10**6:
             return repr(value)
         try:
-            key = (type(value), value)
+            key: tuple = (type(value), value)
             hash(key)
         except TypeError:
             key = ("id", id(value))
@@ -588,6 +596,7 @@ class ExpressionCompiler:
         if self.m.types.get(e) == ZONE:
             ref = self.m.refs.get(e)
             if isinstance(ref, ZoneRef) and ref.whose == "card":  # the zone on a card: its cards (none: nothing)
+                assert isinstance(e, (A.Attr, A.Of)), e  # (`z of c`)
                 ls, c = self.spill(*self.x(e.obj))
                 t = self.tmp()
                 return ls + [f"{t} = None if {c} is None else st.czone[{ref.slot}][{c}]"], \
@@ -788,7 +797,7 @@ class ExpressionCompiler:
 
     def x_Quant(self, e):
         op = e.op
-        k = self.m.slots[e]
+        k = self.m.slot(e)
         if e.cond is None:
             if op == "every":
                 return [], "True"  # every(x in C): nothing to fail
@@ -861,9 +870,9 @@ class ExpressionCompiler:
             if not (isinstance(agg.coll, A.Name) and _is_local(self.m.refs.get(agg.coll), k)):
                 continue
             v = agg.value
-            ref = self.m.refs.get(v) if isinstance(v, (A.Attr, A.Of)) else None
-            if not isinstance(ref, CardAttrRef) or not isinstance(v.obj, A.Name) \
-                    or not _is_local(self.m.refs.get(v.obj), self.m.slots[agg]):
+            ref = self.m.refs.get(v)
+            if not isinstance(v, (A.Attr, A.Of)) or not isinstance(ref, CardAttrRef) or not isinstance(v.obj, A.Name) \
+                    or not _is_local(self.m.refs.get(v.obj), self.m.slot(agg)):
                 continue
             if any(isinstance(n, A.Name) and _is_local(self.m.refs.get(n), k) for n in A.walk(other)):
                 continue
@@ -875,7 +884,7 @@ class ExpressionCompiler:
     def x_AnySubset(self, e):
         """Some subset of the collection (of a size in low..high, 1.. by default) meets the
         condition: tried smallest first, stopping at the first that does."""
-        k = self.m.slots[e]
+        k = self.m.slot(e)
         parts = [self.xcoll(e.coll)]
         parts.append(self.x(e.low) if e.low is not None else ([], "1"))
         parts.append(self.x(e.high) if e.high is not None else ([], "None"))
@@ -911,7 +920,7 @@ class ExpressionCompiler:
 
     def x_Aggregate(self, e):
         op = e.op
-        k = self.m.slots[e]
+        k = self.m.slot(e)
         ls, c = self.xcoll(e.coll)
         with self._bound(k, over=e.coll) as v:
             cl, cv = self.x(e.cond) if e.cond is not None else ([], None)
@@ -1021,7 +1030,7 @@ class ExpressionCompiler:
     def x_Match(self, e):
         ls, subj = self.x(e.subject)
         table: dict = {}
-        arms = []
+        arms: list = []
         default = None
         for case in e.cases:
             if not case.patterns:
@@ -1124,12 +1133,12 @@ class ExpressionCompiler:
             lines, w = self.spill(lines, args[1])
             return lines, f"({t} is not None and {w} is not None and _has_word({t}, {w}))"
         if n == "text":  # a value as the rules write it: Ale, 3, P2, a card's name
-            t = self.m.types.get(e.args[0])
-            if t is not None and t.enum is not None or t == STR:
+            vt = self.m.types.get(e.args[0])
+            if vt is not None and vt.enum is not None or vt == STR:
                 return lines, args[0]
-            if t == CARD:
+            if vt == CARD:
                 return lines, f"_card_text({self.k(self.g.card_name)}, {args[0]})"
-            return lines, f"_g.value_text({args[0]}, st, {self.k(t)})"
+            return lines, f"_g.value_text({args[0]}, st, {self.k(vt)})"
         if n == "order_from":
             return lines, f"_order_from(st, {args[0]})"
         raise AssertionError(n)  # pragma: no cover
