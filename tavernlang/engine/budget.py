@@ -24,9 +24,13 @@ from __future__ import annotations
 
 import os
 import time
+from typing import TYPE_CHECKING, Any
 
 from ..check.model import DefRef, EffectRef, KindDefRef
 from ..errors import GameError
+
+if TYPE_CHECKING:
+    from .common import Fn
 
 DEFAULT_STEPS = 5_000_000  # 25 times the most a seed game spent in 30 seeded games of each size (docs/security.md)
 DEFAULT_LOG = 100_000  # log lines of one game (a seed game writes at most ~4,200)
@@ -90,7 +94,7 @@ def limit_memory() -> int | None:
     return mb
 
 
-def out_of_memory(span):
+def out_of_memory(span) -> GameError:
     """A MemoryError while running rules, at the rules that asked for the memory."""
     mb = LIMITS["memory"]
     return GameError("the game ran out of memory here" + (f" (a tav process may use {mb} MB: tav --max-memory MB)"
@@ -124,7 +128,7 @@ def spend(st, n, span) -> None:
         over(st, span)
 
 
-def too_big(v, span):
+def too_big(v, span) -> GameError:
     return GameError(f"a whole number out of range here: {_digits(v)} (numbers are at most {MAX_INT} "
                      f"either way)", span)
 
@@ -135,7 +139,7 @@ def _digits(v: int) -> str:
     return f"{'-' if v < 0 else ''}a number of about {int(abs(v).bit_length() * 0.30103) + 1} digits"
 
 
-def mul(a, b, span):
+def mul(a, b, span) -> Any:
     """a * b of two values worked out at run time, within the range of whole numbers."""
     r = a * b
     if -MAX_INT <= r <= MAX_INT:
@@ -145,7 +149,7 @@ def mul(a, b, span):
     raise too_big(r, span)
 
 
-def num(v, span):
+def num(v, span) -> Any:
     """A value about to be stored, when it is a whole number: within range."""
     if type(v) is int and not -MAX_INT <= v <= MAX_INT:
         raise too_big(v, span)
@@ -169,7 +173,7 @@ def over_list(st, items, span) -> None:
     over(st, span)
 
 
-def counted(fn, span, returns_int: bool = False):
+def counted(fn, span, returns_int: bool = False) -> Fn:
     """A def or effect whose calls are counted (see self_calling): each call is a step (a
     def counts its own in its generated code), and a def's whole number is in range."""
     if returns_int:

@@ -83,7 +83,7 @@ def only_option(st, player, options, prompt, labeler, span=None) -> bool:
 SPANS = "__tav_spans__"
 
 
-def frame_span(frame, lineno: int | None = None):
+def frame_span(frame, lineno: int | None = None) -> tuple[bool, Span | None]:
     """(is the frame generated code, the rules span of its line `lineno`, by default the line
     it is at: None when that line was written for no statement)."""
     spans = frame_spans(frame)

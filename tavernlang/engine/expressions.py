@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import re
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ContextManager, Iterator, Mapping
 
 import attrs
 
@@ -215,13 +215,13 @@ class ExpressionCompiler:
         they are now): what `move`/`reveal` act on, and a zone given where a list is wanted."""
         return self._root("st, env", lambda: self.xcards(e), e.span)
 
-    def filter(self, cond: A.Expr | None, k: int, over: A.Expr | None = None):
+    def filter(self, cond: A.Expr | None, k: int, over: A.Expr | None = None) -> Fn:
         """A function (st, env, src) -> list of the items of src meeting cond (bound at slot k);
         `over`: the expression src comes from, when known."""
         return self._root("st, env, src", lambda: self.filter_lines(cond, k, "src", over),
                           cond.span if cond is not None else None)
 
-    def options_of(self, cond: A.Expr | None, k: int, coll: A.Expr, at=None):
+    def options_of(self, cond: A.Expr | None, k: int, coll: A.Expr, at=None) -> Fn:
         """A function (st, env) -> the items of coll meeting cond (bound at slot k), as a list;
         at: the choice they are the options of (where a fault working them out is reported)."""
         def build():
@@ -231,7 +231,7 @@ class ExpressionCompiler:
             return ls + fl, fv
         return self._root("st, env", build, (cond or coll).span, at)
 
-    def filter_lines(self, cond, k, src: str, over=None):
+    def filter_lines(self, cond, k, src: str, over=None) -> tuple[list[str], str]:
         if cond is None:
             return [], src if src in self.ctx.fn.fresh else f"list({src})"
         with self._bound(k, "_x", over) as v:
@@ -342,7 +342,7 @@ class ExpressionCompiler:
             return self.only_cards(m.defs[ref.name].decl.body, seen | {ref.name})
         return False
 
-    def known_card(self, src: str):
+    def known_card(self, src: str) -> ContextManager[Ctx]:
         """While generating a block: `src` (a slot) holds a card (a choice's pick from a zone)."""
         return self.inner(cards=self.ctx.cards | {src})
 
@@ -406,7 +406,7 @@ class ExpressionCompiler:
             return False, None  # (an effect or action: not a card's value)
         return ok, v
 
-    def const_value(self, e):
+    def const_value(self, e) -> tuple[bool, Any]:
         """(True, value) when an expression is a constant of the rules text."""
         if isinstance(e, A.Lit):
             return True, e.value
@@ -614,14 +614,14 @@ class ExpressionCompiler:
             return ls, f"list(st.zones[{v}])"
         return ls, f"list({v})"
 
-    def x_Lit(self, e):
+    def x_Lit(self, e) -> tuple[list[str], str]:
         return [], self.k(e.value)
 
-    def x_Index(self, e):
+    def x_Index(self, e) -> tuple[list[str], str]:
         lines, (a, b) = self.seq([self.xcoll(e.obj), self.x(e.index)])
         return lines, f"_index({a}, {b})"
 
-    def x_ListLit(self, e):
+    def x_ListLit(self, e) -> tuple[list[str], str]:
         lines, vals = self.seq([self.x(i) for i in e.items])
         return lines, "[" + ", ".join(vals) + "]"
 
@@ -634,7 +634,7 @@ class ExpressionCompiler:
         pad = ["None"] * max(0, frame - 1 - len(args))
         return f"{cell}[0](st, [{self._me()}, {', '.join(args + pad)}])"
 
-    def x_Name(self, e):
+    def x_Name(self, e) -> tuple[list[str], str]:
         ref = self.m.refs[e]
         if isinstance(ref, LocalRef):
             k = ref.slot
@@ -700,7 +700,7 @@ class ExpressionCompiler:
                 return [], f"{cell}[0](st, [{self._me()}, {c}{pad}])"
         raise AssertionError(ref)  # pragma: no cover
 
-    def x_slot(self, k: int):
+    def x_slot(self, k: int) -> tuple[list[str], str]:
         loc = self.ctx.locals
         if loc is not None and k in loc:
             return [], loc[k]
@@ -776,10 +776,10 @@ class ExpressionCompiler:
                     return ls, f"st.cap[{o}]"
         raise AssertionError(ref)  # pragma: no cover
 
-    def x_Attr(self, e):
+    def x_Attr(self, e) -> tuple[list[str], str]:
         return self._prop(e, e.obj)
 
-    def x_Of(self, e):
+    def x_Of(self, e) -> tuple[list[str], str]:
         return self._prop(e, e.obj)
 
     def _family(self, e: A.AllZone | A.EveryZone) -> int:
@@ -788,14 +788,14 @@ class ExpressionCompiler:
         assert isinstance(ref, ZoneFamilyRef), ref
         return ref.slot
 
-    def x_AllZone(self, e):
+    def x_AllZone(self, e) -> tuple[list[str], str]:
         return [], f"_allz(st, {self._family(e)})"
 
-    def x_EveryZone(self, e):
+    def x_EveryZone(self, e) -> tuple[list[str], str]:
         f = self._family(e)
         return [], f"list(st.zfam[{f}])"
 
-    def x_Quant(self, e):
+    def x_Quant(self, e) -> tuple[list[str], str]:
         op = e.op
         k = self.m.slot(e)
         if e.cond is None:
@@ -881,7 +881,7 @@ class ExpressionCompiler:
             return ref.slot, ("cvars" if ref.mutable else "attrs"), other
         return None
 
-    def x_AnySubset(self, e):
+    def x_AnySubset(self, e) -> tuple[list[str], str]:
         """Some subset of the collection (of a size in low..high, 1.. by default) meets the
         condition: tried smallest first, stopping at the first that does."""
         k = self.m.slot(e)
@@ -918,7 +918,7 @@ class ExpressionCompiler:
             w.line(f"{r} = _any_subset({items}, {a}, {b}, {test}, {span})")
         return w.code, r
 
-    def x_Aggregate(self, e):
+    def x_Aggregate(self, e) -> tuple[list[str], str]:
         op = e.op
         k = self.m.slot(e)
         ls, c = self.xcoll(e.coll)
@@ -946,7 +946,7 @@ class ExpressionCompiler:
                     w.line(add)
         return w.code, fin
 
-    def x_BinOp(self, e):
+    def x_BinOp(self, e) -> tuple[list[str], str]:
         op = e.op
         if isinstance(self.m.refs.get(e), JoinRef):  # L + M joins two lists (or zones' cards); L + M + N at once
             parts = [e.right]
@@ -994,15 +994,15 @@ class ExpressionCompiler:
         span = self.k(e.span)
         return lines, f"{'_div' if op == '/' else '_mod'}({a}, {b}, {span})"
 
-    def x_Not(self, e):
+    def x_Not(self, e) -> tuple[list[str], str]:
         ls, a = self.x(e.operand)
         return ls, f"(not {a})"
 
-    def x_Neg(self, e):
+    def x_Neg(self, e) -> tuple[list[str], str]:
         ls, a = self.x(e.operand)
         return ls, f"(-{a})"
 
-    def x_IsKind(self, e):
+    def x_IsKind(self, e) -> tuple[list[str], str]:
         ls, o = self.x(e.obj)
         mask = self.k(self.g.kind_mask.get(e.kind, []))
         if o in self.ctx.cards:
@@ -1011,7 +1011,7 @@ class ExpressionCompiler:
             return ls, f"({o} is not None and {mask}[{o}])"
         return ls, f"_is({mask}, {o})"
 
-    def x_Cond(self, e):
+    def x_Cond(self, e) -> tuple[list[str], str]:
         lt, t = self.x(e.test)
         la, a = self.x(e.then)
         lb, b = self.x(e.orelse)
@@ -1027,7 +1027,7 @@ class ExpressionCompiler:
             w.line(f"{r} = {b}")
         return w.code, r
 
-    def x_Match(self, e):
+    def x_Match(self, e) -> tuple[list[str], str]:
         ls, subj = self.x(e.subject)
         table: dict = {}
         arms: list = []
@@ -1057,7 +1057,7 @@ class ExpressionCompiler:
             w.line(f"{r} = None")
         return w.code, r
 
-    def x_Call(self, e):
+    def x_Call(self, e) -> tuple[list[str], str]:
         ref = self.m.refs[e]
         if isinstance(ref, ValuesRef):
             return [], f"list({self.k(tuple(self.m.enums[ref.enum]))})"

@@ -206,7 +206,7 @@ class Presentation:
             return self.card_name[v] if seen else "face-down card"
         return self.label(v, st, t, viewer)
 
-    def card_hiding(self, c: int, st: State, text: str, alt_hidden: str):
+    def card_hiding(self, c: int, st: State, text: str, alt_hidden: str) -> tuple[int, str] | None:
         """The hidden part of a log line that names card c by its label: (the players who may read
         it whole, what the others read) or None. A card some may not see reads `alt_hidden`; a card
         all may see whose var attributes name a card some may not see reads with those hidden."""

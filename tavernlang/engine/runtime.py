@@ -18,7 +18,7 @@ import functools
 import heapq
 import itertools
 import math
-from typing import Iterable
+from typing import Any, Generator, Iterable
 
 from ..errors import GameError
 from . import budget
@@ -591,7 +591,7 @@ def _always(st, env):
     return [True]
 
 
-def run_headed(st, ph, heading: str, data: dict):
+def run_headed(st, ph, heading: str, data: dict) -> Generator[Decision, Any, None]:
     """Run a phase under its heading in the log; a phase that did nothing leaves no heading."""
     if st.log is not None:
         st.log.append((heading, None, data))

@@ -173,7 +173,7 @@ class State:
                 return False
         return True
 
-    def zone_owner(self, z: int):
+    def zone_owner(self, z: int) -> int | None:
         """The player a zone belongs to; a zone on a card belongs to the owner of the card's zone."""
         o = self.zowner[z]
         if o is not None or self.zholder is None:

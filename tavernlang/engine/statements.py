@@ -172,7 +172,7 @@ class StatementCompiler(ExpressionCompiler):
         return any(ph.decl.simultaneous for ph in self.m.phases)
 
 
-    def l_Reveal(self, s, w):
+    def l_Reveal(self, s, w) -> bool:
         """`reveal X`: every player now knows the card(s); a card not in a hidden zone turns face up
         (a line in the log for each card that turned, or that is shown from a hidden pile)."""
         know = not self.playout
@@ -205,7 +205,7 @@ class StatementCompiler(ExpressionCompiler):
             each()
         return False
 
-    def l_Look(self, s, w):
+    def l_Look(self, s, w) -> bool:
         """`look at X`: the player acting now knows the card(s) (a line only they can read)."""
         cl, cs = self.spill(*self.xcards(s.what))
         w.lines(cl)
@@ -218,7 +218,7 @@ class StatementCompiler(ExpressionCompiler):
                 w.line(f"_log_look(st, _g, env[0], {c})")
         return False
 
-    def l_Shuffle(self, s, w):
+    def l_Shuffle(self, s, w) -> bool:
         """`shuffle Z`: Fisher-Yates with the game's RNG; nobody knows where a face-down card went."""
         zl, z = self.spill(*self.x(s.zone))
         w.lines(zl)
@@ -233,7 +233,7 @@ class StatementCompiler(ExpressionCompiler):
                 w.line(f"_log_shuffle(st, _g, {z})")
         return False
 
-    def l_Swap(self, s, w):
+    def l_Swap(self, s, w) -> bool:
         """`swap A with B`: each card takes the other's place."""
         al, a = self.spill(*self.x(s.a))
         bl, b = self.spill(*self.x(s.b))
@@ -241,7 +241,7 @@ class StatementCompiler(ExpressionCompiler):
         w.line(f"_swap(st, _g, {a}, {b}, {self.k(s.span)})")
         return False
 
-    def l_Show(self, s, w):
+    def l_Show(self, s, w) -> bool:
         """`show X to p`: p now knows the card(s)."""
         tl, t = self.spill(*self.x(s.to))  # (to whom first: nobody is an error before the cards are worked out)
         span = self.k(s.span)
@@ -253,26 +253,26 @@ class StatementCompiler(ExpressionCompiler):
         w.line(f"_show(st, _g, {cs}, {t}, env[0])")
         return False
 
-    def l_Require(self, s, w):
+    def l_Require(self, s, w) -> bool:
         return False  # a leading require is compiled as the precondition; nothing to run
 
-    def l_EndGame(self, s, w):
+    def l_EndGame(self, s, w) -> bool:
         w.line("raise _GameOver")
         return False
 
-    def l_Log(self, s, w):
+    def l_Log(self, s, w) -> bool:
         t = self.k(s.text)
         with w.logged():
             w.line(f'st.log.append(({t}, None, {{"type": "log", "text": {t}}}))')
         return False
 
-    def l_Let(self, s, w):
+    def l_Let(self, s, w) -> bool:
         ls, v = self.x(s.value)
         w.lines(ls)
         w.line(f"env[{self.m.slots[s]}] = {v}")
         return False
 
-    def l_NextTurn(self, s, w):
+    def l_NextTurn(self, s, w) -> bool:
         ls, v = self.spill(*self.x(s.player))
         w.lines(ls)
         with w.block(f"if {v} is None:"):
@@ -280,7 +280,7 @@ class StatementCompiler(ExpressionCompiler):
         w.line(f"st.next_player = {v}")
         return False
 
-    def l_Set(self, s, w):
+    def l_Set(self, s, w) -> bool:
         vtype = self.m.types.get(s.target)
         ref = self.m.refs[s.target]
         assert isinstance(ref, (CardAttrRef, VarRef, CounterRef)), ref  # (what `set` may name)
@@ -313,7 +313,7 @@ class StatementCompiler(ExpressionCompiler):
         w.line(f"st.{table}[{slot}][{o}] = {v}")
         return False
 
-    def l_If(self, s, w):
+    def l_If(self, s, w) -> bool:
         tl, t = self.x(s.test)
         w.lines(tl)
         with w.block(f"if {t}:"):
@@ -324,7 +324,7 @@ class StatementCompiler(ExpressionCompiler):
                 g2 = self.write_stmts(w, s.orelse.stmts)
         return g1 or g2
 
-    def l_For(self, s, w):
+    def l_For(self, s, w) -> bool:
         cl, c = self.x(s.coll)
         k = self.m.slot(s)
         src = f"list(st.zones[{c}])" if self.m.types.get(s.coll) == ZONE else f"list({c})"
@@ -350,7 +350,7 @@ class StatementCompiler(ExpressionCompiler):
                 w.write(body)
         return g
 
-    def l_Repeat(self, s, w):
+    def l_Repeat(self, s, w) -> bool:
         i = self.tmp()
         cl, c = self.x(s.cond)
         body = self.writer()
@@ -400,7 +400,7 @@ class StatementCompiler(ExpressionCompiler):
             with w.block(f"if {log_if}:"):
                 w.line(f"_log_move(st, _g, {c}, {o}, {d}, {self.k(face)}, env[0], {kn})")
 
-    def l_Move_many(self, s, w):
+    def l_Move_many(self, s, w) -> bool:
         """`move CARDS to Z`: each card in turn (in the log a line each when there are at most
         three, else one line for all); `move cards to Z`: everything at once."""
         dl, d = self.x(s.dest)
@@ -431,7 +431,7 @@ class StatementCompiler(ExpressionCompiler):
             w.line(f"_log_many(st, _g, len({cs}), {z})")
         return False
 
-    def l_Move(self, s, w):
+    def l_Move(self, s, w) -> bool:
         if self.m.types.get(s.what) != CARD:
             return self.l_Move_many(s, w)
         # `top(Z)` of an empty zone moves nothing (drawing from an empty pile draws nothing);
@@ -504,7 +504,7 @@ class StatementCompiler(ExpressionCompiler):
             w.line(f"st.facedown[{c}] = False")
         return o
 
-    def choose_options(self, s):
+    def choose_options(self, s) -> Fn:
         """The function listing a choice's options (what its legality check and the choice read)."""
         f = self.option_fns.get(s)
         if f is None:
@@ -520,7 +520,7 @@ class StatementCompiler(ExpressionCompiler):
         return f
 
 
-    def l_Choose(self, s, w):
+    def l_Choose(self, s, w) -> bool:
         ctype = self.m.types.get(s.coll)
         t = elem(ctype) if ctype else None
         k = self.m.slot(s)
@@ -670,7 +670,7 @@ class StatementCompiler(ExpressionCompiler):
                     w.line(f"{opts}.append({ko})")
         return w.code
 
-    def l_ChooseOne(self, s, w):
+    def l_ChooseOne(self, s, w) -> bool:
         """`choose [prompt] { option "L" [if C] { ... } ... }`: one of the options whose condition
         holds, and its body (written out here)."""
         self.choose_options(s)
@@ -700,7 +700,7 @@ class StatementCompiler(ExpressionCompiler):
                 is_gen = is_gen or g
         return is_gen
 
-    def l_ChooseNumber(self, s, w):
+    def l_ChooseNumber(self, s, w) -> bool:
         """`choose number x from A to B`: a whole number of that range (none: nothing happens)."""
         ll, lo = self.spill(*self.x(s.low))
         hl, hi = self.spill(*self.x(s.high))
@@ -733,7 +733,7 @@ class StatementCompiler(ExpressionCompiler):
             g = self.write_stmts(w, s.body.stmts)
         return g or (not rnd and not self.playout)
 
-    def l_ChooseSubset(self, s, w):
+    def l_ChooseSubset(self, s, w) -> bool:
         """`choose subset x of L [where C] [size A..B] [if T]`: one of its subsets (its options
         generated by _subset_options; those a turn just worked out are taken as they are)."""
         t = elem(self.m.types.get(s.coll) or "any")
@@ -746,7 +746,7 @@ class StatementCompiler(ExpressionCompiler):
         return self._pick_then(w, s, opts, k, kp, kt, ks, True,
                                lambda p, x: f"_log_subset(st, _g, {p}, {x}, {kp}, {self.k(t)})")
 
-    def l_ChooseN(self, s, w):
+    def l_ChooseN(self, s, w) -> bool:
         """`choose [up to] N x in L [where C]`: N single choices one after another from what is
         left (no list of subsets is made); with `up to`, "done" is an option each time."""
         ctype = self.m.types.get(s.coll)
@@ -811,7 +811,7 @@ class StatementCompiler(ExpressionCompiler):
         g = self.write_stmts(w, s.body.stmts)
         return g or (not rnd and not self.playout)
 
-    def l_Simultaneous(self, s, w):
+    def l_Simultaneous(self, s, w) -> bool:
         """`simultaneously for p in P choose x in L [where C] { ... }`: every player picks without
         seeing the others' picks; then the picks are shown and each player's body runs (as them)."""
         ctype = self.m.types.get(s.coll)
@@ -862,7 +862,7 @@ class StatementCompiler(ExpressionCompiler):
         w.line(f"env[0] = {me}")
         return g or not self.playout
 
-    def l_Emit(self, s, w):
+    def l_Emit(self, s, w) -> bool:
         """`emit EVENT(args)`: every `on EVENT` handler runs, in the order of the rules, as me."""
         decls = [d for d, _ in self.m.handlers.get(s.event, [])]
         wants = [any(i < len(d.params) and self.m.types.get(a) == ZONE and d.params[i].type.list for d in decls)
@@ -874,7 +874,7 @@ class StatementCompiler(ExpressionCompiler):
         self._drive(w, call)
         return not self.playout
 
-    def l_Gain(self, s, w):
+    def l_Gain(self, s, w) -> bool:
         """`gain N C [to p]`, `lose N C [from p]`, `give N C to p`, `take N C from p`: the
         counter changed within its bounds (or round its wrap-around track), a line in the log,
         and then the `when C reaches V` triggers of the spaces its marker passed."""
@@ -961,7 +961,7 @@ class StatementCompiler(ExpressionCompiler):
         self._drive(w, fire)
         return not self.playout
 
-    def l_Do_value(self, s, w):
+    def l_Do_value(self, s, w) -> bool:
         """`do X` of an effect held in a value (a card's attribute): the effect looked up in a
         table of the game's effects, written out; a value naming an action or a phase (or no
         effect at all) goes to _do_named, which knows those."""
@@ -997,7 +997,7 @@ class StatementCompiler(ExpressionCompiler):
             self._drive(w, call)
         return not self.playout
 
-    def l_Do(self, s, w):
+    def l_Do(self, s, w) -> bool:
         e = s.effect
         ref = self.m.refs.get(e)
         if isinstance(ref, PhaseRef) or isinstance(ref, EffectRef) and ref.is_action:
