@@ -24,13 +24,10 @@ from __future__ import annotations
 
 import os
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Callable
 
 from ..check.model import DefRef, EffectRef, KindDefRef
 from ..errors import GameError
-
-if TYPE_CHECKING:
-    from .common import Fn
 
 DEFAULT_STEPS = 5_000_000  # 25 times the most a seed game spent in 30 seeded games of each size (docs/security.md)
 DEFAULT_LOG = 100_000  # log lines of one game (a seed game writes at most ~4,200)
@@ -173,7 +170,7 @@ def over_list(st, items, span) -> None:
     over(st, span)
 
 
-def counted(fn, span, returns_int: bool = False) -> Fn:
+def counted(fn, span, returns_int: bool = False) -> Callable[..., Any]:
     """A def or effect whose calls are counted (see self_calling): each call is a step (a
     def counts its own in its generated code), and a def's whole number is in range."""
     if returns_int:

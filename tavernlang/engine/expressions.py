@@ -32,7 +32,6 @@ from .writer import Writer, fragment
 
 if TYPE_CHECKING:
     from ..check.model import GameModel
-    from .compile import CompiledGame
 
 _PURE = (A.Name, A.Lit, A.Attr, A.Of)  # arguments an inlined def may read more than once (or not at all)
 # a value of the cards bound to one or two names, kept in a table (ExpressionCompiler._card_table)
@@ -102,7 +101,7 @@ class Ctx:
 class ExpressionCompiler:
     """Expressions; the compiler (compile._Compiler) sets the game and its model."""
 
-    g: CompiledGame  # the game being compiled
+    g: Any  # the game being compiled (a compile.CompiledGame: this module is below compile.py)
     m: GameModel  # its checked model
     counted_calls: frozenset | set = frozenset()  # defs whose calls are steps of the budget (budget.self_calling)
 
