@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..check.model import as_type
 from ..syntax import ast as A
 from .common import RULE_FAULTS
 
@@ -150,7 +151,7 @@ class Presentation:
         if isinstance(v, bool):
             return "yes" if v else "no"
         if isinstance(v, (list, tuple)):
-            inner = t[5:] if t and t.startswith("list:") else None
+            inner = as_type(t).list_elem if t else None
             return ", ".join(self.text_value(x, st, inner, viewer) for x in v) if v else "-"
         if t == "effect" and isinstance(v, str):
             return self.effect_titles.get(v, v)
@@ -247,6 +248,6 @@ class Presentation:
         if t == "zone":
             return self.zone_text(v, st, viewer)
         if isinstance(v, (list, tuple)):
-            inner = t[5:] if t and t.startswith("list:") else None
+            inner = as_type(t).list_elem if t else None
             return "{" + ", ".join(self.label(x, st, inner, viewer) for x in v) + "}"
         return str(v)
