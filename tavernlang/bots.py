@@ -30,6 +30,7 @@ import sys
 import time
 from typing import Any
 
+from .check.model import ANY, LocalRef, as_type
 from .engine.common import ENV, HELD_CARDS, HELD_PREFIX, RULE_FAULTS, SECRET_PICKS, frame_spans, located
 from .syntax import ast as A
 from .engine import runner
@@ -144,8 +145,9 @@ def determinize(st, p: int, rng: random.Random) -> dict[int, int]:
     return sigma
 
 
-def _card_type(t: str, kinds) -> bool:
-    return t == "card" or t in kinds
+def _card_type(t: str | None, kinds) -> bool:
+    """Is t the type of a card (any card, or a kind's)? (None: no type.)"""
+    return t is not None and (t == "card" or t in kinds)
 
 
 def _remap_vars(st, sigma: dict[int, int]) -> None:
@@ -156,7 +158,7 @@ def _remap_vars(st, sigma: dict[int, int]) -> None:
         row = st.vars[vi.slot]
         if _card_type(t, model.kinds):
             st.vars[vi.slot] = [sigma.get(v, v) if isinstance(v, int) else v for v in row]
-        elif t.startswith("list:") and _card_type(t[5:], model.kinds):
+        elif t.list_elem is not None and _card_type(t.list_elem, model.kinds):
             st.vars[vi.slot] = [[sigma.get(c, c) for c in v] if isinstance(v, list) else v for v in row]
 
 
@@ -167,7 +169,7 @@ def remap_options(opts: list, labeler, sigma: dict[int, int], kinds=()) -> None:
     if labeler == "card" or labeler in kinds:
         for i, o in enumerate(opts):
             opts[i] = sigma.get(o, o)
-    elif labeler.startswith("list:") and (labeler[5:] == "card" or labeler[5:] in kinds):
+    elif _card_type(as_type(labeler).list_elem, kinds):
         for i, o in enumerate(opts):
             opts[i] = type(o)(sigma.get(c, c) for c in o)
 
@@ -186,12 +188,12 @@ class _Units:
             for n in A.walk(u):
                 if isinstance(n, A.Name):
                     ref = model.refs.get(n)
-                    if ref is not None and ref[0] == "local" and isinstance(ref[1], int):
-                        t = model.types.get(n) or ""
+                    if isinstance(ref, LocalRef):
+                        t = model.types.get(n) or ANY
                         if _card_type(t, kinds):
-                            cards.add(ref[1])
-                        elif t.startswith("list:") and _card_type(t[5:], kinds):
-                            lists.add(ref[1])
+                            cards.add(ref.slot)
+                        elif _card_type(t.list_elem, kinds):
+                            lists.add(ref.slot)
             sp = u.span
             end = (sp.end_line, sp.end_col) if sp.end_line else (10 ** 9, 0)
             self.by_file.setdefault(sp.file, []).append(((sp.line, sp.col), end, cards, lists))
@@ -232,7 +234,7 @@ def remap_held(st, sigma: dict[int, int], frame, stop=None, opts=None, labeler=N
     done = {id(z) for z in st.zones}  # (the zones are dealt already)
     get = sigma.get
     if opts is not None and isinstance(labeler, str) and (_card_type(labeler, st.game.model.kinds) or (
-            labeler.startswith("list:") and _card_type(labeler[5:], st.game.model.kinds))):
+            _card_type(as_type(labeler).list_elem, st.game.model.kinds))):
         remap_options(opts, labeler, sigma, st.game.model.kinds)
         done.add(id(opts))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tavernlang import compile_file
-from tavernlang.check.model import ZONE
+from tavernlang.check.model import ZONE, ZoneRef
 
 GAME = Path(__file__).resolve().parent.parent / "games" / "little_tavern.tav"
 
@@ -34,11 +34,15 @@ def test_function_of_is_made_once_per_expression_and_shape():
     assert game.function_of(cond, "cards") is not game.function_of(cond)
 
 
+def _shared_zone(ref) -> bool:
+    return isinstance(ref, ZoneRef) and ref.whose == "shared"
+
+
 def test_a_zone_gives_its_own_list_as_a_collection_and_a_copy_as_cards():
     game = compile_file(GAME)
     st = game.new_state(2, 0)
-    zone = next(n for n, t in game.model.types.items() if t == ZONE and game.model.refs.get(n, ("",))[0] == "zone")
+    zone = next(n for n, t in game.model.types.items() if t == ZONE and _shared_zone(game.model.refs.get(n)))
     env = [None] * (game.model.max_frame + 1)
     own = game.function_of(zone, "collection")(st, env)
     cards = game.function_of(zone, "cards")(st, env)
-    assert own is st.zones[st.zbase[game.model.refs[zone][1]]] and cards == own and cards is not own
+    assert own is st.zones[st.zbase[game.model.refs[zone].slot]] and cards == own and cards is not own

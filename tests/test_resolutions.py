@@ -1,12 +1,15 @@
 """The checked model's contract: what GameModel.refs and GameModel.types hold.
 
 Every resolution the checker writes is one of the records declared in check/model.py (never a
-bare tuple), each record still equals the tagged tuple it replaced, the module's table documents
-every record, and every stored type is a Type."""
+bare tuple), every variant of each is written somewhere, a record equals only a record of its
+own class, the module's table documents every record with its fields, and every stored type is
+a Type."""
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
+from typing import get_args, get_type_hints
 
 import pytest
 
@@ -59,63 +62,86 @@ def models(tmp_path_factory) -> list[GameModel]:
     return out + [m]
 
 
+def _variant(r) -> tuple:
+    """A record's class and the fields that say which variant of it it is (whose, mutable,
+    is_action)."""
+    return (type(r), *(getattr(r, f) for f in ("whose", "mutable", "is_action") if f in r._fields))
+
+
+def _variants() -> set[tuple]:
+    """Every variant of every record: each value a `whose` (a Literal) or a flag field may take."""
+    out = set()
+    for cls in M.REF_CLASSES:
+        hints = get_type_hints(cls)
+        choices = [get_args(hints[f]) if f == "whose" else (False, True)
+                   for f in ("whose", "mutable", "is_action") if f in cls._fields]
+        out |= {(cls, *c) for c in itertools.product(*choices)}
+    return out
+
+
+def _sample(variant: tuple):
+    """A record of that variant (its other fields 0)."""
+    cls, *picked = variant
+    vals, it = [], iter(picked)
+    for f in cls._fields:
+        vals.append(next(it) if f in ("whose", "mutable", "is_action") else 0)
+    return cls(*vals)
+
+
 def test_every_resolution_the_checker_writes_is_a_declared_record(models):
-    bad = [(m.path, type(r).__name__, r) for m in models for r in m.refs.values()
-           if not isinstance(r, M.REF_CLASSES) or M.REF_TAGS.get(r[0]) is not type(r)]
+    bad = [(m.path, type(r).__name__, r) for m in models for r in m.refs.values() if type(r) not in M.REF_CLASSES]
     assert not bad, bad[:10]
 
 
-def test_every_declared_record_is_written_for_some_shipped_rules_file(models):
-    seen = {r.tag for m in models for r in m.refs.values()}
-    assert seen == set(M.REF_TAGS), f"never written: {sorted(set(M.REF_TAGS) - seen)}"
+def test_every_variant_of_every_record_is_written_for_some_shipped_rules_file(models):
+    seen = {_variant(r) for m in models for r in m.refs.values()}
+    assert seen == _variants(), f"never written: {sorted(map(str, _variants() - seen))}"
 
 
-def test_every_type_the_checker_stores_is_a_type_value(models):
-    bad = [(m.path, t) for m in models for t in m.types.values() if not isinstance(t, M.Type)]
-    for m in models:
-        infos = [*m.options.values(), *m.vars.values(), *m.attrs_by_name.values(),
-                 *m.defs.values(), *m.effects.values(), *m.actions.values(), *m.kind_defs.values()]
-        bad += [(m.path, i.type) for i in infos if not isinstance(i.type, M.Type)]
-        bad += [(m.path, t) for c in (*m.defs.values(), *m.effects.values()) for _, t in c.params
-                if not isinstance(t, M.Type)]
-    assert not bad, bad[:10]
+def test_a_record_holds_only_its_fields_and_equals_only_a_record_of_its_class():
+    r = M.CounterRef(3, "player")
+    assert r._fields == ("slot", "whose") and r.slot == 3 and r.whose == "player"
+    assert r == M.CounterRef(3, "player") and hash(r) == hash(M.CounterRef(3, "player"))
+    assert r != M.CounterRef(3, "shared") and r != (3, "player")
+    assert M.DefRef("x") != M.BuiltinRef("x") and M.DefRef("x") != M.ConstRef("x")
+    assert len({M.DefRef("x"), M.BuiltinRef("x"), M.KindDefRef("x")}) == 3
+    assert M.LocalRef(3) != M.OptionRef(3) and M.JOIN == M.JoinRef() and M.JOIN != ()
+    assert M.SelfAttrRef(1, 4, True) == M.SelfAttrRef(this=1, slot=4, mutable=True)
 
 
-def test_a_record_equals_and_hashes_like_the_tagged_tuple_it_replaced():
-    r = M.CounterRef("pcounter", 3)
-    assert r == ("pcounter", 3) and hash(r) == hash(("pcounter", 3))
-    assert r[0] == "pcounter" and r.slot == 3 and r.whose == "player"
-    assert M.SelfAttrRef("selfattr", 1, 4, True) == ("selfattr", 1, 4, True)
-    assert M.JOIN == ("join",)
-    assert M.CounterRef("counter", 3) != M.VarRef("var", 3)
+def test_a_runnable_record_says_the_kind_of_declaration_it_runs():
+    assert [M.DefRef("x").kind, M.PhaseRef("x").kind] == ["def", "phase"]
+    assert [M.EffectRef("x", a).kind for a in (False, True)] == ["effect", "action"]
 
 
-def test_variants_of_a_record_differ_by_a_field_derived_from_the_tag():
-    assert [M.CounterRef(t, 0).whose for t in ("counter", "mecounter", "pcounter")] == ["shared", "me", "player"]
-    assert [M.VarRef(t, 0).whose for t in ("var", "pvar")] == ["shared", "player"]
-    assert [M.ZoneRef(t, 0).whose for t in ("zone", "pzone", "czone")] == ["shared", "player", "card"]
-    assert [M.CardAttrRef(t, 0).mutable for t in ("cattr", "cvar")] == [False, True]
-    assert [M.EffectRef(t, "x").is_action for t in ("effect", "action")] == [False, True]
+def test_is_builtin_asks_a_builtin_by_name_only():
+    assert M.is_builtin(M.BuiltinRef("players"), "players", "others")
+    assert not M.is_builtin(M.BuiltinRef("round"), "players", "others")
+    assert not M.is_builtin(M.DefRef("players"), "players") and not M.is_builtin(None, "players")
 
 
-def _table() -> dict[str, set[str]]:
-    """The model module's documenting table: record name -> its tags."""
+def _table() -> dict[str, str]:
+    """The model module's documenting table: record name -> its fields column."""
     rows = re.findall(r"^\| (\w+Ref) \| ([^|]+) \|", M.__doc__ or "", re.M)
-    return {name: {t.strip() for t in tags.split(",")} for name, tags in rows}
+    return {name: fields for name, fields in rows}
 
 
-def test_the_model_docstring_tables_every_record_with_its_tags():
+def test_the_model_docstring_tables_every_record_with_its_fields_and_variants():
     table = _table()
     assert set(table) == {c.__name__ for c in M.REF_CLASSES}
     for cls in M.REF_CLASSES:
-        assert table[cls.__name__] == {t for t, c in M.REF_TAGS.items() if c is cls}, cls.__name__
+        col = table[cls.__name__]
+        named = {part.split(":")[0].split("(")[0].strip() for part in col.split(";")} - {""}
+        assert named == set(cls._fields), (cls.__name__, col)
+        for v in _variants():
+            if v[0] is cls and "whose" in cls._fields:
+                assert re.search(rf"\b{v[1]}\b", col.split("whose:")[1]), (cls.__name__, v)
 
 
 def test_a_record_that_names_a_declaration_says_which_kind():
     nameless = {M.PropRef, M.ValuesRef, M.JoinRef}
-    for tag, cls in M.REF_TAGS.items():
-        r = cls(tag, *([0] * (len(cls._fields) - 1)))
-        assert bool(M.declared_as(r)) == (cls not in nameless), tag
+    for v in _variants():
+        assert bool(M.declared_as(_sample(v))) == (v[0] not in nameless), v
 
 
 def test_a_type_answers_what_the_tools_ask_of_it():

@@ -973,63 +973,63 @@ class Checker:
         if sc is not None:
             hit = sc.lookup(n)
             if hit is not None:
-                m.refs[e] = LocalRef("local", hit[0])
+                m.refs[e] = LocalRef(hit[0])
                 return hit[1]
         if self.kind_self is not None and sc is not None:  # a kind's def: its own attributes by name
             k, this = self.kind_self
             if n in k.attrs:
                 a = k.attrs[n]
-                m.refs[e] = SelfAttrRef("selfattr", this, a.slot, a.mutable)
+                m.refs[e] = SelfAttrRef(this, a.slot, a.mutable)
                 return a.type
             cz = m.card_zones.get(n)
             if cz is not None and k.name in cz.kinds:
-                m.refs[e] = SelfZoneRef("selfzone", this, cz.slot)
+                m.refs[e] = SelfZoneRef(this, cz.slot)
                 return ZONE
             kd = m.kind_defs.get(n)
             if kd is not None and k.name in kd.kinds:
-                m.refs[e] = SelfDefRef("selfdef", this, n)
+                m.refs[e] = SelfDefRef(this, n)
                 return kd.type
         if n == "me" and self.no_me:
             self.err(e.span, f"'me' is nobody in {self.no_me}: it speaks of all the players (say 'player(1)', or use 'every(p in players where ...)')")
         if n in BUILTIN_NAMES:
-            m.refs[e] = BuiltinRef("builtin", n)
+            m.refs[e] = BuiltinRef(n)
             return BUILTIN_NAMES[n]
         if self.in_do:  # `do NAME`: an effect, action or phase, even if a zone has that name
             if n in m.effects or n in m.actions:
-                m.refs[e] = EffectRef("effect" if n in m.effects else "action", n)
+                m.refs[e] = EffectRef(n, n not in m.effects)
                 return EFFECT
             if m.rounds is not None and n in {ph.name for ph in m.rounds.phases}:
-                m.refs[e] = PhaseRef("phase", n)
+                m.refs[e] = PhaseRef(n)
                 return EFFECT
         if n in m.options:
-            m.refs[e] = OptionRef("option", m.options[n].slot)
+            m.refs[e] = OptionRef(m.options[n].slot)
             return m.options[n].type
         if n in m.counters:
             c = m.counters[n]
             if c.decl.per_player and self.implicit_me:
-                m.refs[e] = CounterRef("mecounter", c.slot)
+                m.refs[e] = CounterRef(c.slot, "me")
                 return INT
             if c.decl.per_player:
                 self.err(e.span, f"counter '{n}' is per player: say whose, as '{n} of me' or 'p.{n}'")
                 return INT
-            m.refs[e] = CounterRef("counter", c.slot)
+            m.refs[e] = CounterRef(c.slot, "shared")
             return INT
         if n in m.vars:
             v = m.vars[n]
             if v.decl.per_player:
                 self.err(e.span, f"variable '{n}' is per player: say whose, as '{n} of me'")
                 return v.type
-            m.refs[e] = VarRef("var", v.slot)
+            m.refs[e] = VarRef(v.slot, "shared")
             return v.type
         if n in m.zones:
             z = m.zones[n]
             if z.decl.per_player:
                 self.err(e.span, f"zone '{n}' is per player: say whose ('{n} of me'), or use 'all {n}' or 'every {n}'")
                 return ZONE
-            m.refs[e] = ZoneRef("zone", z.slot)
+            m.refs[e] = ZoneRef(z.slot, "shared")
             return ZONE
         if n in m.enum_of:
-            m.refs[e] = ConstRef("const", n)
+            m.refs[e] = ConstRef(n)
             return Type.enum_named(m.enum_of[n])
         if n in m.defs:
             d = m.defs[n]
@@ -1037,16 +1037,16 @@ class Checker:
                 self.check_def(d)
             if d.params:
                 self.err(e.span, f"'{n}' takes {len(d.params)} argument(s)")
-            m.refs[e] = DefRef("def", n)
+            m.refs[e] = DefRef(n)
             return d.type
         if n in m.effects:
-            m.refs[e] = EffectRef("effect", n)
+            m.refs[e] = EffectRef(n, False)
             return EFFECT
         if n in m.actions:
-            m.refs[e] = EffectRef("action", n)
+            m.refs[e] = EffectRef(n, True)
             return EFFECT
         if m.rounds is not None and n in {ph.name for ph in m.rounds.phases}:
-            m.refs[e] = PhaseRef("phase", n)
+            m.refs[e] = PhaseRef(n)
             return EFFECT
         cands = set(BUILTIN_NAMES) | set(m.options) | set(m.counters) | set(m.vars) | set(m.zones) \
             | set(m.enum_of) | set(m.defs) | set(m.effects) | set(m.actions)
@@ -1070,16 +1070,16 @@ class Checker:
                 c = m.counters[name]
                 if not c.decl.per_player:
                     self.err(name_span, f"counter '{name}' is shared, not per player")
-                m.refs[e] = CounterRef("pcounter", c.slot)
+                m.refs[e] = CounterRef(c.slot, "player")
                 return INT
             if name in m.vars and m.vars[name].decl.per_player:
-                m.refs[e] = VarRef("pvar", m.vars[name].slot)
+                m.refs[e] = VarRef(m.vars[name].slot, "player")
                 return m.vars[name].type
             if name in m.zones:
                 z = m.zones[name]
                 if not z.decl.per_player:
                     self.err(name_span, f"zone '{name}' is shared, not per player")
-                m.refs[e] = ZoneRef("pzone", z.slot)
+                m.refs[e] = ZoneRef(z.slot, "player")
                 return ZONE
         if t == CARD and (name in m.card_zones or name in m.kind_defs):  # `dice of s`, `d.pips`
             cz = m.card_zones.get(name)
@@ -1091,9 +1091,9 @@ class Checker:
                 self.err(name_span, f"kind '{sorted(ks)[0]}' has no {what} '{name}' (kind '{declared_by[0]}' has)")
                 return ANY
             if cz is not None:
-                m.refs[e] = ZoneRef("czone", cz.slot)
+                m.refs[e] = ZoneRef(cz.slot, "card")
                 return ZONE
-            m.refs[e] = KindDefRef("kdef", name)
+            m.refs[e] = KindDefRef(name)
             return kdef.type if kdef is not None else ANY
         if t == CARD and (CARD, name) not in BUILTIN_PROPS and (ks := self.card_kinds.get(obj)) is not None \
                 and not any(name in m.kinds[k].attrs for k in ks):
@@ -1106,10 +1106,10 @@ class Checker:
             return ANY
         if t == CARD and name in m.attrs_by_name:
             a = m.attrs_by_name[name]
-            m.refs[e] = CardAttrRef("cvar" if a.mutable else "cattr", a.slot)
+            m.refs[e] = CardAttrRef(a.slot, a.mutable)
             return a.type
         if (t, name) in BUILTIN_PROPS:
-            m.refs[e] = PropRef("prop", t, name)
+            m.refs[e] = PropRef(t, name)
             return BUILTIN_PROPS[(t, name)]
         cands = [n for (tt, n) in BUILTIN_PROPS if tt == t]
         if t == PLAYER:
@@ -1160,7 +1160,7 @@ class Checker:
                 return ANY
             if not z.decl.per_player:
                 self.err(e.span, f"zone '{e.zone}' is shared; 'all'/'every' need a per-player zone")
-            m.refs[e] = ZoneFamilyRef("zfamily", z.slot)
+            m.refs[e] = ZoneFamilyRef(z.slot)
             return list_of(CARD) if isinstance(e, A.AllZone) else list_of(ZONE)
         if isinstance(e, A.Quant):
             inner, el = self._binder(e, e.var, e.coll, sc, f"{e.op}(...)")
@@ -1266,12 +1266,12 @@ class Checker:
                 self.expect(a, pt, self.expr(a, sc), f"argument '{pn}'")
             for a in e.args[len(c.params):]:
                 self.expr(a, sc)
-            m.refs[e] = EffectRef("effect", n) if is_eff else DefRef("def", n)
+            m.refs[e] = EffectRef(n, False) if is_eff else DefRef(n)
             return EFFECT if is_eff else c.type
         if n == "values" and n not in m.defs:  # values(ENUM): the enum's values in order
             arg = e.args[0] if len(e.args) == 1 else None
             if isinstance(arg, A.Name) and arg.name in m.enums:
-                m.refs[e] = ValuesRef("values", arg.name)
+                m.refs[e] = ValuesRef(arg.name)
                 return list_of(Type.enum_named(arg.name))
             self.err(arg.span if arg is not None else e.span, "values(...) takes the name of an enum"
                      + (did_you_mean(arg.name, m.enums) if isinstance(arg, A.Name) else ""))
@@ -1301,7 +1301,7 @@ class Checker:
                         self.err(a.span, f"argument of '{n}' should be a list or a zone, not {show(t)}")
                 else:
                     self.expect(a, p, t, f"argument of '{n}'")
-            m.refs[e] = BuiltinRef("builtin", n)
+            m.refs[e] = BuiltinRef(n)
             if rt == "same":
                 t = ts[-1] if ts else ANY
                 return list_of(CARD) if t == ZONE else t

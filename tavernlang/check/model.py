@@ -4,33 +4,35 @@ the engine's compiler and the tools. Nothing here runs a game.
 
 Resolutions: ``GameModel.refs`` maps each name, property, call, `all Z` and list join
 the checker resolved to one record below (a :data:`Ref`). Every record is a
-``NamedTuple`` whose first field ``tag`` says which variant it is, so a record is
-equal to, and hashes like, the tuple ``(tag, field, ...)``. Match on the class and
-read the fields by name (``case CounterRef(slot=s):``); ``tag`` is for the readers
-that still index by position. The column "checker" names the ``Checker`` method
-(``checker.py``) that writes the record.
+``NamedTuple`` of its fields alone; it equals, and hashes like, only a record of its own
+class with the same fields (``DefRef("x") != BuiltinRef("x")``). Match on the class and
+read the fields by name (``case CounterRef(whose="player", slot=s):``). The column
+"checker" names the ``Checker`` method (``checker.py``) that writes the record.
 
-| record | tags | fields | what the node is | checker |
-| --- | --- | --- | --- | --- |
-| LocalRef | local | slot | a parameter, `let`, or loop/quantifier binder: frame slot `slot` | `_name` |
-| OptionRef | option | slot | an option of the game | `_name` |
-| CounterRef | counter, mecounter, pcounter | slot; whose: shared, me (a bare per-player counter where `me` is implied), player (`p.c`, `c of p`) | a counter | `_name`, `_prop` |
-| VarRef | var, pvar | slot; whose: shared, player | a variable | `_name`, `_prop` |
-| ZoneRef | zone, pzone, czone | slot (zone family); whose: shared, player (`p.z`), card (a zone on a card: `z of c`) | a zone | `_name`, `_prop` |
-| ZoneFamilyRef | zfamily | slot | `all Z` / `every Z` over a per-player zone family | `_expr` |
-| CardAttrRef | cattr, cvar | slot; mutable (cvar) | a card's attribute, `c.a` | `_prop` |
-| SelfAttrRef | selfattr | this (slot of the card), slot, mutable | in a kind's def, its card's attribute by bare name | `_name` |
-| SelfZoneRef | selfzone | this, slot | in a kind's def, its card's zone by bare name | `_name` |
-| SelfDefRef | selfdef | this, name | in a kind's def, another def of the kind by bare name | `_name` |
-| KindDefRef | kdef | name | a kind's def read on a card, `c.d` | `_prop` |
-| PropRef | prop | on (Type of the object), name | a builtin property (`p.seat`, `c.zone`, `z.size`) | `_prop` |
-| ConstRef | const | name | an enum value | `_name` |
-| BuiltinRef | builtin | name | a builtin name (`players`, `round`) or builtin function call | `_name`, `_call` |
-| DefRef | def | name | a def, by name or called | `_name`, `_call` |
-| EffectRef | effect, action | name; is_action (action) | an effect or action, named or called | `_name`, `_call` |
-| PhaseRef | phase | name | a phase, named (as in `do PHASE`) | `_name` |
-| ValuesRef | values | enum | `values(ENUM)` | `_call` |
-| JoinRef | join | (none) | `a + b` joining two lists (or zones) | `_expr` |
+| record | fields | what the node is | checker |
+| --- | --- | --- | --- |
+| LocalRef | slot | a parameter, `let`, or loop/quantifier binder: frame slot `slot` | `_name` |
+| OptionRef | slot | an option of the game | `_name` |
+| CounterRef | slot; whose: shared, me (a bare per-player counter where `me` is implied), player (`p.c`, `c of p`) | a counter | `_name`, `_prop` |
+| VarRef | slot; whose: shared, player | a variable | `_name`, `_prop` |
+| ZoneRef | slot (zone family); whose: shared, player (`p.z`), card (a zone on a card: `z of c`) | a zone | `_name`, `_prop` |
+| ZoneFamilyRef | slot | `all Z` / `every Z` over a per-player zone family | `_expr` |
+| CardAttrRef | slot; mutable | a card's attribute, `c.a` | `_prop` |
+| SelfAttrRef | this (slot of the card); slot; mutable | in a kind's def, its card's attribute by bare name | `_name` |
+| SelfZoneRef | this; slot | in a kind's def, its card's zone by bare name | `_name` |
+| SelfDefRef | this; name | in a kind's def, another def of the kind by bare name | `_name` |
+| KindDefRef | name | a kind's def read on a card, `c.d` | `_prop` |
+| PropRef | on (Type of the object); name | a builtin property (`p.seat`, `c.zone`, `z.size`) | `_prop` |
+| ConstRef | name | an enum value | `_name` |
+| BuiltinRef | name | a builtin name (`players`, `round`) or builtin function call | `_name`, `_call` |
+| DefRef | name | a def, by name or called | `_name`, `_call` |
+| EffectRef | name; is_action | an effect or action, named or called | `_name`, `_call` |
+| PhaseRef | name | a phase, named (as in `do PHASE`) | `_name` |
+| ValuesRef | enum | `values(ENUM)` | `_call` |
+| JoinRef | (none) | `a + b` joining two lists (or zones) | `_expr` |
+
+DefRef, EffectRef and PhaseRef also say the ``kind`` of declaration they run ("def",
+"effect", "action", "phase").
 
 Types: a :class:`Type` is a ``str`` (``"int"``, ``"enum:Suit"``, ``"list:card"``) so that it
 compares and hashes as today's type strings; ask it questions (``t.is_list``, ``t.elem``,
@@ -39,7 +41,7 @@ compares and hashes as today's type strings; ask it questions (``t.is_list``, ``
 """
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple, Union, get_args, get_type_hints
+from typing import Any, Literal, NamedTuple, Union
 
 import attrs
 
@@ -133,64 +135,44 @@ def show(t: str) -> str:
 
 class LocalRef(NamedTuple):
     """A parameter, `let`, or binder: the frame's slot."""
-    tag: Literal["local"]
     slot: int
 
 
 class OptionRef(NamedTuple):
-    tag: Literal["option"]
     slot: int
 
 
 class CounterRef(NamedTuple):
-    """A counter: shared (`counter`), the implied `me`'s (`mecounter`), a player's (`pcounter`)."""
-    tag: Literal["counter", "mecounter", "pcounter"]
+    """A counter: shared, the implied `me`'s (a bare per-player counter), a player's (`p.c`)."""
     slot: int
-
-    @property
-    def whose(self) -> Literal["shared", "me", "player"]:
-        return "shared" if self.tag == "counter" else "me" if self.tag == "mecounter" else "player"
+    whose: Literal["shared", "me", "player"]
 
 
 class VarRef(NamedTuple):
-    """A variable: shared (`var`) or a player's (`pvar`)."""
-    tag: Literal["var", "pvar"]
+    """A variable: shared or a player's."""
     slot: int
-
-    @property
-    def whose(self) -> Literal["shared", "player"]:
-        return "shared" if self.tag == "var" else "player"
+    whose: Literal["shared", "player"]
 
 
 class ZoneRef(NamedTuple):
-    """A zone: shared (`zone`), a player's (`pzone`) or a card's (`czone`); slot is the family."""
-    tag: Literal["zone", "pzone", "czone"]
+    """A zone: shared, a player's (`p.z`) or a card's (`z of c`); slot is the family."""
     slot: int
-
-    @property
-    def whose(self) -> Literal["shared", "player", "card"]:
-        return "shared" if self.tag == "zone" else "player" if self.tag == "pzone" else "card"
+    whose: Literal["shared", "player", "card"]
 
 
 class ZoneFamilyRef(NamedTuple):
     """`all Z` / `every Z`: every player's zone of the family."""
-    tag: Literal["zfamily"]
     slot: int
 
 
 class CardAttrRef(NamedTuple):
-    """A card's attribute, `c.a`: fixed (`cattr`) or mutable (`cvar`)."""
-    tag: Literal["cattr", "cvar"]
+    """A card's attribute, `c.a`: fixed or mutable."""
     slot: int
-
-    @property
-    def mutable(self) -> bool:
-        return self.tag == "cvar"
+    mutable: bool
 
 
 class SelfAttrRef(NamedTuple):
     """In a kind's def, the card's own attribute by bare name; `this` is the card's slot."""
-    tag: Literal["selfattr"]
     this: int
     slot: int
     mutable: bool
@@ -198,83 +180,107 @@ class SelfAttrRef(NamedTuple):
 
 class SelfZoneRef(NamedTuple):
     """In a kind's def, the card's own zone by bare name."""
-    tag: Literal["selfzone"]
     this: int
     slot: int
 
 
 class SelfDefRef(NamedTuple):
     """In a kind's def, another def of the kind by bare name."""
-    tag: Literal["selfdef"]
     this: int
     name: str
 
 
 class KindDefRef(NamedTuple):
     """A kind's def read on a card, `c.d`."""
-    tag: Literal["kdef"]
     name: str
 
 
 class PropRef(NamedTuple):
     """A builtin property of a player, card or zone (`on`)."""
-    tag: Literal["prop"]
     on: Type
     name: str
 
 
 class ConstRef(NamedTuple):
     """An enum value."""
-    tag: Literal["const"]
     name: str
 
 
 class BuiltinRef(NamedTuple):
     """A builtin name, or a call of a builtin function."""
-    tag: Literal["builtin"]
     name: str
 
 
 class DefRef(NamedTuple):
-    tag: Literal["def"]
-    name: str
-
-
-class EffectRef(NamedTuple):
-    """An effect (`effect`) or action (`action`), named or called."""
-    tag: Literal["effect", "action"]
     name: str
 
     @property
-    def is_action(self) -> bool:
-        return self.tag == "action"
+    def kind(self) -> Literal["def"]:
+        """The kind of declaration it runs (as the lint's units name them)."""
+        return "def"
+
+
+class EffectRef(NamedTuple):
+    """An effect or action, named or called."""
+    name: str
+    is_action: bool
+
+    @property
+    def kind(self) -> Literal["effect", "action"]:
+        """The kind of declaration it runs (as the lint's units name them)."""
+        return "action" if self.is_action else "effect"
 
 
 class PhaseRef(NamedTuple):
-    tag: Literal["phase"]
     name: str
+
+    @property
+    def kind(self) -> Literal["phase"]:
+        """The kind of declaration it runs (as the lint's units name them)."""
+        return "phase"
 
 
 class ValuesRef(NamedTuple):
     """`values(ENUM)`."""
-    tag: Literal["values"]
     enum: str
 
 
 class JoinRef(NamedTuple):
     """`a + b` joining lists."""
-    tag: Literal["join"]
 
 
 Ref = Union[LocalRef, OptionRef, CounterRef, VarRef, ZoneRef, ZoneFamilyRef, CardAttrRef, SelfAttrRef,
             SelfZoneRef, SelfDefRef, KindDefRef, PropRef, ConstRef, BuiltinRef, DefRef, EffectRef, PhaseRef,
             ValuesRef, JoinRef]
 REF_CLASSES: tuple[type, ...] = Ref.__args__  # type: ignore[attr-defined]
-JOIN = JoinRef("join")
 
-# tag -> record class, for every tag the checker writes
-REF_TAGS: dict[str, type] = {tag: cls for cls in REF_CLASSES
-                             for tag in get_args(get_type_hints(cls)["tag"])}
+
+def _same_record(self: tuple, other: object) -> bool:
+    return type(other) is type(self) and tuple.__eq__(self, other) is True
+
+
+def _other_record(self: tuple, other: object) -> bool:
+    return not _same_record(self, other)
+
+
+def _record_hash(self: tuple) -> int:
+    return hash((type(self).__name__, *self))
+
+
+# a record equals (and hashes like) only a record of its own class with the same fields:
+# DefRef("x") is not BuiltinRef("x"), nor the tuple ("x",)
+for _cls in REF_CLASSES:
+    setattr(_cls, "__eq__", _same_record)
+    setattr(_cls, "__ne__", _other_record)
+    setattr(_cls, "__hash__", _record_hash)
+
+JOIN = JoinRef()
+
+
+def is_builtin(ref: Ref | None, *names: str) -> bool:
+    """Is ref the builtin named one of names (`players`, `cards`, `top`...)?"""
+    return isinstance(ref, BuiltinRef) and ref.name in names
+
 
 def declared_as(ref: Ref) -> tuple[str, ...]:
     """The kinds of declaration a resolved name names: () for none (a builtin property,
@@ -441,3 +447,15 @@ class GameModel:
     changes: list = attrs.field(factory=list)  # a variant's changes (check/variants.py Change records)
     base_path: str | None = None  # the game a variant extends
     decls: list = attrs.field(factory=list)  # every declaration, includes spliced, variant changes applied
+
+    def slot(self, binder: A.Node) -> int:
+        """The local slot a binder binds (every binder but a simultaneous choice binds one)."""
+        k = self.slots[binder]
+        assert isinstance(k, int), binder
+        return k
+
+    def slot_pair(self, binder: A.Node) -> tuple[int, int]:
+        """A simultaneous choice's slots: (its player's, its choice's)."""
+        ks = self.slots[binder]
+        assert isinstance(ks, tuple), binder
+        return ks

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import os
 import time
+from typing import Any, Callable
 
+from ..check.model import DefRef, EffectRef, KindDefRef
 from ..errors import GameError
 
 DEFAULT_STEPS = 5_000_000  # 25 times the most a seed game spent in 30 seeded games of each size (docs/security.md)
@@ -89,7 +91,7 @@ def limit_memory() -> int | None:
     return mb
 
 
-def out_of_memory(span):
+def out_of_memory(span) -> GameError:
     """A MemoryError while running rules, at the rules that asked for the memory."""
     mb = LIMITS["memory"]
     return GameError("the game ran out of memory here" + (f" (a tav process may use {mb} MB: tav --max-memory MB)"
@@ -123,7 +125,7 @@ def spend(st, n, span) -> None:
         over(st, span)
 
 
-def too_big(v, span):
+def too_big(v, span) -> GameError:
     return GameError(f"a whole number out of range here: {_digits(v)} (numbers are at most {MAX_INT} "
                      f"either way)", span)
 
@@ -134,7 +136,7 @@ def _digits(v: int) -> str:
     return f"{'-' if v < 0 else ''}a number of about {int(abs(v).bit_length() * 0.30103) + 1} digits"
 
 
-def mul(a, b, span):
+def mul(a, b, span) -> Any:
     """a * b of two values worked out at run time, within the range of whole numbers."""
     r = a * b
     if -MAX_INT <= r <= MAX_INT:
@@ -144,7 +146,7 @@ def mul(a, b, span):
     raise too_big(r, span)
 
 
-def num(v, span):
+def num(v, span) -> Any:
     """A value about to be stored, when it is a whole number: within range."""
     if type(v) is int and not -MAX_INT <= v <= MAX_INT:
         raise too_big(v, span)
@@ -168,7 +170,7 @@ def over_list(st, items, span) -> None:
     over(st, span)
 
 
-def counted(fn, span, returns_int: bool = False):
+def counted(fn, span, returns_int: bool = False) -> Callable[..., Any]:
     """A def or effect whose calls are counted (see self_calling): each call is a step (a
     def counts its own in its generated code), and a def's whole number is in range."""
     if returns_int:
@@ -189,6 +191,19 @@ def counted(fn, span, returns_int: bool = False):
 FAN_OUT = 16  # calls one call of a def or effect may lead to before its calls are counted
 
 
+def _body_key(ref) -> tuple[str, str] | None:
+    """The key of the body a name or call resolved to ref runs: a def's, a kind's def's (read
+    on a card) or an effect's; None for anything else."""
+    match ref:
+        case DefRef(name=n):
+            return ("def", n)
+        case KindDefRef(name=n):
+            return ("kdef", n)
+        case EffectRef(name=n) if not ref.is_action:
+            return ("effect", n)
+    return None
+
+
 def self_calling(model) -> set:
     """The defs, kinds' defs and effects whose calls are counted as steps: those that can call
     themselves (directly or round a cycle), and those one call of which makes more than FAN_OUT
@@ -207,18 +222,18 @@ def self_calling(model) -> set:
                 direct.add(id(node.effect))
     as_values: set = set()  # effects named as values somewhere else (a card's effect attribute...)
     for node, ref in refs.items():
-        if ref[0] == "effect" and id(node) not in direct:
-            as_values.add(("effect", ref[1]))
+        if isinstance(ref, EffectRef) and not ref.is_action and id(node) not in direct:
+            as_values.add(("effect", ref.name))
     edges: dict = {}
     for key, body in bodies.items():
         out = edges[key] = []
         for node in A.walk(body):
-            ref = refs.get(node)
-            if ref is not None and ref[0] in ("def", "kdef", "effect") and (ref[0], ref[1]) in bodies:
-                out.append((ref[0], ref[1]))
+            callee = _body_key(refs.get(node))
+            if callee is not None and callee in bodies:
+                out.append(callee)
             if isinstance(node, A.Do):
                 r = refs.get(node.effect)
-                if r is None or r[0] != "effect":  # an effect held in a value: any of those
+                if not (isinstance(r, EffectRef) and not r.is_action):  # an effect held in a value: any of those
                     out += sorted(as_values)
     found = set()
     for start in bodies:

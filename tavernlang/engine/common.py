@@ -92,7 +92,7 @@ SECRET_PICKS = "_secret_picks"  # the redraw of the picks others made and not sh
 SPANS = "__tav_spans__"
 
 
-def frame_span(frame, lineno: int | None = None):
+def frame_span(frame, lineno: int | None = None) -> tuple[bool, Span | None]:
     """(is the frame generated code, the rules span of its line `lineno`, by default the line
     it is at: None when that line was written for no statement)."""
     spans = frame_spans(frame)

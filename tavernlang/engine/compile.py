@@ -14,9 +14,9 @@ what the generated turn code runs on (turns.py).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generator
 
-from ..check.model import GameModel, elem
+from ..check.model import DefRef, GameModel, elem
 from ..check.checker import MAX_ROUNDS
 from ..syntax import ast as A
 from .budget import counted, self_calling
@@ -145,7 +145,7 @@ class CompiledGame(Presentation):
             f = self._functions[key] = make(e)
         return f
 
-    def evaluate(self, e: A.Expr, st: State, env: list | None = None):
+    def evaluate(self, e: A.Expr, st: State, env: list | None = None) -> Any:
         """The value of an expression of the rules in st (option bounds, a view's test, a
         scenario's `expect`); env: its frame (by default `me` and every local none)."""
         return self.function_of(e)(st, env if env is not None else [None] * (self.model.max_frame + 1))
@@ -188,11 +188,13 @@ class CompiledGame(Presentation):
         """A fresh state (engine/initial.py)."""
         return new_state(self, n, seed, options)
 
-    def flow(self, st: State):
+    def flow(self, st: State) -> Generator[Decision, Any, None]:
         """The whole game as a generator of Decisions (generated: _Compiler.flow)."""
-        return self.program.flow(st)
+        flow = self.program.flow
+        assert flow is not None  # (compile_all makes it)
+        return flow(st)
 
-    def final_scoring(self, st: State):
+    def final_scoring(self, st: State) -> Generator[Decision, Any, None]:
         """`at game end`: once, however the game ended (`end game` inside it changes nothing)."""
         if self.game_end is not None:
             if st.log is not None:
@@ -291,29 +293,29 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             bodies.append((entry, 1, d.body))
         self.handlers = {ev: [] for ev in m.handlers}
         for ev, hs in m.handlers.items():
-            for d, frame in hs:
-                entry = [None, frame, len(d.params)]
+            for hd, frame in hs:
+                entry = [None, frame, len(hd.params)]
                 self.handlers[ev].append(entry)
-                bodies.append((entry, 0, d.body))
+                bodies.append((entry, 0, hd.body))
         for entry, at, body in bodies:
             entry[at] = self.gen_block(body)
         p.kdef_cells = {n: [None] for n in m.kind_defs}
         loops = self.counted_calls
-        for name, d in m.kind_defs.items():
-            f = self.def_body(d, ("kdef", name) in loops)
-            p.kdef_cells[name][0] = counted(f, d.decl.span, True) if ("kdef", name) in loops else f
-        for name, d in m.defs.items():
-            f = self.def_body(d, ("def", name) in loops)
-            g.def_cells[name][0] = counted(f, d.decl.span, True) if ("def", name) in loops else f
+        for name, kd in m.kind_defs.items():
+            kf = self.def_body(kd, ("kdef", name) in loops)
+            p.kdef_cells[name][0] = counted(kf, kd.decl.span, True) if ("kdef", name) in loops else kf
+        for name, dd in m.defs.items():
+            df = self.def_body(dd, ("def", name) in loops)
+            g.def_cells[name][0] = counted(df, dd.decl.span, True) if ("def", name) in loops else df
         p.def_frames = {n: d.frame for n, d in m.defs.items()}
         for name, e in m.effects.items():
             # (a body that asks nothing is a plain function: its callers run it without a generator)
-            f = self.block(e.decl.body, skip_requires=True)[1]
-            g.effect_cells[name][0] = (self.requires(e), f, e.frame, e)  # (its callers count the steps)
+            ef = self.block(e.decl.body, skip_requires=True)[1]
+            g.effect_cells[name][0] = (self.requires(e), ef, e.frame, e)  # (its callers count the steps)
         p.actions = {}
         for name, a in m.actions.items():
-            body = self.gen_block(a.decl.body, skip_requires=True)
-            p.actions[name] = _Action(name, a.decl.title or name, self.action_legal(a), body, a.frame)
+            run = self.gen_block(a.decl.body, skip_requires=True)
+            p.actions[name] = _Action(name, a.decl.title or name, self.action_legal(a), run, a.frame)
             p.actions[name].first = self.first_choice(a)
         p.setup = self.gen_block(m.setup.decl.body) if m.setup else None
         p.setup_frame = m.setup.frame if m.setup else 1
@@ -331,7 +333,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         p.scenarios = [self.scenario(sc) for sc in m.scenarios]
         return p
 
-    def flow(self):
+    def flow(self) -> Fn:
         """The whole game as one generated generator function of the state: setup, the rounds
         with their phases in order (each under its heading in the log; a phase that did nothing
         leaves none), `end when` at the end of each round, `rounds N`; then `at game end`."""
@@ -343,6 +345,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                 with w.block("if _r is not None:"):
                     w.line("yield from _r")
             if g.rounds_count is not None:
+                assert m.rounds is not None and m.rounds.count is not None  # (what rounds_count is made of)
                 sp = k(m.rounds.count.span)
                 w.line(f"_lim = {k(g.rounds_count)}(st, [None{', None' * len(g._pad)}])")
                 with w.block("if _lim is not None and _lim < 1:"):
@@ -373,7 +376,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         w.line("yield from _g.final_scoring(st)")
         return self.compile_fn("st", w, "None")
 
-    def scenario(self, info):
+    def scenario(self, info) -> dict:
         d = info.decl
         return {
             "decl": d,
@@ -442,8 +445,9 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         action a turn does not take then costs little; one it takes lists its options again.
         A fault is reported at the choice, or at the requires: where it arose."""
         ls, c = self.spill(*self.xcoll(first.coll))
+        assert first.cond is not None  # (only a choice with a condition is tried so)
         mark = self.marks()
-        with self._bound(self.m.slots[first], "_x", first.coll) as v:
+        with self._bound(self.m.slot(first), "_x", first.coll) as v:
             fl, fv = self.x(first.cond)
         pre, src = self.count_loop(c, first.coll, self.looped_since(mark), first.coll)
         out = self.tmp()
@@ -473,12 +477,12 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             if isinstance(n, (A.Quant, A.Aggregate, A.AnySubset)):
                 return True
             ref = self.m.refs.get(n)
-            if ref and ref[0] == "def" and ref[1] not in seen and ref[1] in self.m.defs:
-                if self._costly(self.m.defs[ref[1]].decl.body, seen | {ref[1]}):
+            if isinstance(ref, DefRef) and ref.name not in seen and ref.name in self.m.defs:
+                if self._costly(self.m.defs[ref.name].decl.body, seen | {ref.name}):
                     return True
         return False
 
-    def first_choice(self, a):
+    def first_choice(self, a) -> A.Choose | A.ChooseSubset | None:
         """The action's first statement when it is a choice whose options its legality works out."""
         first = next((st for st in a.decl.body.stmts if not isinstance(st, A.Require)), None)
         if isinstance(first, A.Choose) and first.cond is not None and self._costly(first.cond):
@@ -571,7 +575,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             w.line(f"yield from {call}" if is_gen else call)
         return _Phase(ph.name, title, self.compile_fn("st", w, "None"), run_for)
 
-    def turns(self, ph, frame, acts, required, at_once, can_pass, once_each, multi):
+    def turns(self, ph, frame, acts, required, at_once, can_pass, once_each, multi) -> Fn:
         """A phase of turns (`turns from FIRST [until C] { actions ... }`), as one generated
         generator function of the state: whose turn it is, the actions that may be taken,
         `once`, `required`, `pass`, `until C [at once]`, `once each`; a turn of one action
@@ -715,7 +719,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             w.line(f"cur = {following}")
         return self.compile_fn("st", w, "None")
 
-    def simultaneous_phase(self, ph, info, start, until, acts, at_once, can_pass, pass_cond, required, one_at_a_time):
+    def simultaneous_phase(self, ph, info, start, until, acts, at_once, can_pass, pass_cond, required, one_at_a_time) -> Fn:
         """`turns from FIRST simultaneous [if C]`: in each step every player still in the phase
         picks an action (with its first choice) unseen by the others; the picks then resolve in
         seat order from FIRST, each re-checking its requirements and its choice. Passing leaves the
@@ -723,7 +727,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         m = self.m
         frame = info.frame
         cond = self.expr(ph.simul_cond) if ph.simul_cond is not None else None
-        firsts = {}
+        firsts: dict[str, tuple] = {}
         for a in acts:
             body = m.actions[a.name].decl.body.stmts
             first = next((x for x in body if not isinstance(x, A.Require)), None)
@@ -742,11 +746,11 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         return self.compile_fn("st", w, "None")
 
     # ================================================================ blocks
-    def gen_block(self, b: A.Block, skip_requires=False):
+    def gen_block(self, b: A.Block, skip_requires=False) -> Fn:
         """Compile a block to a generator function (always a generator)."""
         return self._block_fn(b, skip_requires, True)[1]
 
-    def block(self, b: A.Block, skip_requires=False):
+    def block(self, b: A.Block, skip_requires=False) -> tuple[bool, Fn]:
         """Compile a block to (is_gen, fn): a generator function when it can ask a player."""
         return self._block_fn(b, skip_requires, False)
 

@@ -15,6 +15,7 @@ for rendering and left out of JSON (:func:`public`).
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from ..check.model import (ANY, BuiltinRef, CardAttrRef, CounterRef, DefRef, JoinRef, KindDefRef, SelfDefRef, Type,
                            VarRef)
@@ -84,7 +85,7 @@ class Explainer:
             st.steps, st.step_limit = steps, limit
 
     # ------------------------------------------------------------ terms
-    def val(self, st, env, e, cards=False):
+    def val(self, st, env, e, cards=False) -> Any:
         key = (e, cards)
         f = self.fns.get(key)
         if f is None:
@@ -104,7 +105,7 @@ class Explainer:
     def _mask(self, st, v, t):
         return self.g.value_mask(v, st, t)
 
-    def derive(self, st, env, e, depth):
+    def derive(self, st, env, e, depth) -> dict:
         m = self.m
         v = self.val(st, env, e)
         t = m.types.get(e)
@@ -167,7 +168,7 @@ class Explainer:
                     items.append(self._label(st, x, xt))
                     node["mask"] &= self._mask(st, x, xt)
             node["items"] = _counted(items)
-        elif isinstance(e, A.Call) and ref == BuiltinRef("builtin", "size") and m.types.get(e.args[0]) != "zone":
+        elif isinstance(e, A.Call) and ref == BuiltinRef("size") and m.types.get(e.args[0]) != "zone":
             at = m.types.get(e.args[0])
             xt = at.list_elem if at is not None else None
             xs = self._coll(st, env, e.args[0])
@@ -298,7 +299,7 @@ def _counted(labels: list) -> list:
     return [f"{lab} ×{k}" if k > 1 else lab for lab, k in counts.items()]
 
 
-def public(d):
+def public(d) -> Any:
     """A derivation as JSON gives it (for `tav run --json`: everything, nothing masked)."""
     if isinstance(d, dict):
         return {k: public(v) for k, v in d.items() if k != "mask"}

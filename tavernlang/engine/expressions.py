@@ -16,17 +16,22 @@ from __future__ import annotations
 import functools
 import re
 from contextlib import contextmanager
-from typing import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ContextManager, Iterator, Mapping
 
 import attrs
 
-from ..check.model import BOOL, CARD, INT, STR, ZONE
+from ..check.model import (BOOL, CARD, INT, STR, ZONE, BuiltinRef, CardAttrRef, ConstRef, CounterRef, DefRef, EffectRef,
+                           JoinRef, KindDefRef, LocalRef, OptionRef, PhaseRef, PropRef, Ref, SelfAttrRef, SelfDefRef,
+                           SelfZoneRef, ValuesRef, VarRef, ZoneFamilyRef, ZoneRef, is_builtin)
 from ..errors import GameError
 from ..syntax import ast as A
 from . import runtime
 from .common import SPANS, Fn
 from .runtime import _UNSET, _words
 from .writer import Writer, fragment
+
+if TYPE_CHECKING:
+    from ..check.model import GameModel
 
 _PURE = (A.Name, A.Lit, A.Attr, A.Of)  # arguments an inlined def may read more than once (or not at all)
 # a value of the cards bound to one or two names, kept in a table (ExpressionCompiler._card_table)
@@ -37,6 +42,11 @@ INLINE_DEPTH = 6  # defs inlined into inlined defs, at most
 INLINE_NODES = 60  # a def whose body is larger stays a call
 _SIMPLE = re.compile(r"^(env\[\d+\]|_[vtxas]\d*|-?\d+|None|True|False|st\.current|_k\d+|\((env\[\d+\]|_[vtxas]\d*)\))$")
 _COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-", "*": "*"}
+
+
+def _is_local(ref: Ref | None, k: int) -> bool:
+    """Is ref the local of slot k?"""
+    return isinstance(ref, LocalRef) and ref.slot == k
 
 
 def _simple(src: str) -> bool:
@@ -81,7 +91,7 @@ class Ctx:
     cards: frozenset = frozenset()  # sources known to hold a card, never none (a name bound over a zone)
     zones: Mapping[str, int] = attrs.field(factory=dict)  # sources known to hold a zone of that family (never none)
     inlining: frozenset = frozenset()  # the defs being inlined here
-    fn: _Fn | None = None  # the function being generated: its temporaries
+    fn: _Fn = attrs.field(factory=_Fn)  # the function being generated: its temporaries (inner(fn=_Fn()))
     env_slots: Mapping[int, int] = attrs.field(factory=dict)  # local slot -> the env slot its source reads, when it is one
     env_locals: frozenset = frozenset()  # the locals whose source reads env
     impure_locals: frozenset = frozenset()  # the locals whose source reads more than cards and constants
@@ -91,6 +101,10 @@ class Ctx:
 
 
 class ExpressionCompiler:
+    """Expressions; the compiler (compile._Compiler) sets the game and its model."""
+
+    g: Any  # the game being compiled (a compile.CompiledGame: this module is below compile.py)
+    m: GameModel  # its checked model
     counted_calls: frozenset | set = frozenset()  # defs whose calls are steps of the budget (budget.self_calling)
 
     def __init__(self):
@@ -133,7 +147,7 @@ class ExpressionCompiler:
         if type(value) is int and -10**6 < value < 10**6:
             return repr(value)
         try:
-            key = (type(value), value)
+            key: tuple = (type(value), value)
             hash(key)
         except TypeError:
             key = ("id", id(value))
@@ -265,13 +279,13 @@ class ExpressionCompiler:
         they are now): what `move`/`reveal` act on, and a zone given where a list is wanted."""
         return self._root("st, env", lambda: self.xcards(e), e.span)
 
-    def filter(self, cond: A.Expr | None, k: int, over: A.Expr | None = None):
+    def filter(self, cond: A.Expr | None, k: int, over: A.Expr | None = None) -> Fn:
         """A function (st, env, src) -> list of the items of src meeting cond (bound at slot k);
         `over`: the expression src comes from, when known."""
         return self._root("st, env, src", lambda: self.filter_lines(cond, k, "src", over),
                           cond.span if cond is not None else None)
 
-    def options_of(self, cond: A.Expr | None, k: int, coll: A.Expr, at=None):
+    def options_of(self, cond: A.Expr | None, k: int, coll: A.Expr, at=None) -> Fn:
         """A function (st, env) -> the items of coll meeting cond (bound at slot k), as a list;
         at: the choice they are the options of (where a fault working them out is reported)."""
         def build():
@@ -281,7 +295,7 @@ class ExpressionCompiler:
             return ls + fl, fv
         return self._root("st, env", build, (cond or coll).span, at)
 
-    def filter_lines(self, cond, k, src: str, over=None):
+    def filter_lines(self, cond, k, src: str, over=None) -> tuple[list[str], str]:
         if cond is None:
             return [], src if src in self.ctx.fn.fresh else f"list({src})"
         mark = self.marks()
@@ -306,7 +320,7 @@ class ExpressionCompiler:
         costs at most the game's cards."""
         zone = coll is not None and (
             self.m.types.get(coll) == ZONE or isinstance(coll, A.EveryZone)  # (a zone of each player: as many as players)
-            or isinstance(coll, A.Name) and self.m.refs.get(coll) in (("builtin", "players"), ("builtin", "others")))
+            or isinstance(coll, A.Name) and is_builtin(self.m.refs.get(coll), "players", "others"))
         if zone and not loops:
             return [], src
         lines, src = self.spill([], src)
@@ -321,7 +335,7 @@ class ExpressionCompiler:
         parameters (`_dpN(st, me, a1, a2...)`), which the generated calls use (no list of
         values made for each call); the (st, env) function returned reads them from env."""
         b = d.decl.body
-        cards = (d.type or "").startswith("list:") and self.m.types.get(b) == ZONE
+        cards = d.type.is_list and self.m.types.get(b) == ZONE
         pos = self._positional(d.decl.name)
         if pos is not None and not count:
             params = [f"_a{i}" for i in range(len(d.params) + 1)]
@@ -388,16 +402,16 @@ class ExpressionCompiler:
             return True
         ref = m.refs.get(e)
         if isinstance(e, A.BinOp):
-            return ref == ("join",) and self.only_cards(e.left, seen) and self.only_cards(e.right, seen)
+            return isinstance(ref, JoinRef) and self.only_cards(e.left, seen) and self.only_cards(e.right, seen)
         if isinstance(e, A.Quant):
             return e.op == "filter" and self.only_cards(e.coll, seen)
-        if isinstance(e, A.Call) and ref == ("builtin", "first") and len(e.args) == 2:
+        if isinstance(e, A.Call) and is_builtin(ref, "first") and len(e.args) == 2:
             return self.only_cards(e.args[1], seen)
-        if isinstance(e, (A.Call, A.Name)) and ref and ref[0] == "def" and ref[1] in m.defs and ref[1] not in seen:
-            return self.only_cards(m.defs[ref[1]].decl.body, seen | {ref[1]})
+        if isinstance(e, (A.Call, A.Name)) and isinstance(ref, DefRef) and ref.name in m.defs and ref.name not in seen:
+            return self.only_cards(m.defs[ref.name].decl.body, seen | {ref.name})
         return False
 
-    def known_card(self, src: str):
+    def known_card(self, src: str) -> ContextManager[Ctx]:
         """While generating a block: `src` (a slot) holds a card (a choice's pick from a zone)."""
         return self.inner(cards=self.ctx.cards | {src})
 
@@ -428,7 +442,7 @@ class ExpressionCompiler:
         """The env slot an expression reads, if it is just a local name (or `me`)."""
         if isinstance(e, A.Name):
             ref = self.m.refs.get(e)
-            k = 0 if ref == ("builtin", "me") else ref[1] if ref is not None and ref[0] == "local" else None
+            k = 0 if is_builtin(ref, "me") else ref.slot if isinstance(ref, LocalRef) else None
             if k is not None:
                 loc = self.ctx.locals
                 return self.ctx.env_slots.get(k) if loc is not None and k in loc else k
@@ -453,21 +467,21 @@ class ExpressionCompiler:
             return False, None  # (an effect or action: not a card's value)
         return ok, v
 
-    def const_value(self, e):
+    def const_value(self, e) -> tuple[bool, Any]:
         """(True, value) when an expression is a constant of the rules text."""
         if isinstance(e, A.Lit):
             return True, e.value
         if isinstance(e, A.Name):
             ref = self.m.refs.get(e)
-            if ref is not None and ref[0] in ("const", "effect", "action"):
-                return True, ref[1]
+            if isinstance(ref, (ConstRef, EffectRef)):
+                return True, ref.name
         return False, None
 
     def _kind_split(self, cond: A.Expr | None, k: int):
         """(mask, rest): `x is K [and rest]` on the bound slot k becomes a static mask."""
         if cond is None:
             return None, None
-        if isinstance(cond, A.IsKind) and isinstance(cond.obj, A.Name) and self.m.refs.get(cond.obj) == ("local", k):
+        if isinstance(cond, A.IsKind) and isinstance(cond.obj, A.Name) and _is_local(self.m.refs.get(cond.obj), k):
             return self.g.kind_mask.get(cond.kind), None
         if isinstance(cond, A.BinOp) and cond.op == "and":
             mask, rest = self._kind_split(cond.left, k)
@@ -479,8 +493,8 @@ class ExpressionCompiler:
         """The family of a zone the fast layout keeps in card order, when e names one (engine/layout.py)."""
         if self.g.sorted_fams and isinstance(e, A.Name):
             ref = self.m.refs.get(e)
-            if ref is not None and ref[0] == "zone" and ref[1] in self.g.sorted_fams:
-                return ref[1]
+            if isinstance(ref, ZoneRef) and ref.whose == "shared" and ref.slot in self.g.sorted_fams:
+                return ref.slot
         return None
 
     def sorted_run(self, coll, mask) -> tuple[int, int] | None:
@@ -501,7 +515,7 @@ class ExpressionCompiler:
 
     def _wants_list(self, c, i: int, a: A.Expr) -> bool:
         """A zone given for a `list of ...` parameter: the callee gets the zone's cards."""
-        return (i < len(c.params) and c.params[i][1].startswith("list:")
+        return (i < len(c.params) and c.params[i][1].is_list
                 and self.m.types.get(a) == ZONE)
 
     # ================================================================ def inlining
@@ -538,7 +552,7 @@ class ExpressionCompiler:
                 mapping[i + 1], slots[i + 1] = f"env[{k}]", k
                 reads.add(i + 1)
                 continue
-            if isinstance(a, A.Name) and self.m.refs.get(a, ("",))[0] == "local" and not wants:
+            if isinstance(a, A.Name) and isinstance(self.m.refs.get(a), LocalRef) and not wants:
                 ls, v, env, dirty = self._unwritten(lambda: self.x(a))  # a name bound by a quantifier: its local
                 if not ls and _simple(v):
                     mapping[i + 1] = v
@@ -547,8 +561,8 @@ class ExpressionCompiler:
                     if dirty:
                         impure.add(i + 1)
                     continue
-            if all(isinstance(n, _PURE) and not (isinstance(n, A.Name) and self.m.refs.get(n, ("",))[0] == "def")
-                   and not (isinstance(n, (A.Attr, A.Of)) and self.m.refs.get(n, ("",))[0] not in ("cattr", "cvar"))
+            if all(isinstance(n, _PURE) and not (isinstance(n, A.Name) and isinstance(self.m.refs.get(n), DefRef))
+                   and not (isinstance(n, (A.Attr, A.Of)) and not isinstance(self.m.refs.get(n), CardAttrRef))
                    for n in A.walk(a)):
                 # a literal or an attribute read: the same value however often it is read, never an error
                 ls, v, env, dirty = self._unwritten(lambda: self.xcards(a) if wants else self.x(a))
@@ -564,7 +578,7 @@ class ExpressionCompiler:
         with self.inner(locals=mapping, inlining=inlining | {name}, env_slots=slots, env_locals=frozenset(reads),
                         impure_locals=frozenset(impure)):
             b = d.decl.body
-            if (d.type or "").startswith("list:") and self.m.types.get(b) == ZONE:
+            if d.type.is_list and self.m.types.get(b) == ZONE:
                 return self.xcards(b)
             return self.x(b)
 
@@ -594,17 +608,17 @@ class ExpressionCompiler:
                 return None
             ref = m.refs.get(n)
             if isinstance(n, A.Name):
-                if ref is None or ref[0] not in ("local", "const"):
+                if not isinstance(ref, (LocalRef, ConstRef)):
                     return None
-                if ref[0] == "local":
-                    if m.types.get(n) != CARD or loc.get(ref[1]) not in cards:
+                if isinstance(ref, LocalRef):
+                    if m.types.get(n) != CARD or loc.get(ref.slot) not in cards:
                         return None
-                    if ref[1] not in slots:
-                        slots.append(ref[1])
+                    if ref.slot not in slots:
+                        slots.append(ref.slot)
             elif isinstance(n, A.Call):
-                if ref is None or not (ref[0] == "def" or ref == ("builtin", "has_word") or ref == ("builtin", "text")):
+                if not (isinstance(ref, DefRef) or is_builtin(ref, "has_word", "text")):
                     return None
-                costly = costly or ref[0] == "def" or ref == ("builtin", "has_word")
+                costly = costly or isinstance(ref, DefRef) or is_builtin(ref, "has_word")
         if not costly or not 1 <= len(slots) <= 2 or self.g.ncards ** len(slots) > _TABLE_MOST:
             return None
         memo = self._tables
@@ -648,7 +662,7 @@ class ExpressionCompiler:
     def xiter(self, e: A.Expr) -> tuple[list[str], str]:
         """An expression as something only looped over: the zones of each player as a range."""
         if isinstance(e, A.EveryZone):
-            f = self.m.refs[e][1]
+            f = self._family(e)
             return [], self._impure(f"st.zfam[{f}]")
         return self.xcoll(e)
 
@@ -656,10 +670,11 @@ class ExpressionCompiler:
         """An expression as a collection: a zone gives its (live) list of cards."""
         if self.m.types.get(e) == ZONE:
             ref = self.m.refs.get(e)
-            if ref is not None and ref[0] == "czone":  # the zone on a card: its cards (none: nothing)
+            if isinstance(ref, ZoneRef) and ref.whose == "card":  # the zone on a card: its cards (none: nothing)
+                assert isinstance(e, (A.Attr, A.Of)), e  # (`z of c`)
                 ls, c = self.spill(*self.x(e.obj))
                 t = self.tmp()
-                return ls + [f"{t} = None if {c} is None else st.czone[{ref[1]}][{c}]"], \
+                return ls + [f"{t} = None if {c} is None else st.czone[{ref.slot}][{c}]"], \
                     self._impure(f"(st.zones[{t}] if {t} is not None and {t} >= 0 else [])")
             ls, z = self.x(e)
             return ls, self._impure(f"st.zones[{z}]")
@@ -674,14 +689,14 @@ class ExpressionCompiler:
             return ls, self._impure(f"list(st.zones[{v}])")
         return ls, self._impure(f"list({v})")
 
-    def x_Lit(self, e):
+    def x_Lit(self, e) -> tuple[list[str], str]:
         return [], self._pure(self.k(e.value))
 
-    def x_Index(self, e):
+    def x_Index(self, e) -> tuple[list[str], str]:
         lines, (a, b) = self.seq([self.xcoll(e.obj), self.x(e.index)])
         return lines, f"_index({a}, {b})"
 
-    def x_ListLit(self, e):
+    def x_ListLit(self, e) -> tuple[list[str], str]:
         lines, vals = self.seq([self.x(i) for i in e.items])
         return lines, self._pure("[" + ", ".join(vals) + "]")
 
@@ -694,14 +709,13 @@ class ExpressionCompiler:
         pad = ["None"] * max(0, frame - 1 - len(args))
         return self.loops(f"{cell}[0](st, [{self._me()}, {', '.join(args + pad)}])")
 
-    def x_Name(self, e):
+    def x_Name(self, e) -> tuple[list[str], str]:
         ref = self.m.refs[e]
-        kind = ref[0]
-        if kind == "local":
+        if isinstance(ref, LocalRef):
             self._pure()
-            return [], self._local(ref[1])
-        if kind == "builtin":
-            n = ref[1]
+            return [], self._local(ref.slot)
+        if isinstance(ref, BuiltinRef):
+            n = ref.name
             if n == "me":
                 self._pure()
                 return [], self._me()
@@ -728,82 +742,78 @@ class ExpressionCompiler:
                 return [], "_g.ended(st)"
             if n == "winners":
                 return [], '_g.result(st)["winners"]'
-        if kind == "option":
-            return [], f"st.opt[{ref[1]}]"
-        if kind == "counter":
-            return [], f"st.counters[{ref[1]}][0]"
-        if kind == "mecounter":
-            return [], f"st.counters[{ref[1]}][{self._me()}]"
-        if kind == "var":
-            return [], f"st.vars[{ref[1]}][0]"
-        if kind == "zone":
-            return [], f"st.zbase[{ref[1]}]"
-        if kind == "const":
-            return [], self._pure(self.k(ref[1]))
-        if kind == "def":
-            inl = self._inline(A.Call(e.span, ref[1], ()), ref[1])  # a def without parameters
-            if inl is not None:
-                return self._pure(inl)
-            return [], self._def_call(ref[1], [])
-        if kind in ("effect", "action", "phase"):
-            return [], self._pure(self.k(ref[1]))
-        if kind == "selfattr":  # in a kind's def: an attribute of the card itself
-            this, aslot, mutable = ref[1], ref[2], ref[3]
-            if not mutable:
-                self._pure()
-            _, c = self.x_slot(this)
-            return [], f"{f'st.cvars[{aslot}]' if mutable else self.attrs_of(aslot)}[{c}]"
-        if kind == "selfzone":
-            this, fam = ref[1], ref[2]
-            _, c = self.x_slot(this)
-            return [], f"st.czone[{fam}][{c}]"
-        if kind == "selfdef":
-            this, name = ref[1], ref[2]
-            _, c = self.x_slot(this)
-            cell = self.k(self.g.kdef_cells[name])
-            pad = ", None" * self.m.kind_defs[name].frame
-            return [], self.loops(f"{cell}[0](st, [{self._me()}, {c}{pad}])")
+        match ref:
+            case OptionRef(slot=s):
+                return [], f"st.opt[{s}]"
+            case CounterRef(whose="shared", slot=s):
+                return [], f"st.counters[{s}][0]"
+            case CounterRef(whose="me", slot=s):
+                return [], f"st.counters[{s}][{self._me()}]"
+            case VarRef(whose="shared", slot=s):
+                return [], f"st.vars[{s}][0]"
+            case ZoneRef(whose="shared", slot=s):
+                return [], f"st.zbase[{s}]"
+            case ConstRef(name=n) | EffectRef(name=n) | PhaseRef(name=n):
+                return [], self._pure(self.k(n))
+            case DefRef(name=n):
+                inl = self._inline(A.Call(e.span, n, ()), n)  # a def without parameters
+                if inl is not None:
+                    return self._pure(inl)
+                return [], self._def_call(n, [])
+            case SelfAttrRef(this=this, slot=aslot, mutable=mutable):  # in a kind's def: an attribute of the card itself
+                if not mutable:
+                    self._pure()
+                _, c = self.x_slot(this)
+                return [], f"{f'st.cvars[{aslot}]' if mutable else self.attrs_of(aslot)}[{c}]"
+            case SelfZoneRef(this=this, slot=fam):
+                _, c = self.x_slot(this)
+                return [], f"st.czone[{fam}][{c}]"
+            case SelfDefRef(this=this, name=name):
+                _, c = self.x_slot(this)
+                cell = self.k(self.g.kdef_cells[name])
+                pad = ", None" * self.m.kind_defs[name].frame
+                return [], self.loops(f"{cell}[0](st, [{self._me()}, {c}{pad}])")
         raise AssertionError(ref)  # pragma: no cover
 
-    def x_slot(self, k: int):
+    def x_slot(self, k: int) -> tuple[list[str], str]:
         return [], self._local(k)
 
     def _prop(self, e, obj_e):
         ref = self.m.refs[e]
-        kind, slot = ref[0], ref[1]
         g = self.g
         ls, o = self.x(obj_e)
         simple = _simple(o)
         card = o in self.ctx.cards  # never none: no test
-        if kind == "czone":  # `dice of s`: the zone on card s (none: a card without one, or none)
+        if isinstance(ref, ZoneRef) and ref.whose == "card":  # `dice of s`: the zone on card s (none: a card without one, or none)
             ls, o = self.spill(ls, o)
-            row = f"st.czone[{slot}]"
+            row = f"st.czone[{ref.slot}]"
             if card:
                 return ls, f"(None if {row}[{o}] < 0 else {row}[{o}])"
             return ls, f"(None if {o} is None or {row}[{o}] < 0 else {row}[{o}])"
-        if kind == "kdef":  # a kind's derived attribute, worked out for the card
-            kinds = set(self.m.kind_defs[slot].kinds)
+        if isinstance(ref, KindDefRef):  # a kind's derived attribute, worked out for the card
+            kd = ref.name
+            kinds = set(self.m.kind_defs[kd].kinds)
             has = self.k([k in kinds for k in g.card_kind])  # only the kind's own cards have the value
-            cell = self.k(g.kdef_cells[slot])
-            pad = self.k((None,) * self.m.kind_defs[slot].frame)
+            cell = self.k(g.kdef_cells[kd])
+            pad = self.k((None,) * self.m.kind_defs[kd].frame)
             ls, o = self.spill(ls, o)
             return ls, self.loops(f"(None if {o} is None or not {has}[{o}] else {cell}[0](st, [{self._me()}, {o}, *{pad}]))")
-        if kind == "pcounter":
-            return ls, f"st.counters[{slot}][{o}]"
-        if kind == "pvar":
-            return ls, f"st.vars[{slot}][{o}]"
-        if kind == "pzone":
-            return ls, f"(st.zbase[{slot}] + {o})"
-        if kind in ("cattr", "cvar"):
-            if kind == "cattr":
+        if isinstance(ref, CounterRef) and ref.whose == "player":
+            return ls, f"st.counters[{ref.slot}][{o}]"
+        if isinstance(ref, VarRef) and ref.whose == "player":
+            return ls, f"st.vars[{ref.slot}][{o}]"
+        if isinstance(ref, ZoneRef) and ref.whose == "player":
+            return ls, f"(st.zbase[{ref.slot}] + {o})"
+        if isinstance(ref, CardAttrRef):
+            if not ref.mutable:
                 self._pure()
-            table = self.attrs_of(slot) if kind == "cattr" else f"st.cvars[{slot}]"
+            table = f"st.cvars[{ref.slot}]" if ref.mutable else self.attrs_of(ref.slot)
             if card:
                 return ls, f"{table}[{o}]"
             ls, o = self.spill(ls, o)
             return ls, f"(None if {o} is None else {table}[{o}])"
-        if kind == "prop":
-            t, name = ref[1], ref[2]
+        if isinstance(ref, PropRef):
+            t, name = ref.on, ref.name
             if t == CARD and name == "holder":
                 return ls, self.loops(f"_holder(st, {o})")
             if t == "player":
@@ -840,22 +850,28 @@ class ExpressionCompiler:
                     return ls, f"st.cap[{o}]"
         raise AssertionError(ref)  # pragma: no cover
 
-    def x_Attr(self, e):
+    def x_Attr(self, e) -> tuple[list[str], str]:
         return self._prop(e, e.obj)
 
-    def x_Of(self, e):
+    def x_Of(self, e) -> tuple[list[str], str]:
         return self._prop(e, e.obj)
 
-    def x_AllZone(self, e):
-        return [], self.loops(f"_allz(st, {self.m.refs[e][1]})")
+    def _family(self, e: A.AllZone | A.EveryZone) -> int:
+        """The zone family of `all Z` / `every Z`."""
+        ref = self.m.refs[e]
+        assert isinstance(ref, ZoneFamilyRef), ref
+        return ref.slot
 
-    def x_EveryZone(self, e):
-        f = self.m.refs[e][1]
+    def x_AllZone(self, e) -> tuple[list[str], str]:
+        return [], self.loops(f"_allz(st, {self._family(e)})")
+
+    def x_EveryZone(self, e) -> tuple[list[str], str]:
+        f = self._family(e)
         return [], f"list(st.zfam[{f}])"
 
-    def x_Quant(self, e):
+    def x_Quant(self, e) -> tuple[list[str], str]:
         op = e.op
-        k = self.m.slots[e]
+        k = self.m.slot(e)
         if e.cond is None:
             if op == "every":
                 return [], self._pure("True")  # every(x in C): nothing to fail
@@ -911,9 +927,9 @@ class ExpressionCompiler:
         if not (isinstance(c, A.BinOp) and c.op == "=="):
             return None
         for x, other in ((c.left, c.right), (c.right, c.left)):
-            if not (isinstance(x, A.Name) and self.m.refs.get(x) == ("local", k)):
+            if not (isinstance(x, A.Name) and _is_local(self.m.refs.get(x), k)):
                 continue
-            if any(isinstance(n, A.Name) and self.m.refs.get(n) == ("local", k) for n in A.walk(other)):
+            if any(isinstance(n, A.Name) and _is_local(self.m.refs.get(n), k) for n in A.walk(other)):
                 continue
             ol, ov = self.x(other)
             if not ol and _simple(ov):
@@ -929,24 +945,24 @@ class ExpressionCompiler:
         for agg, other in ((c.left, c.right), (c.right, c.left)):
             if not (isinstance(agg, A.Aggregate) and agg.op == "sum" and agg.cond is None):
                 continue
-            if not (isinstance(agg.coll, A.Name) and self.m.refs.get(agg.coll) == ("local", k)):
+            if not (isinstance(agg.coll, A.Name) and _is_local(self.m.refs.get(agg.coll), k)):
                 continue
             v = agg.value
-            ref = self.m.refs.get(v) if isinstance(v, (A.Attr, A.Of)) else None
-            if ref is None or ref[0] not in ("cattr", "cvar") or not isinstance(v.obj, A.Name) \
-                    or self.m.refs.get(v.obj) != ("local", self.m.slots[agg]):
+            ref = self.m.refs.get(v)
+            if not isinstance(v, (A.Attr, A.Of)) or not isinstance(ref, CardAttrRef) or not isinstance(v.obj, A.Name) \
+                    or not _is_local(self.m.refs.get(v.obj), self.m.slot(agg)):
                 continue
-            if any(isinstance(n, A.Name) and self.m.refs.get(n) == ("local", k) for n in A.walk(other)):
+            if any(isinstance(n, A.Name) and _is_local(self.m.refs.get(n), k) for n in A.walk(other)):
                 continue
             if self.ctx.inlining:
                 continue
-            return ref[1], ("attrs" if ref[0] == "cattr" else "cvars"), other
+            return ref.slot, ("cvars" if ref.mutable else "attrs"), other
         return None
 
-    def x_AnySubset(self, e):
+    def x_AnySubset(self, e) -> tuple[list[str], str]:
         """Some subset of the collection (of a size in low..high, 1.. by default) meets the
         condition: tried smallest first, stopping at the first that does."""
-        k = self.m.slots[e]
+        k = self.m.slot(e)
         parts = [self.xcoll(e.coll)]
         parts.append(self.x(e.low) if e.low is not None else ([], "1"))
         parts.append(self.x(e.high) if e.high is not None else ([], "None"))
@@ -980,9 +996,9 @@ class ExpressionCompiler:
             w.line(f"{r} = _any_subset({items}, {a}, {b}, {test}, {span})")
         return w.code, r
 
-    def x_Aggregate(self, e):
+    def x_Aggregate(self, e) -> tuple[list[str], str]:
         op = e.op
-        k = self.m.slots[e]
+        k = self.m.slot(e)
         ls, c = self.xcoll(e.coll)
         mark = self.marks()
         with self._bound(k, over=e.coll) as v:
@@ -1009,12 +1025,12 @@ class ExpressionCompiler:
                     w.line(add)
         return w.code, fin
 
-    def x_BinOp(self, e):
+    def x_BinOp(self, e) -> tuple[list[str], str]:
         op = e.op
-        if self.m.refs.get(e) == ("join",):  # L + M joins two lists (or zones' cards); L + M + N at once
+        if isinstance(self.m.refs.get(e), JoinRef):  # L + M joins two lists (or zones' cards); L + M + N at once
             parts = [e.right]
             left = e.left
-            while isinstance(left, A.BinOp) and self.m.refs.get(left) == ("join",):
+            while isinstance(left, A.BinOp) and isinstance(self.m.refs.get(left), JoinRef):
                 parts.append(left.right)
                 left = left.left
             parts.append(left)
@@ -1028,10 +1044,10 @@ class ExpressionCompiler:
         if is_const and op in ("==", "!=") and isinstance(e.left, (A.Attr, A.Of)) and isinstance(e.left.obj, A.Name):
             ref = self.m.refs.get(e.left)
             oref = self.m.refs.get(e.left.obj)
-            ol, x = self.x(e.left.obj) if oref is not None and oref[0] in ("local", "builtin") else (["?"], "")
-            if ref is not None and ref[0] == "cattr" and not ol and _simple(x) and x != "st.current":
+            ol, x = self.x(e.left.obj) if isinstance(oref, (LocalRef, BuiltinRef)) else (["?"], "")
+            if isinstance(ref, CardAttrRef) and not ref.mutable and not ol and _simple(x) and x != "st.current":
                 c = self.k(cval)
-                t = self.attrs_of(ref[1])
+                t = self.attrs_of(ref.slot)
                 self._pure()
                 if x in self.ctx.cards:
                     return [], f"({t}[{x}] {op} {c})"
@@ -1059,15 +1075,15 @@ class ExpressionCompiler:
         span = self.k(e.span)
         return lines, f"{'_div' if op == '/' else '_mod'}({a}, {b}, {span})"
 
-    def x_Not(self, e):
+    def x_Not(self, e) -> tuple[list[str], str]:
         ls, a = self.x(e.operand)
         return ls, self._pure(f"(not {a})")
 
-    def x_Neg(self, e):
+    def x_Neg(self, e) -> tuple[list[str], str]:
         ls, a = self.x(e.operand)
         return ls, self._pure(f"(-{a})")
 
-    def x_IsKind(self, e):
+    def x_IsKind(self, e) -> tuple[list[str], str]:
         ls, o = self.x(e.obj)
         mask = self.k(self.g.kind_mask.get(e.kind, []))
         if o in self.ctx.cards:
@@ -1076,7 +1092,7 @@ class ExpressionCompiler:
             return ls, self._pure(f"({o} is not None and {mask}[{o}])")
         return ls, f"_is({mask}, {o})"
 
-    def x_Cond(self, e):
+    def x_Cond(self, e) -> tuple[list[str], str]:
         self._pure()
         lt, t = self.x(e.test)
         la, a = self.x(e.then)
@@ -1093,11 +1109,11 @@ class ExpressionCompiler:
             w.line(f"{r} = {b}")
         return w.code, r
 
-    def x_Match(self, e):
+    def x_Match(self, e) -> tuple[list[str], str]:
         self._pure(calls=True)  # (a look-up in a table of its cases)
         ls, subj = self.x(e.subject)
         table: dict = {}
-        arms = []
+        arms: list = []
         default = None
         for case in e.cases:
             if not case.patterns:
@@ -1124,21 +1140,22 @@ class ExpressionCompiler:
             w.line(f"{r} = None")
         return w.code, r
 
-    def x_Call(self, e):
+    def x_Call(self, e) -> tuple[list[str], str]:
         ref = self.m.refs[e]
-        if ref[0] == "values":
-            return [], f"list({self.k(tuple(self.m.enums[ref[1]]))})"
-        if ref[0] == "def":
-            inl = self._inline(e, ref[1])
+        if isinstance(ref, ValuesRef):
+            return [], f"list({self.k(tuple(self.m.enums[ref.enum]))})"
+        if isinstance(ref, DefRef):
+            inl = self._inline(e, ref.name)
             if inl is not None:
                 return self._pure(inl)
-            d = self.m.defs[ref[1]]
+            d = self.m.defs[ref.name]
             lines, args = self.seq([self.xcards(a) if self._wants_list(d, i, a) else self.x(a)
                                     for i, a in enumerate(e.args)])
-            return lines, self._def_call(ref[1], args)
-        if ref[0] == "effect":
-            return [], self._pure(self.k(ref[1]))
-        n = ref[1]
+            return lines, self._def_call(ref.name, args)
+        if isinstance(ref, EffectRef) and not ref.is_action:
+            return [], self._pure(self.k(ref.name))
+        assert isinstance(ref, (BuiltinRef, EffectRef)), ref  # (what a call resolves to)
+        n = ref.name
         span = self.k(e.span)
         if n == "empty" and self.m.types.get(e.args[0], ZONE) != ZONE:  # empty(L) on a list
             ls, a = self.x(e.args[0])
@@ -1199,12 +1216,12 @@ class ExpressionCompiler:
             lines, w = self.spill(lines, args[1])
             return lines, self._pure(f"({t} is not None and {w} is not None and _has_word({t}, {w}))", calls=True)
         if n == "text":  # a value as the rules write it: Ale, 3, P2, a card's name
-            t = self.m.types.get(e.args[0])
-            if t is not None and t.startswith("enum:") or t == STR:
+            vt = self.m.types.get(e.args[0])
+            if vt is not None and vt.enum is not None or vt == STR:
                 return lines, self._pure(args[0])
-            if t == CARD:
+            if vt == CARD:
                 return lines, self._pure(f"_card_text({self.k(self.g.card_name)}, {args[0]})", calls=True)
-            return lines, f"_g.value_text({args[0]}, st, {self.k(t)})"
+            return lines, f"_g.value_text({args[0]}, st, {self.k(vt)})"
         if n == "order_from":
             return lines, self.loops(f"_order_from(st, {args[0]})")
         raise AssertionError(n)  # pragma: no cover

@@ -89,7 +89,7 @@ def fresh_state(g, n: int, seed: int, options: dict[str, Any] | None = None) -> 
     st.facedown = [False] * g.ncards
     st.seen = [0] * g.ncards
     st.all_cards = list(range(g.ncards))
-    env = [None] * (m.max_frame + 1)
+    env: list = [None] * (m.max_frame + 1)
     st.opt = [None] * len(m.options)
     options = dict(options or {})
     for o in m.options.values():
@@ -136,6 +136,7 @@ def fresh_state(g, n: int, seed: int, options: dict[str, Any] | None = None) -> 
         fn = g.zone_cap[st.zfamily[z]]
         env[0] = st.zowner[z]  # a per-player zone's capacity is worked out for its owner (`me`)
         if isinstance(fn, dict):  # a zone on a card: its kind's capacity, for that card (`this`)
+            assert st.zholder is not None  # (a game with zones on cards keeps their holders)
             fn = fn.get(g.card_kind[st.zholder[z]])
             env[1] = st.zholder[z]
         st.cap[z] = fn(st, env) if fn else None

@@ -85,11 +85,11 @@ def analyse(m: GameModel) -> Layout:
     kept: dict = {}
     # locals bound over `every Z` are zones of that family (never a shared one)
     family_locals = set()
-    dynamic_reads = []  # (span, what) of a zone value that may be any zone, where its order is read
+    dynamic_reads: list = []  # (span, what) of a zone value that may be any zone, where its order is read
     for d in m.decls:
         if isinstance(d, _SKIPPED):
             continue
-        stack = [(d, None, None, None)]
+        stack: list = [(d, None, None, None)]
         while stack:
             node, parent, field, grand = stack.pop()
             for fname, ch in A.named_children(node):

@@ -8,17 +8,38 @@ expressions (evaluate) and read the state they are given; they change neither.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ..check.model import as_type
 from ..syntax import ast as A
 from .common import RULE_FAULTS
 
 if TYPE_CHECKING:
+    from ..check.model import GameModel, Type
     from .state import State
 
 
 class Presentation:
     """Labels, text and visibility of a compiled game's values (mixed into CompiledGame)."""
+
+    if TYPE_CHECKING:  # the game's tables and what it evaluates with, set by CompiledGame
+        model: GameModel
+        card_name: list[str]
+        card_kind: list[str]
+        card_vars: list[list[tuple[str, int, Type]]]
+        card_templates: list
+        copies_of: dict[str, int]
+        copy_no: list[int]
+        zone_names: list[str]
+        zone_per: list[bool]
+        zone_is_card: list[bool]
+        zone_holders: list[list[int]]
+        kdef_cells: Any
+        effect_titles: dict[str, str]
+
+        def _zbase(self, n: int) -> list[int]: ...
+
+        def evaluate(self, e: A.Expr, st: State, env: list | None = None) -> Any: ...
 
     def zone_name(self, z: int, st: State) -> str:
         """Zone z's label in st's game ("table of P2"): zone numbers depend on the player count."""
@@ -38,6 +59,7 @@ class Presentation:
         no card ("dice of a face-down card")."""
         f = st.zfamily[z]
         if self.zone_is_card[f] and viewer is not None:
+            assert st.zholder is not None  # (a game with zones on cards keeps their holders)
             h = st.zholder[z]
             seen = st.vis_mask(h) == (1 << st.n) - 1 if viewer == -1 else st.visible(h, viewer)
             if not seen:  # (viewer -1: the label everyone may read)
@@ -85,7 +107,8 @@ class Presentation:
         text = cd.text if cd.text is not None else kinfo.decl.text if kinfo is not None else None
         if text is None:
             return None
-        out = []
+        assert kinfo is not None  # (a card's text is its own or its kind's: every card has a known kind)
+        out: list = []
         for part in text.parts:
             if isinstance(part, str):
                 out.append(part)
@@ -128,7 +151,7 @@ class Presentation:
         if isinstance(v, bool):
             return "yes" if v else "no"
         if isinstance(v, (list, tuple)):
-            inner = t[5:] if t and t.startswith("list:") else None
+            inner = as_type(t).list_elem if t else None
             return ", ".join(self.text_value(x, st, inner, viewer) for x in v) if v else "-"
         if t == "effect" and isinstance(v, str):
             return self.effect_titles.get(v, v)
@@ -146,10 +169,10 @@ class Presentation:
         `require`'s message, else the condition and its place)."""
         names = set(offered)
         phase_given = phase is not None
-        phase = next((ph.decl for ph in self.model.phases if ph.decl.actions and (
+        found = next((ph.decl for ph in self.model.phases if ph.decl.actions and (
             ph.name == phase if phase is not None else names <= {r.name for r in ph.decl.actions})), None)
         out = []
-        for ref in phase.actions if phase is not None else ():
+        for ref in found.actions if found is not None else ():
             a = self.model.actions.get(ref.name)
             if ref.name in names or a is None:
                 continue
@@ -184,7 +207,7 @@ class Presentation:
             return self.card_name[v] if seen else "face-down card"
         return self.label(v, st, t, viewer)
 
-    def card_hiding(self, c: int, st: State, text: str, alt_hidden: str):
+    def card_hiding(self, c: int, st: State, text: str, alt_hidden: str) -> tuple[int, str] | None:
         """The hidden part of a log line that names card c by its label: (the players who may read
         it whole, what the others read) or None. A card some may not see reads `alt_hidden`; a card
         all may see whose var attributes name a card some may not see reads with those hidden."""
@@ -225,6 +248,6 @@ class Presentation:
         if t == "zone":
             return self.zone_text(v, st, viewer)
         if isinstance(v, (list, tuple)):
-            inner = t[5:] if t and t.startswith("list:") else None
+            inner = as_type(t).list_elem if t else None
             return "{" + ", ".join(self.label(x, st, inner, viewer) for x in v) + "}"
         return str(v)

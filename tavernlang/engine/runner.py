@@ -54,7 +54,7 @@ class Match:
         self._gen = game.flow(self.st)
         self.pending: Decision | None = None
         self.result: dict | None = None
-        self._left = budget.LIMITS["seconds"]  # the engine's time left (the time to decide is not counted)
+        self._left: float = budget.LIMITS["seconds"]  # the engine's time left (the time to decide is not counted)
         self._step(None)
 
     # ------------------------------------------------------------ driving
@@ -126,7 +126,7 @@ class Match:
     def view(self, p: int | None) -> dict:
         """What player p may see (p None: everything)."""
         st, g = self.st, self.game
-        zones = {}
+        zones: dict = {}
         for z, cards in enumerate(st.zones):
             shown = [g.card_label(c, st, p) if st.visible(c, p) else "?" for c in cards]
             if g.zone_vis[st.zfamily[z]] == "hidden" and p is not None:
@@ -280,6 +280,7 @@ def play_bots(match: Match, seats: set[int] | None = None, human=None) -> None:
     rng = bot_rng(match.seed)
     while not match.over:
         d = match.pending
+        assert d is not None  # (a match not over waits on a decision)
         if human is not None and seats is not None and d.player in seats:
             i = human(match)
         else:

@@ -17,6 +17,7 @@ import functools
 import heapq
 import itertools
 import math
+from typing import Any, Generator, Iterable
 
 from ..errors import GameError
 from . import budget
@@ -211,7 +212,7 @@ def _subset_sum(items, a, b, want, col, test, span):
             if w <= want:
                 reach |= reach << w
         return bool((reach >> want) & 1)
-    reach = [1] + [0] * b  # reach[c]: bit s is set when some c items sum to s
+    reaches = [1] + [0] * b  # reaches[c]: bit s is set when some c items sum to s
     for x in items:
         w = col[x] if x is not None else None
         w = 0 if w is None else w  # none adds nothing to a sum
@@ -220,11 +221,11 @@ def _subset_sum(items, a, b, want, col, test, span):
         if w > want:
             continue
         for c in range(b - 1, -1, -1):
-            r = reach[c]
+            r = reaches[c]
             if r:
-                reach[c + 1] |= r << w if mask < 0 else (r << w) & mask
+                reaches[c + 1] |= r << w if mask < 0 else (r << w) & mask
     for c in range(a, b + 1):
-        if (reach[c] >> want) & 1:
+        if (reaches[c] >> want) & 1:
             return True
     return False
 
@@ -434,7 +435,7 @@ def _cfire(st, trig, lo, hi, wrap, name, p, old, new, delta, span=None):
     fires it as often, each firing a step of the game's budget, counted before the first)."""
     if delta <= 0:
         return
-    hits = []
+    hits: list[tuple] = []
     laps = []  # (first step, lap length, last step, t, body, env, decl) of a wrap-around track
     for value, body, frame, pslot, decl in trig:
         env = [p] + [None] * frame
@@ -460,10 +461,11 @@ def _cfire(st, trig, lo, hi, wrap, name, p, old, new, delta, span=None):
                                 f"of {most} steps has left (a larger budget: tav --max-steps N)", span)
             spend(st, n, span)
         # in the order the marker passes them, one lap after another (never all in a list)
-        hits = heapq.merge(*(_laps(*x) for x in laps), key=_first)
+        passed: Iterable[tuple] = heapq.merge(*(_laps(*x) for x in laps), key=_first)
     else:
         hits.sort(key=_first)
-    for _, t, body, env, decl in hits:
+        passed = hits
+    for _, t, body, env, decl in passed:
         if st.fired is not None:
             st.fired[("when", decl)] = st.fired.get(("when", decl), 0) + 1
         if st.log is not None:
@@ -569,7 +571,7 @@ def _n_labeler(st, g, p, t):
     def lab(v):
         return _n_label(g, t, v, st, p)
     if t == "card":
-        lab.cards = True  # (its options are cards: a player may read their text)
+        setattr(lab, "cards", True)  # (its options are cards: a player may read their text)
     return lab
 
 
@@ -589,7 +591,7 @@ def _always(st, env):
     return [True]
 
 
-def run_headed(st, ph, heading: str, data: dict):
+def run_headed(st, ph, heading: str, data: dict) -> Generator[Decision, Any, None]:
     """Run a phase under its heading in the log; a phase that did nothing leaves no heading."""
     if st.log is not None:
         st.log.append((heading, None, data))

@@ -91,7 +91,8 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
     except GameError as e:
         failures.append((e.span if e.span.file != "<builtin>" else d.span, str(e)))
         return res
-    st.log = []
+    slog: list = []  # (st.log, which the script writes)
+    st.log = slog
     st.offered = {}
     st.views = {}
     env = [0] + [None] * max(sc["frame"], game.model.max_frame)
@@ -108,10 +109,10 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
                 if d.random_setup:
                     st.agent = None
                     st.offered, st.views = {}, {}
-            st.log.append(("-- given --", None, {"type": "given"}))
+            slog.append(("-- given --", None, {"type": "given"}))
             if sc["given"] is not None:
                 yield from sc["given"](st, env)
-            st.log.append(("-- run --", None, {"type": "run"}))
+            slog.append(("-- run --", None, {"type": "run"}))
             if sc["run"] is not None:
                 yield from sc["run"](st, env)
         except GameOver:
@@ -163,20 +164,20 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
         texts[:given_at] = [f"-- setup: {given_at} events, not shown --"]
     log.extend(texts)
     if not failures:
-        for fn, e, msg in sc["expects"]:
+        for fn, cond, msg in sc["expects"]:
             try:
                 ok = fn(st, env)
             except GameError as err:
                 failures.append((err.span, str(err)))
                 continue
             except RULE_FAULTS as exc:
-                failures.append((e.span, located(exc).args[0]))
+                failures.append((cond.span, located(exc).args[0]))
                 continue
-            text = _source(game, e.span)
+            text = _source(game, cond.span)
             if ok:
                 log.append(f"expect {text}: ok")
             else:
-                got = _what_failed(game, e, st, env)
-                failures.append((e.span, (msg or f"expected {text}") + (f" ({got})" if got else "")))
+                got = _what_failed(game, cond, st, env)
+                failures.append((cond.span, (msg or f"expected {text}") + (f" ({got})" if got else "")))
                 log.append(f"expect {text}: FAILED")
     return res

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import bisect
 import random
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import GameError
 from .budget import deadline, first_limit
@@ -42,15 +42,15 @@ class State:
         self.deadline = deadline()  # when the game's time is up (checked with the steps: engine/budget.py)
         self.log: list | None = None
         self.why: dict = {}  # a log line's index -> the span of the rules statement that wrote it (explanations)
-        self.explain = None  # an Explainer (engine/explain.py) when each gain's terms are wanted, else None
+        self.explain: Any = None  # an Explainer (engine/explain.py) when each gain's terms are wanted, else None
         self.fired: dict | None = None
         # who decides without suspending the game: (player, options) -> index, or None
         # to hand every decision out as a Decision (interactive play, scenarios)
-        self.agent = None
+        self.agent: Callable[[int, list], int] | None = None
         # the uniform random bot, written into the playout flavour's code (runner.playout): its
         # random(), a counter of its decisions (itertools.count) and their bound; None: st.agent decides
-        self.bot_random = None
-        self.bot_count = None
+        self.bot_random: Callable[[], float] | None = None
+        self.bot_count: Callable[[], int] | None = None
         self.bot_max = 0
         self.turn_used: set = set()  # the actions taken in the turn being played (`taken(A)`)
         self.offered: dict | None = None  # scenarios: prompt -> the labels offered, each time it was asked
@@ -106,7 +106,9 @@ class State:
             elif old < 0 or hid[old]:
                 self.facedown[c] = False
             elif self.zprivate[z]:  # a face-down card taken into a hand: its owner looks at it
-                self.seen[c] |= 1 << self.zowner[z]
+                owner = self.zowner[z]
+                assert owner is not None  # (a private zone is a player's)
+                self.seen[c] |= 1 << owner
         elif face == "facedown":
             self.facedown[c] = True
             self.seen[c] = (1 << me) if me is not None else 0
@@ -142,6 +144,7 @@ class State:
     def drop_held(self, c: int, old: int) -> None:
         """Card c leaves zone `old`: the cards on its `drop to` zones go there first."""
         owner = self.zone_owner(old)
+        assert self.holds is not None  # (called for a card that holds zones)
         for z, target, span in self.holds[c]:
             if self.zones[z]:
                 try:
@@ -170,7 +173,7 @@ class State:
                 return False
         return True
 
-    def zone_owner(self, z: int):
+    def zone_owner(self, z: int) -> int | None:
         """The player a zone belongs to; a zone on a card belongs to the owner of the card's zone."""
         o = self.zowner[z]
         if o is not None or self.zholder is None:

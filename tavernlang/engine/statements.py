@@ -4,11 +4,13 @@ player something, a generator function yielding Decisions. What the generated li
 listed in engine/runtime.py. (A mixin of the compiler in compile.py.)"""
 from __future__ import annotations
 
-from ..check.model import CARD, ZONE, elem
+from ..check.model import (CARD, ZONE, CardAttrRef, CounterRef, DefRef, EffectRef, KindDefRef, PhaseRef, VarRef,
+                           ZoneFamilyRef, ZoneRef, elem, is_builtin)
 from ..syntax import ast as A
 from . import runtime
 from .budget import MAX_INT
 from .common import HELD_PREFIX, MAX_SUBSETS, SECRET_PICKS, Fn
+from .expressions import ExpressionCompiler
 from .runtime import _always, _first  # noqa: F401  (compile.py reads _first here)
 from .writer import Writer, fragment
 
@@ -22,8 +24,14 @@ def _holds_cards(m, coll) -> bool:
     return t == CARD or t in m.kinds
 
 
-class StatementCompiler:
+class StatementCompiler(ExpressionCompiler):
+    """Statements, over the expressions of ExpressionCompiler; the compiler (compile._Compiler)
+    sets the tables declared here before any statement is generated."""
+
     playout = False  # the playout flavour: an agent decides every choice, nothing is yielded (compile.py)
+    option_fns: dict  # choose statement -> the function listing its options
+    reach: dict[int, list]  # counter slot -> its `when ... reaches` triggers
+    handlers: dict[str, list]  # event -> its handlers
 
     def __init__(self):
         super().__init__()
@@ -50,7 +58,7 @@ class StatementCompiler:
         order of the items (as itertools.combinations gives them); the subsets there are to try
         are counted before any is tried, and are steps of the budget."""
         ck = self.m.slots.get(s.cond) if s.cond is not None else None
-        k = self.m.slots[s]
+        k = self.m.slot(s)
 
         def build():
             ls, c = self.xiter(s.coll) if s.cond is not None else self.xcoll(s.coll)
@@ -130,8 +138,8 @@ class StatementCompiler:
         (a number worked out from the family's base: never none; a none player is a fault), or a
         name bound over `every Z` (`ctx.zones`); else None."""
         ref = self.m.refs.get(e)
-        if ref is not None and ref[0] in ("zone", "pzone"):
-            return ref[1]
+        if isinstance(ref, ZoneRef) and ref.whose != "card":
+            return ref.slot
         return self.ctx.zones.get(src) if not lines else None
 
     def _given_options(self, w: Writer, s, opts: str, fn) -> None:
@@ -165,7 +173,7 @@ class StatementCompiler:
         return any(ph.decl.simultaneous for ph in self.m.phases)
 
 
-    def l_Reveal(self, s, w):
+    def l_Reveal(self, s, w) -> bool:
         """`reveal X`: every player now knows the card(s); a card not in a hidden zone turns face up
         (a line in the log for each card that turned, or that is shown from a hidden pile)."""
         know = not self.playout
@@ -198,7 +206,7 @@ class StatementCompiler:
             each()
         return False
 
-    def l_Look(self, s, w):
+    def l_Look(self, s, w) -> bool:
         """`look at X`: the player acting now knows the card(s) (a line only they can read)."""
         cl, cs = self.spill(*self.xcards(s.what))
         w.lines(cl)
@@ -211,7 +219,7 @@ class StatementCompiler:
                 w.line(f"_log_look(st, _g, env[0], {c})")
         return False
 
-    def l_Shuffle(self, s, w):
+    def l_Shuffle(self, s, w) -> bool:
         """`shuffle Z`: Fisher-Yates with the game's RNG; nobody knows where a face-down card went."""
         zl, z = self.spill(*self.x(s.zone))
         w.lines(zl)
@@ -226,7 +234,7 @@ class StatementCompiler:
                 w.line(f"_log_shuffle(st, _g, {z})")
         return False
 
-    def l_Swap(self, s, w):
+    def l_Swap(self, s, w) -> bool:
         """`swap A with B`: each card takes the other's place."""
         al, a = self.spill(*self.x(s.a))
         bl, b = self.spill(*self.x(s.b))
@@ -234,7 +242,7 @@ class StatementCompiler:
         w.line(f"_swap(st, _g, {a}, {b}, {self.k(s.span)})")
         return False
 
-    def l_Show(self, s, w):
+    def l_Show(self, s, w) -> bool:
         """`show X to p`: p now knows the card(s)."""
         tl, t = self.spill(*self.x(s.to))  # (to whom first: nobody is an error before the cards are worked out)
         span = self.k(s.span)
@@ -246,26 +254,26 @@ class StatementCompiler:
         w.line(f"_show(st, _g, {cs}, {t}, env[0])")
         return False
 
-    def l_Require(self, s, w):
+    def l_Require(self, s, w) -> bool:
         return False  # a leading require is compiled as the precondition; nothing to run
 
-    def l_EndGame(self, s, w):
+    def l_EndGame(self, s, w) -> bool:
         w.line("raise _GameOver")
         return False
 
-    def l_Log(self, s, w):
+    def l_Log(self, s, w) -> bool:
         t = self.k(s.text)
         with w.logged():
             w.line(f'st.log.append(({t}, None, {{"type": "log", "text": {t}}}))')
         return False
 
-    def l_Let(self, s, w):
+    def l_Let(self, s, w) -> bool:
         ls, v = self.x(s.value)
         w.lines(ls)
         w.line(f"env[{self.m.slots[s]}] = {v}")
         return False
 
-    def l_NextTurn(self, s, w):
+    def l_NextTurn(self, s, w) -> bool:
         ls, v = self.spill(*self.x(s.player))
         w.lines(ls)
         with w.block(f"if {v} is None:"):
@@ -273,16 +281,17 @@ class StatementCompiler:
         w.line(f"st.next_player = {v}")
         return False
 
-    def l_Set(self, s, w):
+    def l_Set(self, s, w) -> bool:
         vtype = self.m.types.get(s.target)
         ref = self.m.refs[s.target]
-        kind, slot = ref[0], ref[1]
+        assert isinstance(ref, (CardAttrRef, VarRef, CounterRef)), ref  # (what `set` may name)
+        slot = ref.slot
         # a zone set where a list of cards is kept: its cards as they are now
-        ls, v = self.xcards(s.value) if (vtype or "").startswith("list:") and self.m.types.get(s.value) == ZONE \
+        ls, v = self.xcards(s.value) if vtype is not None and vtype.is_list and self.m.types.get(s.value) == ZONE \
             else self.x(s.value)
         if vtype == "int" and self._may_grow(s.value):  # a whole number stored: in range
             v = f"_num({v}, {self.k(s.span)})"
-        if kind == "cvar":  # the card first, then the value
+        if isinstance(ref, CardAttrRef) and ref.mutable:  # the card first, then the value
             ol, o = self.spill(*self.x(s.target.obj))
             ls, v = self.spill(ls, v)
             w.lines(ol + ls)
@@ -294,8 +303,8 @@ class StatementCompiler:
                 with w.logged():
                     w.line(f"_log_set(st, _g, {o}, {self.k(aname)}, {v}, {self.k(vtype)})")
             return False
-        table = "vars" if kind in ("var", "pvar") else "counters"
-        if kind in ("var", "counter"):
+        table = "vars" if isinstance(ref, VarRef) else "counters"
+        if isinstance(ref, (VarRef, CounterRef)) and ref.whose == "shared":
             w.lines(ls)
             w.line(f"st.{table}[{slot}][0] = {v}")
             return False
@@ -305,7 +314,7 @@ class StatementCompiler:
         w.line(f"st.{table}[{slot}][{o}] = {v}")
         return False
 
-    def l_If(self, s, w):
+    def l_If(self, s, w) -> bool:
         tl, t = self.x(s.test)
         w.lines(tl)
         with w.block(f"if {t}:"):
@@ -316,14 +325,14 @@ class StatementCompiler:
                 g2 = self.write_stmts(w, s.orelse.stmts)
         return g1 or g2
 
-    def l_For(self, s, w):
+    def l_For(self, s, w) -> bool:
         cl, c = self.x(s.coll)
-        k = self.m.slots[s]
+        k = self.m.slot(s)
         src = f"list(st.zones[{c}])" if self.m.types.get(s.coll) == ZONE else f"list({c})"
         body = self.writer()
         g = self.write_stmts(body, s.body.stmts)
         few = isinstance(s.coll, A.EveryZone) or isinstance(s.coll, A.Name) and \
-            self.m.refs.get(s.coll) in (("builtin", "players"), ("builtin", "others"))  # (at most 100 rounds)
+            is_builtin(self.m.refs.get(s.coll), "players", "others")  # (at most 100 rounds)
         # the cards left to go, where a search bot can re-deal them (bots.remap_held) when the body
         # may decide (in the playout flavour nothing is a generator: every loop of cards)
         if (g or self.playout) and _holds_cards(self.m, s.coll):
@@ -342,7 +351,7 @@ class StatementCompiler:
                 w.write(body)
         return g
 
-    def l_Repeat(self, s, w):
+    def l_Repeat(self, s, w) -> bool:
         i = self.tmp()
         cl, c = self.x(s.cond)
         body = self.writer()
@@ -369,7 +378,7 @@ class StatementCompiler:
         for n in A.walk(e):
             if isinstance(n, (A.BinOp, A.Neg)) and getattr(n, "op", "-") in ("+", "-", "*") \
                     or isinstance(n, A.Aggregate) and n.op == "sum" \
-                    or isinstance(n, (A.Call, A.Name, A.Attr, A.Of)) and (self.m.refs.get(n) or ("",))[0] in ("def", "kdef"):
+                    or isinstance(n, (A.Call, A.Name, A.Attr, A.Of)) and isinstance(self.m.refs.get(n), (DefRef, KindDefRef)):
                 return True
         return False
 
@@ -392,7 +401,7 @@ class StatementCompiler:
             with w.block(f"if {log_if}:"):
                 w.line(f"_log_move(st, _g, {c}, {o}, {d}, {self.k(face)}, env[0], {kn})")
 
-    def l_Move_many(self, s, w):
+    def l_Move_many(self, s, w) -> bool:
         """`move CARDS to Z`: each card in turn (in the log a line each when there are at most
         three, else one line for all); `move cards to Z`: everything at once."""
         dl, d = self.x(s.dest)
@@ -406,7 +415,7 @@ class StatementCompiler:
             w.line(f"raise _GameError({self.k('move to nowhere (the destination is none)')}, {span})")
         top = s.position != "bottom"
         logged = not self.playout
-        if self.m.refs.get(s.what) == ("builtin", "cards") and top:  # everything at once
+        if is_builtin(self.m.refs.get(s.what), "cards") and top:  # everything at once
             w.line(f"st.move_everything({z}, {self.k(s.face)}, env[0])")
             with w.logged():
                 w.line(f"_log_many(st, _g, len(st.all_cards), {z})")
@@ -423,12 +432,12 @@ class StatementCompiler:
             w.line(f"_log_many(st, _g, len({cs}), {z})")
         return False
 
-    def l_Move(self, s, w):
+    def l_Move(self, s, w) -> bool:
         if self.m.types.get(s.what) != CARD:
             return self.l_Move_many(s, w)
         # `top(Z)` of an empty zone moves nothing (drawing from an empty pile draws nothing);
         # any other card that is none here is a mistake in the rules
-        may_be_nothing = isinstance(s.what, A.Call) and self.m.refs.get(s.what) == ("builtin", "top")
+        may_be_nothing = isinstance(s.what, A.Call) and is_builtin(self.m.refs.get(s.what), "top")
         cl, c = self.x(s.what)
         known = not cl and c in self.ctx.cards  # a name bound over a zone: a card, never none
         cl, c = self.spill(cl, c)
@@ -496,12 +505,12 @@ class StatementCompiler:
             w.line(f"st.facedown[{c}] = False")
         return o
 
-    def choose_options(self, s):
+    def choose_options(self, s) -> Fn:
         """The function listing a choice's options (what its legality check and the choice read)."""
         f = self.option_fns.get(s)
         if f is None:
             if isinstance(s, A.Choose):
-                f = self.options_of(s.cond, self.m.slots[s], s.coll, s.span)
+                f = self.options_of(s.cond, self.m.slot(s), s.coll, s.span)
             elif isinstance(s, A.ChooseSubset):
                 f = self._subset_options(s)
             elif isinstance(s, A.ChooseOne):
@@ -512,10 +521,10 @@ class StatementCompiler:
         return f
 
 
-    def l_Choose(self, s, w):
+    def l_Choose(self, s, w) -> bool:
         ctype = self.m.types.get(s.coll)
         t = elem(ctype) if ctype else None
-        k = self.m.slots[s]
+        k = self.m.slot(s)
         prompt = s.prompt or f"choose {s.var}"
         is_random = s.chooser is not None and s.chooser.random
         opts_fn = self.choose_options(s)
@@ -526,7 +535,7 @@ class StatementCompiler:
             ref = self.m.refs.get(s.coll)
             stmts = s.body.stmts
             first = stmts[0] if stmts else None
-            if self.playout and ref is not None and ref[0] == "zone" and self.g.zone_vis[ref[1]] == "hidden" \
+            if self.playout and isinstance(ref, ZoneRef) and ref.whose == "shared" and self.g.zone_vis[ref.slot] == "hidden" \
                     and isinstance(first, A.Reveal) and self.local_slot(first.what) == k:
                 # revealing the card just picked, still in its hidden zone, changes nothing but what
                 # each player knows (and the log): nothing to write where no one reads those
@@ -534,7 +543,9 @@ class StatementCompiler:
             with self.known_card(f"env[{k}]"):  # the pick, in the body: a card, never none
                 body_gen = self.write_stmts(body, stmts)
         elif isinstance(s.coll, A.EveryZone):  # the pick, in the body: a zone of that family, never none
-            with self.inner(zones={**self.ctx.zones, f"env[{k}]": self.m.refs[s.coll][1]}):
+            zf = self.m.refs[s.coll]
+            assert isinstance(zf, ZoneFamilyRef), zf
+            with self.inner(zones={**self.ctx.zones, f"env[{k}]": zf.slot}):
                 body_gen = self.write_stmts(body, s.body.stmts)
         else:
             body_gen = self.write_stmts(body, s.body.stmts)
@@ -660,7 +671,7 @@ class StatementCompiler:
                     w.line(f"{opts}.append({ko})")
         return w.code
 
-    def l_ChooseOne(self, s, w):
+    def l_ChooseOne(self, s, w) -> bool:
         """`choose [prompt] { option "L" [if C] { ... } ... }`: one of the options whose condition
         holds, and its body (written out here)."""
         self.choose_options(s)
@@ -690,11 +701,11 @@ class StatementCompiler:
                 is_gen = is_gen or g
         return is_gen
 
-    def l_ChooseNumber(self, s, w):
+    def l_ChooseNumber(self, s, w) -> bool:
         """`choose number x from A to B`: a whole number of that range (none: nothing happens)."""
         ll, lo = self.spill(*self.x(s.low))
         hl, hi = self.spill(*self.x(s.high))
-        k = self.m.slots[s]
+        k = self.m.slot(s)
         prompt = s.prompt or f"choose {s.var}"
         kp, ks = self.k(prompt), self.k(s.span)
         opts = self.tmp()
@@ -723,12 +734,12 @@ class StatementCompiler:
             g = self.write_stmts(w, s.body.stmts)
         return g or (not rnd and not self.playout)
 
-    def l_ChooseSubset(self, s, w):
+    def l_ChooseSubset(self, s, w) -> bool:
         """`choose subset x of L [where C] [size A..B] [if T]`: one of its subsets (its options
         generated by _subset_options; those a turn just worked out are taken as they are)."""
         t = elem(self.m.types.get(s.coll) or "any")
         lab = "list:" + (t or "any")
-        k = self.m.slots[s]
+        k = self.m.slot(s)
         prompt = s.prompt or f"choose {s.var}"
         kp, kt, ks = self.k(prompt), self.k(lab), self.k(s.span)
         opts = self.tmp()
@@ -736,12 +747,12 @@ class StatementCompiler:
         return self._pick_then(w, s, opts, k, kp, kt, ks, True,
                                lambda p, x: f"_log_subset(st, _g, {p}, {x}, {kp}, {self.k(t)})")
 
-    def l_ChooseN(self, s, w):
+    def l_ChooseN(self, s, w) -> bool:
         """`choose [up to] N x in L [where C]`: N single choices one after another from what is
         left (no list of subsets is made); with `up to`, "done" is an option each time."""
         ctype = self.m.types.get(s.coll)
         t = elem(ctype or "any")
-        k = self.m.slots[s]
+        k = self.m.slot(s)
         ck = self.m.slots.get(s.cond) if s.cond is not None else None
         prompt = s.prompt or f"choose {s.var}"
         kp, ks, kt = self.k(prompt), self.k(s.span), self.k(t)
@@ -801,13 +812,13 @@ class StatementCompiler:
         g = self.write_stmts(w, s.body.stmts)
         return g or (not rnd and not self.playout)
 
-    def l_Simultaneous(self, s, w):
+    def l_Simultaneous(self, s, w) -> bool:
         """`simultaneously for p in P choose x in L [where C] { ... }`: every player picks without
         seeing the others' picks; then the picks are shown and each player's body runs (as them)."""
         ctype = self.m.types.get(s.coll)
         t = elem(ctype) if ctype else None
         cards = t == CARD or t in self.m.kinds
-        ps, cs = self.m.slots[s]
+        ps, cs = self.m.slot_pair(s)
         prompt = s.prompt or f"choose {s.var}"
         kp, kt, ks = self.k(prompt), self.k(t), self.k(s.span)
         held = HELD_PREFIX if cards else "_t"  # (what a search bot re-deals: bots.remap_held)
@@ -852,7 +863,7 @@ class StatementCompiler:
         w.line(f"env[0] = {me}")
         return g or not self.playout
 
-    def l_Emit(self, s, w):
+    def l_Emit(self, s, w) -> bool:
         """`emit EVENT(args)`: every `on EVENT` handler runs, in the order of the rules, as me."""
         decls = [d for d, _ in self.m.handlers.get(s.event, [])]
         wants = [any(i < len(d.params) and self.m.types.get(a) == ZONE and d.params[i].type.list for d in decls)
@@ -864,7 +875,7 @@ class StatementCompiler:
         self._drive(w, call)
         return not self.playout
 
-    def l_Gain(self, s, w):
+    def l_Gain(self, s, w) -> bool:
         """`gain N C [to p]`, `lose N C [from p]`, `give N C to p`, `take N C from p`: the
         counter changed within its bounds (or round its wrap-around track), a line in the log,
         and then the `when C reaches V` triggers of the spaces its marker passed."""
@@ -951,7 +962,7 @@ class StatementCompiler:
         self._drive(w, fire)
         return not self.playout
 
-    def l_Do_value(self, s, w):
+    def l_Do_value(self, s, w) -> bool:
         """`do X` of an effect held in a value (a card's attribute): the effect looked up in a
         table of the game's effects, written out; a value naming an action or a phase (or no
         effect at all) goes to _do_named, which knows those."""
@@ -987,22 +998,21 @@ class StatementCompiler:
             self._drive(w, call)
         return not self.playout
 
-    def l_Do(self, s, w):
+    def l_Do(self, s, w) -> bool:
         e = s.effect
         ref = self.m.refs.get(e)
-        kind = ref[0] if ref is not None else None
-        if kind not in ("phase", "action") and not (kind == "effect" and isinstance(e, (A.Name, A.Call))):
-            return self.l_Do_value(s, w)  # an effect held in a value
-        if kind in ("phase", "action"):
+        if isinstance(ref, PhaseRef) or isinstance(ref, EffectRef) and ref.is_action:
             ml, me = self.spill(*self.x(s.as_player)) if s.as_player is not None else ([], "env[0]")
-            if kind == "phase":
-                call = f"_do_phase(st, _g, {self.k(ref[1])}, {me}, {s.as_player is not None}, {self.k(s.span)})"
+            if isinstance(ref, PhaseRef):
+                call = f"_do_phase(st, _g, {self.k(ref.name)}, {me}, {s.as_player is not None}, {self.k(s.span)})"
             else:
-                call = f"_do_action(st, _g, {self.k(ref[1])}, {me})"
+                call = f"_do_action(st, _g, {self.k(ref.name)}, {me})"
             w.lines(ml)
             self._drive(w, call)
             return not self.playout
-        name = ref[1]
+        if not (isinstance(ref, EffectRef) and isinstance(e, (A.Name, A.Call))):
+            return self.l_Do_value(s, w)  # an effect held in a value
+        name = ref.name
         eff = self.m.effects[name]
         cell = self.k(self.g.effect_cells[name])
         parts = [self.x(s.as_player) if s.as_player is not None else ([], "env[0]")]

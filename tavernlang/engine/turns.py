@@ -6,6 +6,8 @@ Below engine/compile.py (which generates the code calling these): nothing here i
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from ..errors import GameError
 from .budget import spend
 from .common import Decision, only_option
@@ -48,10 +50,12 @@ def _simultaneous_turns(st, sp):
     if first is None:
         raise GameError("the first player of the phase is none", ph.start.span)
     inside = [(first + i) % n for i in range(n)]
-    used = {p: set() for p in inside}  # what each player took in this phase (`once`, `taken`)
+    used: dict[int, set] = {p: set() for p in inside}  # what each player took in this phase (`once`, `taken`)
     log = st.log
     steps = 0
-    picks, offered = [], []
+    picks: list[tuple] = []  # (player, action or None/False, its first choice made with the pick)
+    offered: list = []  # what each pick was chosen among (None: nothing)
+    _secret_picks: Callable | None  # (see bots.remap_held)
 
     def redraw(rng):
         """The picks made so far in this step drawn again at random among what each player

@@ -21,7 +21,7 @@ coverage written only in the interactive flavour (``logged``, ``counted``).
 from __future__ import annotations
 
 from contextlib import contextmanager, nullcontext
-from typing import Iterable, Iterator
+from typing import ContextManager, Iterable, Iterator
 
 INDENT = "    "
 _HERE = object()  # (a line's span: the writer's current one)
@@ -72,12 +72,12 @@ class Writer:
         finally:
             self._level -= 1
 
-    def block(self, header: str, span=_HERE):
+    def block(self, header: str, span=_HERE) -> ContextManager[None]:
         """`with w.block("if x:"):` the header line, then what is written inside, one level in."""
         self.line(header, span)
         return self.indent()
 
-    def maybe(self, header: str | None):
+    def maybe(self, header: str | None) -> ContextManager[None]:
         """`block(header)`; with no header, what is written inside stays at this level."""
         return self.block(header) if header is not None else nullcontext()
 

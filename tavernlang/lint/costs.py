@@ -67,7 +67,7 @@ def _src(ctx, e, seen=None):
                 return _src(ctx, node.coll, seen)
             if role == "let":
                 return _src(ctx, node.value, seen)
-    if isinstance(e, A.Call) and e.name == "named" and m.refs.get(e) == BuiltinRef("builtin", "named") and e.args:
+    if isinstance(e, A.Call) and e.name == "named" and m.refs.get(e) == BuiltinRef("named") and e.args:
         names = _texts(ctx, e.args[0], 0)
         if names is not None:
             return Cards((cd, c) for cd, c in v.universe if cd.name in names), set()
@@ -264,8 +264,8 @@ def _calls(ctx):
         for node in A.walk(decl.body):
             ref = m.refs.get(node)
             if isinstance(node, (A.Call, A.Name)) and isinstance(ref, (DefRef, EffectRef)) \
-                    and (ref.tag, ref.name) in bodies and (isinstance(node, A.Call) or isinstance(ref, EffectRef)):
-                lst.append(((ref.tag, ref.name), node))
+                    and (ref.kind, ref.name) in bodies and (isinstance(node, A.Call) or isinstance(ref, EffectRef)):
+                lst.append(((ref.kind, ref.name), node))
     return out, bodies
 
 
@@ -444,7 +444,7 @@ def _most_calls(node, targets, refs) -> float:
                                                           _most_calls(node.orelse, targets, refs))
     own = 0
     ref = refs.get(node)
-    if isinstance(node, (A.Call, A.Name)) and isinstance(ref, (DefRef, EffectRef)) and (ref.tag, ref.name) in targets:
+    if isinstance(node, (A.Call, A.Name)) and isinstance(ref, (DefRef, EffectRef)) and (ref.kind, ref.name) in targets:
         own = 1
     inner = sum(_most_calls(c, targets, refs) for c in _children(node))
     if inner and isinstance(node, (A.For, A.Repeat, A.Quant, A.Aggregate)):

@@ -285,7 +285,7 @@ class Facts:
             for n in u.nodes:
                 ref = m.refs.get(n) if isinstance(n, (A.Name, A.Call)) else None
                 if isinstance(ref, _RUNNABLE):
-                    self.refs_by.setdefault((ref.tag, ref.name), []).append(n)
+                    self.refs_by.setdefault((ref.kind, ref.name), []).append(n)
                 elif isinstance(n, A.ActionRef):
                     self.refs_by.setdefault(("action", n.name), []).append(n)
                 elif isinstance(n, A.Emit):
@@ -296,7 +296,7 @@ class Facts:
                     par = self.parent.get(n)
                     as_do = isinstance(par, A.Do) and par.effect is n
                     if isinstance(ref, DefRef) or as_do:
-                        runs.update(self.by_name.get((ref.tag, ref.name), ()))
+                        runs.update(self.by_name.get((ref.kind, ref.name), ()))
                     elif isinstance(ref, EffectRef) and not ref.is_action:
                         vals.add(ref.name)
                 elif isinstance(n, A.Do):
@@ -405,7 +405,7 @@ class Facts:
         return None
 
 
-_RUNNABLE = (DefRef, EffectRef, PhaseRef)  # what a name can run or read: by_name's keys are (tag, name)
+_RUNNABLE = (DefRef, EffectRef, PhaseRef)  # what a name can run or read: by_name's keys are (kind, name)
 
 
 def _binds(p, child, n):

@@ -121,7 +121,7 @@ def runs_itself(ctx):
             target = (m.actions if ref.is_action else m.effects).get(ref.name) if isinstance(ref, EffectRef) else None
             if target is not None and target.requires:
                 continue  # it may be skipped
-            for v in f.by_name.get((ref.tag, ref.name), ()):
+            for v in f.by_name.get((ref.kind, ref.name), ()):
                 out.append((v, s))
         edges[u] = out
     reported = set()

@@ -267,7 +267,7 @@ class Values:
 
     def elem_iv(self, coll) -> Iv:
         """The interval of the items of a list of numbers."""
-        if isinstance(coll, A.Call) and coll.name == "range" and self.m.refs.get(coll) == BuiltinRef("builtin", "range"):
+        if isinstance(coll, A.Call) and coll.name == "range" and self.m.refs.get(coll) == BuiltinRef("range"):
             a, b = self.iv(coll.args[0]), self.iv(coll.args[1])
             return Iv(a.lo, b.hi, a.lo_why, b.hi_why, a.lo_tag, b.hi_tag)
         if isinstance(coll, A.ListLit):
@@ -756,7 +756,7 @@ class Values:
             if base is None or coll.cond is None:
                 return base
             return self.filter_cards(base, coll.cond, coll)
-        if isinstance(coll, A.Call) and coll.name == "named" and m.refs.get(coll) == BuiltinRef("builtin", "named"):
+        if isinstance(coll, A.Call) and coll.name == "named" and m.refs.get(coll) == BuiltinRef("named"):
             v = self.vals(coll.args[0])
             if v is None:
                 return self.whole()
@@ -793,9 +793,9 @@ class Values:
             return n, self._cards_why(cards, n)
         if isinstance(coll, A.Name):
             ref = m.refs.get(coll)
-            if ref == BuiltinRef("builtin", "players"):
+            if ref == BuiltinRef("players"):
                 return m.max_players, f"there are at most {m.max_players} players"
-            if ref == BuiltinRef("builtin", "others"):
+            if ref == BuiltinRef("others"):
                 return m.max_players - 1, f"there are at most {m.max_players - 1} other players"
             if isinstance(ref, LocalRef):
                 b = self.f.binder(coll)
