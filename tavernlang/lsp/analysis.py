@@ -149,7 +149,7 @@ def doc_above(text: str, line: int) -> str:
 
 
 def _text(sources: SourceCache, file: str) -> str:
-    return getattr(sources, "_texts", {}).get(file, "")
+    return sources.text(file) or ""
 
 
 def find_name(sources: SourceCache, span: Span, name: str, after: str = "", quoted: bool = False) -> Span:
@@ -279,7 +279,7 @@ def analyse(path: str, overlay: dict[Path, str] | None = None, lint: bool = True
         for f in found:
             sev = "error" if f.code == "TAV000" else "warning"
             findings.append(Finding(f.span, f.message, sev, f.code, tuple(f.notes)))
-    a = Analysis(entry, list(getattr(sources, "_texts", {}).keys()), findings, sources, model, decls)
+    a = Analysis(entry, sources.files(), findings, sources, model, decls)
     if model is not None:
         a.changes = list(model.changes)
     if names:
