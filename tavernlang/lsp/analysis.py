@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import OrderedDict
 from pathlib import Path
 
 import attrs
@@ -174,19 +175,62 @@ def find_name(sources: SourceCache, span: Span, name: str, after: str = "", quot
     return Span(span.file, l1, c1, l2, c2)
 
 
-_CODE_CACHE: dict[int, tuple[str, str]] = {}
+CODE_CACHE_CHARS = 16 * 1024 * 1024  # the texts _code keeps blanked, at most (the oldest go first)
+_CODE_CACHE: OrderedDict[int, tuple[str, str]] = OrderedDict()
 
 
 def _code(text: str) -> str:
-    """The text with comments blanked out (same length), so a name is not found in a comment."""
+    """The text with comments blanked out (same length), so a name is not found in a comment.
+    The latest 64 texts asked for are kept (each is asked for once per declaration in it), up to
+    CODE_CACHE_CHARS characters in all."""
     hit = _CODE_CACHE.get(id(text))
     if hit is not None and hit[0] is text:
+        _CODE_CACHE.move_to_end(id(text))
         return hit[1]
     out = re.sub(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*', lambda m: m.group(0) if m.group(0)[0] == '"' else " " * len(m.group(0)), text)
-    if len(_CODE_CACHE) > 64:
-        _CODE_CACHE.clear()
     _CODE_CACHE[id(text)] = (text, out)
+    _CODE_CACHE.move_to_end(id(text))
+    total = sum(len(t) for t, _ in _CODE_CACHE.values())
+    while (total > CODE_CACHE_CHARS or len(_CODE_CACHE) > 64) and len(_CODE_CACHE) > 1:
+        _, (t, _) = _CODE_CACHE.popitem(last=False)
+        total -= len(t)
     return out
+
+
+class TreeCache:
+    """Syntax trees by (file name, bytes), as loader.read_decls reads and fills its `parsed`: the
+    latest `per_file` versions of each file, for the latest `files` files. An editor's every edit
+    is a new version of its file; the files it did not change keep their trees."""
+
+    def __init__(self, per_file: int = 2, files: int = 256) -> None:
+        self.per_file, self.files = per_file, files
+        self._by_file: OrderedDict[str, OrderedDict[bytes, object]] = OrderedDict()
+
+    def get(self, key, default=None):
+        name, data = key
+        versions = self._by_file.get(name)
+        if versions is None or data not in versions:
+            return default
+        self._by_file.move_to_end(name)
+        versions.move_to_end(data)
+        return versions[data]
+
+    def __setitem__(self, key, tree) -> None:
+        name, data = key
+        versions = self._by_file.setdefault(name, OrderedDict())
+        self._by_file.move_to_end(name)
+        versions[data] = tree
+        versions.move_to_end(data)
+        while len(versions) > self.per_file:
+            versions.popitem(last=False)
+        while len(self._by_file) > self.files:
+            self._by_file.popitem(last=False)
+
+    def __len__(self) -> int:
+        return sum(len(v) for v in self._by_file.values())
+
+    def clear(self) -> None:
+        self._by_file.clear()
 
 
 # ------------------------------------------------------------------ which file to check

@@ -14,15 +14,21 @@ import os
 import re
 import time
 from pathlib import Path
+from urllib.parse import unquote
 
+import attrs
 from lsprotocol import types as T
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
 from ..errors import Span
+from ..loader import MAX_RULES_FILE
 from . import analysis as An
 
 DEBOUNCE = 0.05  # seconds after the last change before checking again (typing stays smooth)
+MAX_DOCUMENT = MAX_RULES_FILE  # characters: a larger open document is not read (one diagnostic says so)
 
 _KIND = {  # symbol kind -> (outline kind, completion kind)
     "option": (T.SymbolKind.Constant, T.CompletionItemKind.Constant),
@@ -58,16 +64,69 @@ def _version() -> str:
         return "0"
 
 
+@attrs.define
+class _Refused:
+    """A request refused before its handler ran: the error its answer carries."""
+
+    id: int | str
+    error: JsonRpcException
+
+
+class _Protocol(LanguageServerProtocol):
+    """pygls's protocol, except that a notification's handler is not remembered once it is done.
+
+    And a request whose params do not fit its method is answered with an error.
+
+    pygls files each handler it runs under the message's id, so that a `$/cancelRequest` can
+    find it; a notification has no id, so it is filed under a made-up one that nothing ever asks
+    for, and (for the built-in handlers of didOpen/didChange/didClose) never removed: one entry
+    per edit, for the whole session."""
+
+    def structure_message(self, data):
+        """A request whose params do not fit its method is answered with pygls's error (pygls
+        alone logs it and never answers, and the client waits for good)."""
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as e:
+            if isinstance(data, dict) and "method" in data and isinstance(data.get("id"), (int, str)):
+                return _Refused(data["id"], e)
+            raise
+
+    def handle_message(self, message):
+        if isinstance(message, _Refused):
+            self._send_response(message.id, None, message.error.to_response_error())
+            return
+        super().handle_message(message)
+
+    def _execute_handler(self, msg_id, handler, callback, args=None, kwargs=None):
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)
+        if callback == self._check_handler_result:  # (a notification's)
+            fut = self._request_futures.get(msg_id)
+            if fut is not None:
+                fut.add_done_callback(lambda _f: self._request_futures.pop(msg_id, None))
+
+
 class TavServer(LanguageServer):
+    """What the server keeps between messages, each bounded by what is open:
+
+    - per open document (dropped when it is closed): its entry file, its uri by real path, its
+      pending check, its outline (one, for its current version);
+    - per entry file of an open document (dropped when its last document is closed): the latest
+      analysis, the latest one whose declarations read, the uris it published diagnostics to;
+    - syntax trees (analysis.TreeCache): TREES_PER_FILE versions of each file, TREE_FILES files.
+    """
+
     def __init__(self) -> None:
-        super().__init__("tav-lsp", _version())
+        super().__init__("tav-lsp", _version(), protocol_cls=_Protocol)
+        self.debounce = DEBOUNCE
         self.entries: dict[str, str] = {}  # document uri -> the entry file checked for it
         self.latest: dict[str, An.Analysis] = {}  # entry -> its last analysis
         self.good: dict[str, An.Analysis] = {}  # entry -> its last analysis whose declarations read
         self.published: dict[str, set[str]] = {}  # entry -> the uris it published diagnostics to
         self.pending: dict[str, asyncio.Task] = {}
         self.uri_of_path: dict[str, str] = {}  # an open document's real path -> its uri, as the client names it
-        self.parsed: dict = {}  # syntax trees by (file, bytes): only a changed file is parsed again
+        self.parsed = An.TreeCache()  # syntax trees by (file, bytes): only a changed file is parsed again
+        self.outlines: dict[str, tuple[int, list]] = {}  # open document uri -> (its version, its outline)
 
     # -------------------------------------------------------------- documents
     def path_of(self, uri: str) -> str:
@@ -90,10 +149,15 @@ class TavServer(LanguageServer):
 
     def check(self, uri: str) -> An.Analysis:
         """Check the game of a document and publish the diagnostics of each of its files."""
+        doc = self.workspace.text_documents.get(unquote(uri))
+        if doc is not None and len(doc.source) > MAX_DOCUMENT:  # not read: one diagnostic says why
+            mb = MAX_DOCUMENT // (1024 * 1024)
+            self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[T.Diagnostic(
+                range=T.Range(T.Position(0, 0), T.Position(0, 0)), severity=T.DiagnosticSeverity.Error, source="tav",
+                message=f"this document is larger than {mb} MB: tav lsp does not read it (a rules file is far smaller)")]))
+            return An.Analysis(self.path_of(uri), [], [], An.SourceCache())
         entry = self.entry_of(uri)
         t0 = time.perf_counter()
-        if len(self.parsed) > 2000:
-            self.parsed.clear()
         try:
             a = An.analyse(entry, self.overlay(), parsed=self.parsed, names=False)
         except Exception as e:  # a bug of ours: say so at the top of the file, never go silent
@@ -152,9 +216,13 @@ class TavServer(LanguageServer):
         return rng
 
     def place(self, uri: str, position: T.Position) -> tuple[int, int]:
-        """A client's position in a document as 1-based line and column (code points)."""
-        p = self.workspace.get_text_document(uri).position_from_client_units(position)
-        return p.line + 1, p.character + 1
+        """A client's position in a document as 1-based line and column (code points); a place
+        past the end of its line is the line's end, past the last line the document's end."""
+        doc = self.workspace.get_text_document(uri)
+        p = doc.position_from_client_units(position)
+        lines = doc.lines
+        width = len(lines[p.line].rstrip("\r\n")) if p.line < len(lines) else 0
+        return p.line + 1, min(p.character, width) + 1
 
     def schedule(self, uri: str) -> None:
         old = self.pending.pop(uri, None)
@@ -162,14 +230,25 @@ class TavServer(LanguageServer):
             old.cancel()
 
         async def later():
-            await asyncio.sleep(DEBOUNCE)
+            await asyncio.sleep(self.debounce)
             self.pending.pop(uri, None)
             self.check(uri)
         self.pending[uri] = asyncio.ensure_future(later())
 
     # -------------------------------------------------------------- queries
-    def analysis(self, uri: str) -> tuple[An.Analysis | None, str, str]:
-        """The latest analysis that knows the document's names, its name for the file, the text."""
+    def document(self, uri: str):
+        """The open document of a uri (None for one never opened, or closed, or larger than
+        MAX_DOCUMENT: nothing is answered about those)."""
+        doc = self.workspace.text_documents.get(unquote(uri))
+        if doc is None or len(doc.source) > MAX_DOCUMENT:
+            return None
+        return doc
+
+    def analysis(self, uri: str) -> tuple[An.Analysis, str, str] | tuple[None, None, None]:
+        """The latest analysis that knows the document's names, its name for the file, the text
+        (Nones for a document not open or too large: see `document`)."""
+        if self.document(uri) is None:
+            return None, None, None
         entry = self.entry_of(uri)
         a = self.latest.get(entry)
         task = self.pending.pop(uri, None)
@@ -189,10 +268,25 @@ class TavServer(LanguageServer):
         return T.Location(self.uri_of(sp.file), self.range(sp, a))
 
 
-server = TavServer()
+_FEATURES: list = []  # (the arguments of LanguageServer.feature, the handler), for make_server
 
 
-@server.feature(T.TEXT_DOCUMENT_DID_OPEN)
+def _feature(*args):
+    def register(fn):
+        _FEATURES.append((args, fn))
+        return fn
+    return register
+
+
+def make_server() -> TavServer:
+    """A new server with every feature of this module (each test can have its own)."""
+    ls = TavServer()
+    for args, fn in _FEATURES:
+        ls.feature(*args)(fn)
+    return ls
+
+
+@_feature(T.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: TavServer, params: T.DidOpenTextDocumentParams) -> None:
     uri = params.text_document.uri
     ls.uri_of_path[ls.path_of(uri)] = uri
@@ -200,22 +294,28 @@ def did_open(ls: TavServer, params: T.DidOpenTextDocumentParams) -> None:
     ls.check(uri)
 
 
-@server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
+@_feature(T.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: TavServer, params: T.DidChangeTextDocumentParams) -> None:
     ls.schedule(params.text_document.uri)
 
 
-@server.feature(T.TEXT_DOCUMENT_DID_SAVE)
+@_feature(T.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: TavServer, params: T.DidSaveTextDocumentParams) -> None:
+    if ls.workspace.text_documents.get(unquote(params.text_document.uri)) is None:
+        return  # (a file saved that is not open: nothing of it is kept)
     ls.entry_of(params.text_document.uri, fresh=True)
     ls.schedule(params.text_document.uri)
 
 
-@server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
+@_feature(T.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: TavServer, params: T.DidCloseTextDocumentParams) -> None:
     """The last open file of a game closed: its diagnostics go (the files are as on disk again)."""
     uri = params.text_document.uri
     entry = ls.entries.pop(uri, None)
+    ls.outlines.pop(uri, None)
+    real = ls.path_of(uri)
+    if ls.uri_of_path.get(real) == uri:
+        del ls.uri_of_path[real]
     task = ls.pending.pop(uri, None)
     if task is not None:
         task.cancel()
@@ -229,9 +329,11 @@ def did_close(ls: TavServer, params: T.DidCloseTextDocumentParams) -> None:
     ls.good.pop(entry, None)
 
 
-@server.feature(T.TEXT_DOCUMENT_HOVER)
+@_feature(T.TEXT_DOCUMENT_HOVER)
 def hover(ls: TavServer, params: T.HoverParams) -> T.Hover | None:
     a, name, text = ls.analysis(params.text_document.uri)
+    if a is None:
+        return None
     line, col = ls.place(params.text_document.uri, params.position)
     syms = An.lookup(a, name, text, line, col)
     quoted = An.string_at(text, line, col)
@@ -260,10 +362,12 @@ def hover(ls: TavServer, params: T.HoverParams) -> T.Hover | None:
     return T.Hover(contents=T.MarkupContent(T.MarkupKind.Markdown, "\n\n".join(parts)), range=rng)
 
 
-@server.feature(T.TEXT_DOCUMENT_DEFINITION)
+@_feature(T.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: TavServer, params: T.DefinitionParams) -> list[T.Location] | None:
     uri = params.text_document.uri
     a, name, text = ls.analysis(uri)
+    if a is None:
+        return None
     line, col = ls.place(params.text_document.uri, params.position)
     path = An.string_at(text, line, col)
     if path is not None:  # `include "FILE"` or `extends "FILE"`: that file
@@ -286,11 +390,13 @@ def definition(ls: TavServer, params: T.DefinitionParams) -> list[T.Location] | 
     return [ls.location(s.name_span, a) for s in syms] or None
 
 
-@server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=["."]))
+@_feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=["."]))
 def completion(ls: TavServer, params: T.CompletionParams) -> T.CompletionList:
     from ..highlight import keywords
 
     a, name, text = ls.analysis(params.text_document.uri)
+    if a is None:
+        return T.CompletionList(is_incomplete=False, items=[])
     line, col = ls.place(params.text_document.uri, params.position)
     off = An.offset_of(text, line, col)
     start = off
@@ -331,10 +437,12 @@ def completion(ls: TavServer, params: T.CompletionParams) -> T.CompletionList:
     return T.CompletionList(is_incomplete=False, items=list(items.values()))
 
 
-@server.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+@_feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbol(ls: TavServer, params: T.DocumentSymbolParams) -> list[T.DocumentSymbol]:
     uri = params.text_document.uri
-    doc = ls.workspace.get_text_document(uri)
+    doc = ls.document(uri)
+    if doc is None:
+        return []
     name = os.path.relpath(ls.path_of(uri))
     sources = An.SourceCache()
     sources.add(name, doc.source)
@@ -357,10 +465,12 @@ def _within(inner: T.Range, outer: T.Range) -> bool:
     return k(outer.start) <= k(inner.start) and k(inner.end) <= k(outer.end)
 
 
-@server.feature(T.TEXT_DOCUMENT_FORMATTING)
+@_feature(T.TEXT_DOCUMENT_FORMATTING)
 def formatting(ls: TavServer, params: T.DocumentFormattingParams) -> list[T.TextEdit] | None:
     uri = params.text_document.uri
-    doc = ls.workspace.get_text_document(uri)
+    doc = ls.document(uri)
+    if doc is None:
+        return None
     try:
         from ..fmt import format_text
     except ImportError as e:
@@ -383,4 +493,4 @@ def formatting(ls: TavServer, params: T.DocumentFormattingParams) -> list[T.Text
 
 
 def serve() -> None:
-    server.start_io()
+    make_server().start_io()
