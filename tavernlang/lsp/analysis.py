@@ -23,8 +23,8 @@ from ..syntax import ast as A
 from ..syntax.parser import parse
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_GAME = re.compile(r'^\s*(game|extends)\s+"', re.M)
-_INCLUDE = re.compile(r'^\s*include\s+"([^"\n]*)"', re.M)
+_GAME = re.compile(r'^[ \t]*(game|extends)\s+"', re.M)  # ([ \t]: a run of blank lines is not
+_INCLUDE = re.compile(r'^[ \t]*include\s+"([^"\n]*)"', re.M)  # scanned again from each of its lines)
 MAX_SCAN = 5000  # rules files looked at to find which file includes another
 
 

@@ -10,8 +10,11 @@ outline (document symbols); and `tav fmt` as the formatter. What it knows comes 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
+import sys
+import threading
 import time
 from pathlib import Path
 from urllib.parse import unquote
@@ -19,6 +22,7 @@ from urllib.parse import unquote
 import attrs
 from lsprotocol import types as T
 from pygls.exceptions import JsonRpcException
+from pygls.io_ import StdinAsyncReader, StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
@@ -29,6 +33,8 @@ from . import analysis as An
 
 DEBOUNCE = 0.05  # seconds after the last change before checking again (typing stays smooth)
 MAX_DOCUMENT = MAX_RULES_FILE  # characters: a larger open document is not read (one diagnostic says so)
+MAX_MESSAGE = 64 * 1024 * 1024  # bytes: a larger message from the client is read past and dropped
+_LENGTH = re.compile(rb"content-length:[ \t]*(\d+)[ \t]*\r?\n$", re.I)
 
 _KIND = {  # symbol kind -> (outline kind, completion kind)
     "option": (T.SymbolKind.Constant, T.CompletionItemKind.Constant),
@@ -113,7 +119,7 @@ class TavServer(LanguageServer):
       pending check, its outline (one, for its current version);
     - per entry file of an open document (dropped when its last document is closed): the latest
       analysis, the latest one whose declarations read, the uris it published diagnostics to;
-    - syntax trees (analysis.TreeCache): TREES_PER_FILE versions of each file, TREE_FILES files.
+    - syntax trees (analysis.TreeCache): the latest 2 versions of each file, of 256 files.
     """
 
     def __init__(self) -> None:
@@ -143,6 +149,9 @@ class TavServer(LanguageServer):
         return out
 
     def entry_of(self, uri: str, fresh: bool = False) -> str:
+        doc = self.workspace.text_documents.get(unquote(uri))
+        if doc is not None and len(doc.source) > MAX_DOCUMENT:  # (not read: see check)
+            return self.path_of(uri)
         if fresh or uri not in self.entries:
             self.entries[uri] = An.entry_for(self.path_of(uri), self.overlay())
         return self.entries[uri]
@@ -234,6 +243,59 @@ class TavServer(LanguageServer):
             self.pending.pop(uri, None)
             self.check(uri)
         self.pending[uri] = asyncio.ensure_future(later())
+
+    # -------------------------------------------------------------- the stream
+    def start_io(self, stdin=None, stdout=None) -> None:
+        """Serve messages from stdin until the client says exit or closes it (see read_messages)."""
+        self._stop_event = threading.Event()
+        reader = StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool)
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(self.read_messages(reader))
+        except BrokenPipeError:
+            pass  # the client is gone
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+    async def read_messages(self, reader) -> None:
+        """Each message of the stream, handled in turn: a header block whose `Content-Length`
+        gives the body's bytes. Unlike pygls's own loop, a wrong length loses only the messages
+        it runs into: a header line is found where it ends, even glued to the bytes before it
+        (the rest of a body longer than its length said), so the next whole message is read. A
+        body that is not JSON-RPC is dropped (and said in the log); one over MAX_MESSAGE bytes is
+        read past in pieces, never held."""
+        length = None
+        while not self._stop_event.is_set():
+            line = await reader.readline()
+            if not line:
+                break  # end of input
+            m = _LENGTH.search(line)
+            if m is not None:
+                length = int(m.group(1))
+                continue
+            if line.strip() or length is None:
+                continue  # another header, junk, or a blank line with no length before it
+            n, length = length, None
+            if n > MAX_MESSAGE:
+                while n > 0:
+                    piece = await reader.readexactly(min(n, 1 << 20))
+                    if not piece:
+                        return
+                    n -= len(piece)
+                self.window_log_message(T.LogMessageParams(T.MessageType.Error, "a message over "
+                                                           f"{MAX_MESSAGE // (1024 * 1024)} MB was dropped"))
+                continue
+            body = await reader.readexactly(n) if n else b""
+            if n and not body:
+                break
+            try:
+                message = json.loads(body, object_hook=self.protocol.structure_message)
+                self.protocol.handle_message(message)
+            except Exception as e:
+                self.window_log_message(T.LogMessageParams(
+                    T.MessageType.Error, f"a message that is not JSON-RPC was dropped ({type(e).__name__}: {e})"[:1000]))
 
     # -------------------------------------------------------------- queries
     def document(self, uri: str):
