@@ -567,6 +567,41 @@ def lookup(a: Analysis, file: str, text: str, line: int, col: int) -> list[Symbo
     return []
 
 
+def value_type(s: Symbol) -> str | None:
+    """The type of the value a symbol names, in rules words ("player", a kind's name, "zone",
+    "list of card"...), or None (an effect, an action, a def that takes parameters...)."""
+    d = s.detail
+    if s.kind in ("local", "parameter", "builtin", "attribute", "kind def", "var"):
+        t = d.removeprefix("var ")
+    elif s.kind == "def" and d.startswith("def: "):
+        t = d[len("def: "):]
+    elif s.kind == "zone":
+        t = "zone"
+    elif s.kind in ("counter", "option"):
+        t = "int" if s.kind == "counter" else d
+    else:
+        return None
+    t = t.split(",")[0].split(" = ")[0].strip()
+    return t if t and t != "its value" else None
+
+
+def receiver_type(a: Analysis, file: str, text: str, dot: int) -> str | None:
+    """The type of the name written just before the '.' at offset `dot` (None: no name there,
+    or one whose type is not known)."""
+    end = len(text[:dot].rstrip())
+    start = end
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        start -= 1
+    if start == end:
+        return None
+    line, col = place_of(text, start)
+    for s in lookup(a, file, text, line, col):
+        t = value_type(s)
+        if t is not None:
+            return t
+    return None
+
+
 def _tname(t: str) -> str:
     return {"coll": "a list or zone", "same": "the same kind of list"}.get(t, show(t))
 

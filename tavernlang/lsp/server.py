@@ -132,7 +132,7 @@ class TavServer(LanguageServer):
         self.pending: dict[str, asyncio.Task] = {}
         self.uri_of_path: dict[str, str] = {}  # an open document's real path -> its uri, as the client names it
         self.parsed = An.TreeCache()  # syntax trees by (file, bytes): only a changed file is parsed again
-        self.outlines: dict[str, tuple[int, list]] = {}  # open document uri -> (its version, its outline)
+        self.outlines: dict[str, tuple] = {}  # open document uri -> (its version, its text, its outline)
 
     # -------------------------------------------------------------- documents
     def path_of(self, uri: str) -> str:
@@ -195,6 +195,10 @@ class TavServer(LanguageServer):
         self.published[entry] = now
         self.window_log_message(T.LogMessageParams(
             T.MessageType.Log, f"checked {entry}: {len(a.findings)} diagnostics in {time.perf_counter() - t0:.3f} s"))
+        try:  # its names indexed once the diagnostics are out (else by the first query that needs them)
+            asyncio.get_running_loop().call_soon(An.ensure_index, a)
+        except RuntimeError:  # (no loop running: a caller outside the server)
+            pass
         return a
 
     def diagnostic(self, fd: An.Finding, a: An.Analysis) -> T.Diagnostic:
@@ -467,20 +471,32 @@ def completion(ls: TavServer, params: T.CompletionParams) -> T.CompletionList:
     before = text[:start].rstrip(" \t")
     items: dict[str, T.CompletionItem] = {}
 
-    def add(label, kind, detail, doc=""):
+    def add(label, kind, detail, doc="", rank=""):
         if label not in items:
             items[label] = T.CompletionItem(label=label, kind=_KIND.get(kind, (None, T.CompletionItemKind.Text))[1],
                                             detail=f"{kind}: {detail}" if detail else kind,
-                                            documentation=doc or None)
+                                            documentation=doc or None, sort_text=f"{rank}{label}" if rank else None)
     if before.endswith(".") and not before.endswith(".."):  # a member: attributes, per-player names, properties
-        for n, ss in a.symbols.items():
-            for s in ss:
-                if s.kind in ("attribute", "kind def", "card zone") or (
-                        s.kind in ("counter", "var", "zone") and "per player" in s.detail):
-                    add(n, s.kind, s.detail, s.doc)
+        # the members of the value's type first (a kind's attributes, zones and defs; a player's
+        # per-player counters, vars and zones), then its properties, then every other member
+        t = An.receiver_type(a, name, text, len(before) - 1)
+        kinds = {s.name for ss in a.symbols.values() for s in ss if s.kind == "kind"}
+        per_player = ("counter", "var", "zone")
+        members = [s for ss in a.symbols.values() for s in ss
+                   if s.kind in ("attribute", "kind def", "card zone") or (s.kind in per_player and "per player" in s.detail)]
+        own = [s for s in members if (s.container == t if t in kinds else t == "player" and s.kind in per_player)]
         from ..check.checker import BUILTIN_PROPS
-        for (t, n), r in BUILTIN_PROPS.items():
-            add(n, "builtin", f"{An.show(r)}, a property of every {t}")
+        of = "card" if t in kinds else t
+        props = [(pt, n, r) for (pt, n), r in BUILTIN_PROPS.items()]
+        for s in own:
+            add(s.name, s.kind, s.detail, s.doc, "0")
+        for pt, n, r in props:
+            if pt == of:
+                add(n, "builtin", f"{An.show(r)}, a property of every {pt}", rank="1")
+        for s in members:
+            add(s.name, s.kind, s.detail, s.doc, "2" if t else "")
+        for pt, n, r in props:
+            add(n, "builtin", f"{An.show(r)}, a property of every {pt}", rank="2" if t else "")
         return T.CompletionList(is_incomplete=False, items=list(items.values()))
     for s in An.locals_at(a, name, An.analysed_place(a, name, text, start)[1]):
         add(s.name, s.kind, s.detail)
@@ -505,6 +521,9 @@ def document_symbol(ls: TavServer, params: T.DocumentSymbolParams) -> list[T.Doc
     doc = ls.document(uri)
     if doc is None:
         return []
+    hit = ls.outlines.get(uri)
+    if hit is not None and hit[0] == doc.version and hit[1] == doc.source:
+        return hit[2]
     name = os.path.relpath(ls.path_of(uri))
     sources = An.SourceCache()
     sources.add(name, doc.source)
@@ -518,7 +537,9 @@ def document_symbol(ls: TavServer, params: T.DocumentSymbolParams) -> list[T.Doc
         return T.DocumentSymbol(name=s.name if s.kind != "card" else f'"{s.name}"', detail=s.detail,
                                 kind=_KIND.get(s.kind, (T.SymbolKind.Key,))[0], range=rng, selection_range=sel,
                                 children=[conv(c) for c in s.children] or None)
-    return [conv(s) for s in An.outline(doc.source, name)]
+    out = [conv(s) for s in An.outline(doc.source, name)]
+    ls.outlines[uri] = (doc.version, doc.source, out)  # (one per open document: its current version)
+    return out
 
 
 def _within(inner: T.Range, outer: T.Range) -> bool:
