@@ -242,3 +242,25 @@ def test_rapid_edits_and_cancellations(server):
         server.notify("$/cancelRequest", {"id": 10**9})  # (one never made)
     server.notify("textDocument/didChange", {"textDocument": {"uri": u, "version": 60}, "contentChanges": [{"text": GAME_TEXT}]})
     still_answers(server)
+
+
+def test_finding_a_files_game_walks_a_bounded_part_of_its_folders(tmp_path, monkeypatch):
+    """The server looks for the game that includes an opened file through the project's folders:
+    at most MAX_WALK entries of them, no hidden folder (a document opened in a huge folder, or at
+    the root of the disk, does not send it through the whole disk)."""
+    from tavernlang.lsp import analysis as An
+
+    (tmp_path / ".tavroot").write_text("")
+    data = tmp_path / "data.tav"
+    data.write_text("counter x = 0\n")
+    for folder in ("zz", ".hidden"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "game.tav").write_text('game "G"\nplayers 2\ninclude "../data.tav"\n')
+    assert An.entry_for(str(data)) == str((tmp_path / "zz" / "game.tav").resolve())
+    (tmp_path / "zz" / "game.tav").unlink()
+    assert An.entry_for(str(data)) == str(data.resolve())  # (not the hidden folder's)
+    (tmp_path / "zz" / "game.tav").write_text('game "G"\nplayers 2\ninclude "../data.tav"\n')
+    for k in range(50):
+        (tmp_path / f"filler{k}.txt").write_text("")
+    monkeypatch.setattr(An, "MAX_WALK", 20)
+    assert An.entry_for(str(data)) == str(data.resolve())  # the game lies past the bound

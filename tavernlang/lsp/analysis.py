@@ -18,7 +18,7 @@ import attrs
 from ..check.checker import BUILTIN_FUNCS, BUILTIN_NAMES, BUILTIN_PROPS, TYPE_NAMES
 from ..check.model import elem, show
 from ..errors import Note, SourceCache, Span, TavError
-from ..loader import load, project_root, read_decls, resolve_include
+from ..loader import MAX_RULES_FILE, load, project_root, read_decls, resolve_include
 from ..syntax import ast as A
 from ..syntax.parser import parse
 
@@ -26,6 +26,7 @@ WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _GAME = re.compile(r'^[ \t]*(game|extends)\s+"', re.M)  # ([ \t]: a run of blank lines is not
 _INCLUDE = re.compile(r'^[ \t]*include\s+"([^"\n]*)"', re.M)  # scanned again from each of its lines)
 MAX_SCAN = 5000  # rules files looked at to find which file includes another
+MAX_WALK = 100_000  # folder entries looked at, at most, to find them
 
 
 @attrs.define
@@ -234,6 +235,21 @@ class TreeCache:
 
 
 # ------------------------------------------------------------------ which file to check
+def project_files(root: Path) -> list[Path]:
+    """The `.tav` files under root, sorted: at most MAX_SCAN of them, from at most MAX_WALK
+    entries of its folders (a document opened in a huge folder, or at `/`, is not followed
+    through the whole disk); no hidden folder is entered, no link to a folder followed."""
+    out: list[Path] = []
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        seen += len(dirs) + len(files)
+        out += [Path(folder) / f for f in sorted(files) if f.endswith(".tav")]
+        if seen >= MAX_WALK or len(out) >= MAX_SCAN:
+            break
+    return sorted(out)[:MAX_SCAN]
+
+
 def entry_for(path: str, overlay: dict[Path, str] | None = None) -> str:
     """The file to check to know about PATH: PATH itself if it is a game or a house rule or no
     file includes it, else (following includes up) the game that includes it (or a file no
@@ -250,11 +266,11 @@ def entry_for(path: str, overlay: dict[Path, str] | None = None) -> str:
     root = project_root(p)
     includers: dict[Path, list[Path]] = {}
     games: set[Path] = set()
-    for i, f in enumerate(sorted(root.rglob("*.tav"))):
-        if i >= MAX_SCAN:
-            break
+    for f in project_files(root):
         try:
-            t = (overlay or {}).get(f.resolve()) or f.read_text("utf-8", errors="replace")
+            t = (overlay or {}).get(f.resolve())
+            if t is None:
+                t = "" if f.stat().st_size > MAX_RULES_FILE else f.read_text("utf-8", errors="replace")
         except OSError:
             continue
         if _GAME.search(_code(t)):
