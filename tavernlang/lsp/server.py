@@ -79,18 +79,17 @@ class _Refused:
 
 
 class _Protocol(LanguageServerProtocol):
-    """pygls's protocol, except that a notification's handler is not remembered once it is done.
+    """pygls's protocol, with two differences:
 
-    And a request whose params do not fit its method is answered with an error.
-
-    pygls files each handler it runs under the message's id, so that a `$/cancelRequest` can
-    find it; a notification has no id, so it is filed under a made-up one that nothing ever asks
-    for, and (for the built-in handlers of didOpen/didChange/didClose) never removed: one entry
-    per edit, for the whole session."""
+    - a notification's handler is forgotten once it is done. pygls files each handler it runs
+      under the message's id, so that a `$/cancelRequest` can find it; a notification has no id,
+      so it is filed under a made-up one that nothing asks for, and (for the built-in handlers of
+      didOpen, didChange and didClose) never removed: one entry per edit, for the whole session;
+    - a request whose params do not fit its method is answered with an error (pygls logs it
+      and never answers, and the client waits for good)."""
 
     def structure_message(self, data):
-        """A request whose params do not fit its method is answered with pygls's error (pygls
-        alone logs it and never answers, and the client waits for good)."""
+        """The message as pygls reads it; a request whose params do not fit, as a _Refused."""
         try:
             return super().structure_message(data)
         except JsonRpcException as e:
