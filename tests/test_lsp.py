@@ -351,7 +351,7 @@ async def test_every_declared_and_bound_name_is_found_where_it_is_written():
         a = analyse(str(f), lint=False, parsed=parsed)
         assert a.decls is not None, f
         for s in [s for ss in a.symbols.values() for s in ss] + [lc.symbol for lc in a.locals]:
-            t = a.sources._texts.get(s.name_span.file)
+            t = a.sources.text(s.name_span.file)
             if t is None:
                 continue
             sp = s.name_span

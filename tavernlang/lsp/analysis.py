@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import OrderedDict
 from pathlib import Path
 
 import attrs
@@ -17,14 +18,15 @@ import attrs
 from ..check.checker import BUILTIN_FUNCS, BUILTIN_NAMES, BUILTIN_PROPS, TYPE_NAMES
 from ..check.model import LocalRef, Ref, declared_as, elem, show
 from ..errors import Note, SourceCache, Span, TavError
-from ..loader import load, project_root, read_decls, resolve_include
+from ..loader import MAX_RULES_FILE, load, project_root, read_decls, resolve_include
 from ..syntax import ast as A
 from ..syntax.parser import parse
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_GAME = re.compile(r'^\s*(game|extends)\s+"', re.M)
-_INCLUDE = re.compile(r'^\s*include\s+"([^"\n]*)"', re.M)
+_GAME = re.compile(r'^[ \t]*(game|extends)\s+"', re.M)  # ([ \t]: a run of blank lines is not
+_INCLUDE = re.compile(r'^[ \t]*include\s+"([^"\n]*)"', re.M)  # scanned again from each of its lines)
 MAX_SCAN = 5000  # rules files looked at to find which file includes another
+MAX_WALK = 100_000  # folder entries looked at, at most, to find them
 
 
 @attrs.define
@@ -149,7 +151,7 @@ def doc_above(text: str, line: int) -> str:
 
 
 def _text(sources: SourceCache, file: str) -> str:
-    return getattr(sources, "_texts", {}).get(file, "")
+    return sources.text(file) or ""
 
 
 def find_name(sources: SourceCache, span: Span, name: str, after: str = "", quoted: bool = False) -> Span:
@@ -174,22 +176,80 @@ def find_name(sources: SourceCache, span: Span, name: str, after: str = "", quot
     return Span(span.file, l1, c1, l2, c2)
 
 
-_CODE_CACHE: dict[int, tuple[str, str]] = {}
+CODE_CACHE_CHARS = 16 * 1024 * 1024  # the texts _code keeps blanked, at most (the oldest go first)
+_CODE_CACHE: OrderedDict[int, tuple[str, str]] = OrderedDict()
 
 
 def _code(text: str) -> str:
-    """The text with comments blanked out (same length), so a name is not found in a comment."""
+    """The text with comments blanked out (same length), so a name is not found in a comment.
+    The latest 64 texts asked for are kept (each is asked for once per declaration in it), up to
+    CODE_CACHE_CHARS characters in all."""
     hit = _CODE_CACHE.get(id(text))
     if hit is not None and hit[0] is text:
+        _CODE_CACHE.move_to_end(id(text))
         return hit[1]
     out = re.sub(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*', lambda m: m.group(0) if m.group(0)[0] == '"' else " " * len(m.group(0)), text)
-    if len(_CODE_CACHE) > 64:
-        _CODE_CACHE.clear()
     _CODE_CACHE[id(text)] = (text, out)
+    _CODE_CACHE.move_to_end(id(text))
+    total = sum(len(t) for t, _ in _CODE_CACHE.values())
+    while (total > CODE_CACHE_CHARS or len(_CODE_CACHE) > 64) and len(_CODE_CACHE) > 1:
+        _, (t, _) = _CODE_CACHE.popitem(last=False)
+        total -= len(t)
     return out
 
 
+class TreeCache:
+    """Syntax trees by (file name, bytes), as loader.read_decls reads and fills its `parsed`: the
+    latest `per_file` versions of each file, for the latest `files` files. An editor's every edit
+    is a new version of its file; the files it did not change keep their trees."""
+
+    def __init__(self, per_file: int = 2, files: int = 256) -> None:
+        self.per_file, self.files = per_file, files
+        self._by_file: OrderedDict[str, OrderedDict[bytes, object]] = OrderedDict()
+
+    def get(self, key, default=None):
+        name, data = key
+        versions = self._by_file.get(name)
+        if versions is None or data not in versions:
+            return default
+        self._by_file.move_to_end(name)
+        versions.move_to_end(data)
+        return versions[data]
+
+    def __setitem__(self, key, tree) -> None:
+        name, data = key
+        versions = self._by_file.setdefault(name, OrderedDict())
+        self._by_file.move_to_end(name)
+        versions[data] = tree
+        versions.move_to_end(data)
+        while len(versions) > self.per_file:
+            versions.popitem(last=False)
+        while len(self._by_file) > self.files:
+            self._by_file.popitem(last=False)
+
+    def __len__(self) -> int:
+        return sum(len(v) for v in self._by_file.values())
+
+    def clear(self) -> None:
+        self._by_file.clear()
+
+
 # ------------------------------------------------------------------ which file to check
+def project_files(root: Path) -> list[Path]:
+    """The `.tav` files under root, sorted: at most MAX_SCAN of them, from at most MAX_WALK
+    entries of its folders (a document opened in a huge folder, or at `/`, is not followed
+    through the whole disk); no hidden folder is entered, no link to a folder followed."""
+    out: list[Path] = []
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        seen += len(dirs) + len(files)
+        out += [Path(folder) / f for f in sorted(files) if f.endswith(".tav")]
+        if seen >= MAX_WALK or len(out) >= MAX_SCAN:
+            break
+    return sorted(out)[:MAX_SCAN]
+
+
 def entry_for(path: str, overlay: dict[Path, str] | None = None) -> str:
     """The file to check to know about PATH: PATH itself if it is a game or a house rule or no
     file includes it, else (following includes up) the game that includes it (or a file no
@@ -206,11 +266,11 @@ def entry_for(path: str, overlay: dict[Path, str] | None = None) -> str:
     root = project_root(p)
     includers: dict[Path, list[Path]] = {}
     games: set[Path] = set()
-    for i, f in enumerate(sorted(root.rglob("*.tav"))):
-        if i >= MAX_SCAN:
-            break
+    for f in project_files(root):
         try:
-            t = (overlay or {}).get(f.resolve()) or f.read_text("utf-8", errors="replace")
+            t = (overlay or {}).get(f.resolve())
+            if t is None:
+                t = "" if f.stat().st_size > MAX_RULES_FILE else f.read_text("utf-8", errors="replace")
         except OSError:
             continue
         if _GAME.search(_code(t)):
@@ -279,7 +339,7 @@ def analyse(path: str, overlay: dict[Path, str] | None = None, lint: bool = True
         for f in found:
             sev = "error" if f.code == "TAV000" else "warning"
             findings.append(Finding(f.span, f.message, sev, f.code, tuple(f.notes)))
-    a = Analysis(entry, list(getattr(sources, "_texts", {}).keys()), findings, sources, model, decls)
+    a = Analysis(entry, sources.files(), findings, sources, model, decls)
     if model is not None:
         a.changes = list(model.changes)
     if names:
@@ -521,6 +581,41 @@ def lookup(a: Analysis, file: str, text: str, line: int, col: int) -> list[Symbo
     if name in TYPE_NAMES:
         return [_builtin(name, "a type")]
     return []
+
+
+def value_type(s: Symbol) -> str | None:
+    """The type of the value a symbol names, in rules words ("player", a kind's name, "zone",
+    "list of card"...), or None (an effect, an action, a def that takes parameters...)."""
+    d = s.detail
+    if s.kind in ("local", "parameter", "builtin", "attribute", "kind def", "var"):
+        t = d.removeprefix("var ")
+    elif s.kind == "def" and d.startswith("def: "):
+        t = d[len("def: "):]
+    elif s.kind == "zone":
+        t = "zone"
+    elif s.kind in ("counter", "option"):
+        t = "int" if s.kind == "counter" else d
+    else:
+        return None
+    t = t.split(",")[0].split(" = ")[0].strip()
+    return t if t and t != "its value" else None
+
+
+def receiver_type(a: Analysis, file: str, text: str, dot: int) -> str | None:
+    """The type of the name written just before the '.' at offset `dot` (None: no name there,
+    or one whose type is not known)."""
+    end = len(text[:dot].rstrip())
+    start = end
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        start -= 1
+    if start == end:
+        return None
+    line, col = place_of(text, start)
+    for s in lookup(a, file, text, line, col):
+        t = value_type(s)
+        if t is not None:
+            return t
+    return None
 
 
 def _tname(t: str) -> str:
