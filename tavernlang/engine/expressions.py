@@ -97,7 +97,31 @@ class Ctx:
     impure_locals: frozenset = frozenset()  # the locals whose source reads more than cards and constants
 
     def bind(self, **changes) -> Ctx:
-        return attrs.evolve(self, **changes)
+        """This context with `changes` (attrs.evolve, without its look-up of the fields each time)."""
+        fields = {n: getattr(self, n) for n in _CTX_FIELDS}
+        fields.update(changes)
+        return Ctx(**fields)
+
+
+_CTX_FIELDS = tuple(f.name for f in attrs.fields(Ctx))
+
+
+class _Inner:
+    """The context of `ExpressionCompiler.inner` (a class: generation enters one for every
+    bound name and generated function)."""
+
+    __slots__ = ("c", "changes", "saved")
+
+    def __init__(self, c: ExpressionCompiler, changes: dict):
+        self.c, self.changes = c, changes
+
+    def __enter__(self) -> Ctx:
+        self.saved = self.c.ctx
+        self.c.ctx = self.saved.bind(**self.changes)
+        return self.c.ctx
+
+    def __exit__(self, *exc) -> None:
+        self.c.ctx = self.saved
 
 
 class ExpressionCompiler:
@@ -116,15 +140,10 @@ class ExpressionCompiler:
         self._def_order: dict | None = None  # def name -> the number of its function of its parameters
         self._tables: dict = {}  # (expression, slots) -> its table of card values, or None (_card_table)
 
-    @contextmanager
-    def inner(self, **changes) -> Iterator[Ctx]:
-        """While generating inside: the context with `changes` (Ctx.bind), as it was after."""
-        saved = self.ctx
-        self.ctx = saved.bind(**changes)
-        try:
-            yield self.ctx
-        finally:
-            self.ctx = saved
+    def inner(self, **changes) -> _Inner:
+        """`with self.inner(...) as ctx:` while generating inside, the context with `changes`
+        (Ctx.bind); as it was after."""
+        return _Inner(self, changes)
 
     def own_locals(self, params: Mapping[int, str], **changes):
         """`inner` for code whose locals are its own parameters (none an env slot, none reading

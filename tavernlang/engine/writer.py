@@ -64,13 +64,9 @@ class Writer:
         self.code += [pre + ln for ln in other.code]
         self.spans += other.spans
 
-    @contextmanager
-    def indent(self) -> Iterator[None]:
-        self._level += 1
-        try:
-            yield
-        finally:
-            self._level -= 1
+    def indent(self) -> _Indented:
+        """`with w.indent():` what is written inside is one level in."""
+        return _Indented(self)
 
     def block(self, header: str, span=_HERE) -> ContextManager[None]:
         """`with w.block("if x:"):` the header line, then what is written inside, one level in."""
@@ -81,14 +77,9 @@ class Writer:
         """`block(header)`; with no header, what is written inside stays at this level."""
         return self.block(header) if header is not None else nullcontext()
 
-    @contextmanager
-    def at(self, span) -> Iterator[None]:
-        """The lines written inside are at `span` (a rules statement's)."""
-        saved, self.span = self.span, span
-        try:
-            yield
-        finally:
-            self.span = saved
+    def at(self, span) -> _At:
+        """`with w.at(span):` the lines written inside are at `span` (a rules statement's)."""
+        return _At(self, span)
 
     @contextmanager
     def muted(self, mute: bool = True) -> Iterator[None]:
@@ -130,6 +121,36 @@ class Writer:
         with self.muted(self.playout):
             with self.block("if st.fired is not None:"):
                 yield
+
+
+class _Indented:
+    """The context of `Writer.indent` (a class: generation enters one for every block)."""
+
+    __slots__ = ("w",)
+
+    def __init__(self, w: Writer):
+        self.w = w
+
+    def __enter__(self) -> None:
+        self.w._level += 1
+
+    def __exit__(self, *exc) -> None:
+        self.w._level -= 1
+
+
+class _At:
+    """The context of `Writer.at`."""
+
+    __slots__ = ("w", "span", "saved")
+
+    def __init__(self, w: Writer, span):
+        self.w, self.span, self.saved = w, span, None
+
+    def __enter__(self) -> None:
+        self.saved, self.w.span = self.w.span, self.span
+
+    def __exit__(self, *exc) -> None:
+        self.w.span = self.saved
 
 
 def fragment(lines: Iterable[str] = (), span=None) -> Writer:

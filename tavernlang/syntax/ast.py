@@ -695,22 +695,31 @@ class File(Node):
     source: str
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}  # a node class -> the names of its fields but `span`
+
+
+def _fields(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in attrs.fields(cast("type[attrs.AttrsInstance]", cls))
+                                     if f.name != "span")  # (every node class is attrs)
+    return names
+
+
 def named_children(node: Node) -> Iterator[tuple[str, Node]]:
     """(field name, child) of every child node, in order (a field of tuples names each of theirs)."""
-    for f in attrs.fields(cast("type[attrs.AttrsInstance]", type(node))):  # (every node class is attrs)
-        if f.name == "span":
-            continue
-        v = getattr(node, f.name)
+    for name in _FIELDS.get(type(node)) or _fields(type(node)):
+        v = getattr(node, name)
         if isinstance(v, Node):
-            yield f.name, v
+            yield name, v
         elif isinstance(v, tuple):
             for x in v:
                 if isinstance(x, Node):
-                    yield f.name, x
+                    yield name, x
                 elif isinstance(x, tuple):
                     for y in x:
                         if isinstance(y, Node):
-                            yield f.name, y
+                            yield name, y
 
 
 def children(node: Node) -> Iterator[Node]:
