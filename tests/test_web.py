@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from pathlib import Path
 
 import anyio
@@ -232,6 +233,83 @@ def test_whole_games_played_through_the_api_show_no_seat_a_card_it_may_not_see(p
     readers = {p for p, _ in seen}
     assert readers >= {0, 1, players}  # both people and the watcher were checked
     assert {"why", "card", "why_not"} <= {kind for _, kind in seen}
+
+
+def _in_order(states: list) -> None:
+    """A page's states: each newer than the one before, its log lines following on without a gap
+    or a repeat."""
+    versions = [m["version"] for m in states]
+    assert versions == sorted(set(versions)), versions
+    for a, b in zip(states, states[1:]):
+        assert b["log_start"] == a["log_start"] + len(a["log"]), (a["version"], b["version"])
+
+
+def test_a_page_that_connects_while_a_bot_moves_gets_that_move_once(monkeypatch):
+    """The watcher's page connects while a bot's move is being made (its socket waits for the
+    table): it is sent the state after that move once, then each later one. The same state
+    twice would tell a page again that a decision it has made is open."""
+    _, app = _client("games/little_tavern.tav")
+    gate = threading.Semaphore(0)
+    bot_step = tables.Table.bot_step
+
+    def gated(self):
+        assert gate.acquire(timeout=RECEIVE_WITHIN), "the test never let the bot move"
+        return bot_step(self)
+    monkeypatch.setattr(tables.Table, "bot_step", gated)
+    with TestClient(app) as client:
+        links = client.post("/api/tables", json={"players": 2, "seats": ["random", "human"], "seed": 1}).json()
+        with client.websocket_connect(links["watch"].replace("/t/", "/ws/")) as watcher:
+            for _ in range(1000):  # (the bot's first move is being made: now it may move on)
+                gate.release()
+            got = [_recv(watcher)]
+            while got[-1]["to_act"] != 2:  # (then the person decides, and the watcher is told)
+                got.append(_recv(watcher))
+            with client.websocket_connect(links["links"][0]["url"].replace("/t/", "/ws/")) as ws:
+                d = _recv(ws)["decision"]
+                ws.send_json({"type": "choose", "decision": d["id"], "option": 1})
+                got.append(_recv(watcher))
+    _in_order(got)
+
+
+def test_a_page_gets_its_asked_state_and_the_next_change_in_order(monkeypatch):
+    """The state a page asks for is held up on its way (a slow socket) while the bot moves: the
+    page still gets the state it asked for first and the bot's move after it, never an older
+    state after a newer one."""
+    from starlette.websockets import WebSocket
+    server = Server(_game("games/little_tavern.tav"), "games/little_tavern.tav")
+    app = make_app(server, bot_delay=1.0)  # (the bot moves a second after the table is made)
+    send_text = WebSocket.send_text
+    hold = {"asked": False, "made": None, "later": False}
+
+    async def slow(ws, data):
+        msg = json.loads(data)
+        if msg["type"] == "state" and hold["asked"] and not hold["later"]:
+            if hold["made"] is None:  # (the asked state: held until a newer one is handed on)
+                hold["made"] = msg["version"]
+                made = 0
+                for _ in range(1000):  # (or half a second after the table has made a newer one)
+                    made += next(iter(server.tables.values())).version > hold["made"]
+                    if hold["later"] or made > 50:
+                        break
+                    await anyio.sleep(0.01)
+            elif msg["version"] > hold["made"]:
+                hold["later"] = True
+        await send_text(ws, data)
+    monkeypatch.setattr(WebSocket, "send_text", slow)
+    with TestClient(app) as client:
+        links = client.post("/api/tables", json={"players": 2, "seats": ["random", "human"], "seed": 1}).json()
+        with client.websocket_connect(links["watch"].replace("/t/", "/ws/")) as watcher:
+            first = _recv(watcher)
+            hold["asked"] = True
+            watcher.send_json({"type": "state"})
+            asked = _recv(watcher)
+            got = [asked]
+            while got[-1]["to_act"] != 2 and got[-1]["result"] is None:
+                got.append(_recv(watcher))
+    assert first["version"] == 0 and hold["made"] == 0  # (the asked state was held: the bot had not moved)
+    assert asked["version"] == 0 and asked["log_start"] == 0, \
+        f"the page was sent version {asked['version']} before the state it asked for"
+    _in_order(got)
 
 
 def test_a_page_sent_nothing_fails_the_test_instead_of_waiting():
