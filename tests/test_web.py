@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from pathlib import Path
 
+import anyio
 import pytest
 
 pytest.importorskip("starlette")
@@ -29,6 +31,24 @@ from tavernlang.web.tables import Server  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "games").glob("*.tav"))
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+RECEIVE_WITHIN = 60.0  # seconds a test waits for one message of the server before it fails
+
+
+def _recv(ws, within: float = RECEIVE_WITHIN) -> dict:
+    """The next message a page is sent (`receive_json` with a deadline): a message that never
+    comes fails the test with a message instead of stalling the run. (Starlette's test socket
+    has no timeout of its own: this waits on its stream in its event loop, bounded.)"""
+    rx = ws._send_rx  # (an AttributeError here: starlette's test socket changed; fix this helper)
+
+    async def receive():
+        with anyio.fail_after(within):
+            return await rx.receive()
+    try:
+        message = ws.portal.call(receive)
+    except TimeoutError:
+        raise AssertionError(f"the page {ws.scope['path']} was sent nothing for {within} s") from None
+    ws._raise_on_close(message)
+    return json.loads(message["text"])
 
 
 class PublicWatch(Watch):
@@ -132,7 +152,7 @@ def _play(client, links: dict, rng: random.Random, extra=None) -> dict:
     last = {}
     try:
         for _ in range(100_000):
-            pub = watcher.receive_json()
+            pub = _recv(watcher)
             assert pub["type"] == "state" and pub["error"] is None, pub
             assert pub["decision"] is None  # (a watcher decides nothing)
             if pub["result"] is not None:
@@ -143,7 +163,7 @@ def _play(client, links: dict, rng: random.Random, extra=None) -> dict:
                 continue  # a bot is to move: it moves by itself
             tok, ws = by_seat[k]
             while True:
-                m = ws.receive_json()
+                m = _recv(ws)
                 assert m["type"] == "state", m
                 last[tok] = m
                 d = m["decision"]
@@ -156,7 +176,7 @@ def _play(client, links: dict, rng: random.Random, extra=None) -> dict:
             raise AssertionError("the game did not end")
         for tok, ws in socks.items():  # each page gets the end
             while True:
-                m = ws.receive_json()
+                m = _recv(ws)
                 if m["type"] == "state":
                     last[tok] = m
                     if m["result"] is not None:
@@ -170,7 +190,7 @@ def _play(client, links: dict, rng: random.Random, extra=None) -> dict:
 def _reply(ws, kind: str) -> dict:
     """The answer to a page's question (a state pushed meanwhile is passed over)."""
     while True:
-        r = ws.receive_json()
+        r = _recv(ws)
         if r["type"] != "state":
             assert r["type"] == kind, r
             return r
@@ -215,6 +235,94 @@ def test_whole_games_played_through_the_api_show_no_seat_a_card_it_may_not_see(p
     assert {"why", "card", "why_not"} <= {kind for _, kind in seen}
 
 
+def _in_order(states: list) -> None:
+    """A page's states: each newer than the one before, its log lines following on without a gap
+    or a repeat."""
+    versions = [m["version"] for m in states]
+    assert versions == sorted(set(versions)), versions
+    for a, b in zip(states, states[1:]):
+        assert b["log_start"] == a["log_start"] + len(a["log"]), (a["version"], b["version"])
+
+
+def test_a_page_that_connects_while_a_bot_moves_gets_that_move_once(monkeypatch):
+    """The watcher's page connects while a bot's move is being made (its socket waits for the
+    table): it is sent the state after that move once, then each later one. The same state
+    twice would tell a page again that a decision it has made is open."""
+    _, app = _client("games/little_tavern.tav")
+    gate = threading.Semaphore(0)
+    bot_step = tables.Table.bot_step
+
+    def gated(self):
+        assert gate.acquire(timeout=RECEIVE_WITHIN), "the test never let the bot move"
+        return bot_step(self)
+    monkeypatch.setattr(tables.Table, "bot_step", gated)
+    with TestClient(app) as client:
+        links = client.post("/api/tables", json={"players": 2, "seats": ["random", "human"], "seed": 1}).json()
+        with client.websocket_connect(links["watch"].replace("/t/", "/ws/")) as watcher:
+            for _ in range(1000):  # (the bot's first move is being made: now it may move on)
+                gate.release()
+            got = [_recv(watcher)]
+            while got[-1]["to_act"] != 2:  # (then the person decides, and the watcher is told)
+                got.append(_recv(watcher))
+            with client.websocket_connect(links["links"][0]["url"].replace("/t/", "/ws/")) as ws:
+                d = _recv(ws)["decision"]
+                ws.send_json({"type": "choose", "decision": d["id"], "option": 1})
+                got.append(_recv(watcher))
+    _in_order(got)
+
+
+def test_a_page_gets_its_asked_state_and_the_next_change_in_order(monkeypatch):
+    """The state a page asks for (the whole log) is held up on its way (a slow socket) while the
+    bot moves: the page still gets the state it asked for first and the bot's move after it,
+    never an older state after a newer one."""
+    from starlette.websockets import WebSocket
+    server = Server(_game("games/little_tavern.tav"), "games/little_tavern.tav")
+    app = make_app(server, bot_delay=1.0)  # (the bot moves a second after the table is made)
+    send_text = WebSocket.send_text
+    hold = {"asked": False, "made": None, "later": False}
+
+    async def slow(ws, data):
+        msg = json.loads(data)
+        if msg["type"] == "state" and hold["asked"] and not hold["later"]:
+            if hold["made"] is None:  # (the asked state: held until a newer one is handed on)
+                hold["made"] = msg["version"]
+                made = 0
+                for _ in range(1000):  # (or half a second after the table has made a newer one)
+                    made += next(iter(server.tables.values())).version > hold["made"]
+                    if hold["later"] or made > 50:
+                        break
+                    await anyio.sleep(0.01)
+            elif msg["version"] > hold["made"]:
+                hold["later"] = True
+        await send_text(ws, data)
+    monkeypatch.setattr(WebSocket, "send_text", slow)
+    with TestClient(app) as client:
+        links = client.post("/api/tables", json={"players": 2, "seats": ["random", "human"], "seed": 1}).json()
+        with client.websocket_connect(links["watch"].replace("/t/", "/ws/")) as watcher:
+            first = _recv(watcher)
+            hold["asked"] = True
+            watcher.send_json({"type": "state"})
+            asked = _recv(watcher)
+            got = [asked]
+            while got[-1]["to_act"] != 2 and got[-1]["result"] is None:
+                got.append(_recv(watcher))
+    assert first["type"] == "state" and hold["made"] is not None
+    assert asked["log_start"] == 0, f"the page was sent version {asked['version']} before the state it asked for"
+    _in_order(got)
+
+
+def test_a_page_sent_nothing_fails_the_test_instead_of_waiting():
+    """The tests' receive has a deadline: a page whose table stands still (a person's decision)
+    is sent nothing more, and waiting for it fails."""
+    _, app = _client("games/little_tavern.tav")
+    with TestClient(app) as client:
+        _, (tok, _) = _table(client)
+        with client.websocket_connect(f"/ws/{tok}") as ws:
+            assert _recv(ws)["type"] == "state"
+            with pytest.raises(AssertionError, match="was sent nothing for 0.2 s"):
+                _recv(ws, within=0.2)
+
+
 def test_the_oracle_on_the_messages_finds_a_leak(checked, monkeypatch):
     """The check can fail: a server that sends each seat the whole table (the view of nobody in
     particular, every card shown) is caught."""
@@ -227,7 +335,7 @@ def test_the_oracle_on_the_messages_finds_a_leak(checked, monkeypatch):
         links = client.post("/api/tables", json={"players": 2, "seats": ["human", "random"], "seed": 1}).json()
         tok = links["links"][0]["url"].rsplit("/", 1)[1]
         with client.websocket_connect(f"/ws/{tok}") as ws:
-            assert ws.receive_json()["type"] == "state"
+            assert _recv(ws)["type"] == "state"
         problems = server.tables[links["table"]].match.watch.problems
     assert problems and problems[0][0] == 0, problems
 
@@ -261,7 +369,7 @@ def test_a_wrong_token_is_refused_and_gives_no_seat():
         assert client.get("/t/not-a-token").status_code == 404
         assert client.get("/api/t/not-a-token/save").status_code == 404
         with client.websocket_connect("/ws/not-a-token") as ws:
-            m = ws.receive_json()
+            m = _recv(ws)
             assert m["type"] == "error" and "wrong or old token" in m["message"]
 
 
@@ -273,10 +381,10 @@ def test_a_seat_cannot_decide_for_another_seat():
         other = t2 if s1["to_act"] == 1 else t1
         mine = t1 if other == t2 else t2
         with client.websocket_connect(f"/ws/{other}") as ws:
-            m = ws.receive_json()
+            m = _recv(ws)
             assert m["decision"] is None
             ws.send_json({"type": "choose", "decision": s1["decision_id"], "option": 1})
-            e = ws.receive_json()
+            e = _recv(ws)
             assert e["type"] == "error" and "not yours" in e["message"]
         assert client.get(f"/api/t/{mine}/state").json()["decision"]["id"] == 0
 
@@ -288,19 +396,19 @@ def test_malformed_and_oversized_messages_get_errors_and_the_table_goes_on():
         k = client.get(f"/api/t/{toks[0]}/state").json()["to_act"]
         tok = toks[k - 1]
         with client.websocket_connect(f"/ws/{tok}") as ws:
-            d = ws.receive_json()["decision"]
+            d = _recv(ws)["decision"]
             bad = ["not json", "[1, 2]", '{"no": "type"}', '{"type": "dance"}', "x" * 10_000,
                    '{"type": "choose", "decision": "0", "option": 1}',
                    '{"type": "choose", "decision": 0, "option": 99}',
                    '{"type": "why", "line": "three"}', '{"type": "card", "name": 5}']
             for text in bad:
                 ws.send_text(text)
-                m = ws.receive_json()
+                m = _recv(ws)
                 assert m["type"] == "error" and m["message"], (text, m)
             ws.send_bytes(b"\xff\xfe")
-            assert ws.receive_json()["type"] == "error"
+            assert _recv(ws)["type"] == "error"
             ws.send_json({"type": "choose", "decision": d["id"], "option": 1})
-            m = ws.receive_json()
+            m = _recv(ws)
             assert m["type"] == "state" and m["version"] == 1
 
 
@@ -312,14 +420,14 @@ def test_a_stale_decision_is_refused_and_the_page_gets_the_current_one():
                                                "hotseat": True}).json()
         tok = hot["links"][0]["url"].rsplit("/", 1)[1]
         with client.websocket_connect(f"/ws/{tok}") as ws:
-            d = ws.receive_json()["decision"]
+            d = _recv(ws)["decision"]
             ws.send_json({"type": "choose", "decision": d["id"], "option": 1})
-            assert ws.receive_json()["type"] == "state"
+            assert _recv(ws)["type"] == "state"
             ws.send_json({"type": "choose", "decision": d["id"], "option": 1})  # (a second click)
-            m = ws.receive_json()
+            m = _recv(ws)
             assert m["type"] == "error" and "no longer open" in m["message"]
             ws.send_json({"type": "state"})
-            m = ws.receive_json()
+            m = _recv(ws)
             assert m["type"] == "state" and m["decision"]["id"] == d["id"] + 1 and m["log_start"] == 0
 
 
@@ -330,9 +438,9 @@ def test_a_save_downloaded_loads_into_a_new_table_at_the_same_decision():
         tok = links["links"][0]["url"].rsplit("/", 1)[1]
         with client.websocket_connect(f"/ws/{tok}") as ws:
             for _ in range(3):
-                m = ws.receive_json()
+                m = _recv(ws)
                 while m["decision"] is None:
-                    m = ws.receive_json()
+                    m = _recv(ws)
                 ws.send_json({"type": "choose", "decision": m["decision"]["id"], "option": 1})
         saved = client.get(f"/api/t/{tok}/save")
         assert saved.headers["content-disposition"].startswith("attachment")
@@ -379,12 +487,12 @@ def test_a_fault_in_one_table_stops_that_table_alone(monkeypatch):
         k = client.get(f"/api/t/{a}/state").json()["to_act"]
         tok = server_token(server, ta, k)
         with client.websocket_connect(f"/ws/{tok}") as ws:
-            d = ws.receive_json()["decision"]
+            d = _recv(ws)["decision"]
             ws.send_json({"type": "choose", "decision": d["id"], "option": 1})
-            m = ws.receive_json()
+            m = _recv(ws)
             assert "ZeroDivisionError" in m["error"] and m["decision"] is None
             ws.send_json({"type": "choose", "decision": d["id"], "option": 1})
-            assert "this table has stopped" in ws.receive_json()["message"]
+            assert "this table has stopped" in _recv(ws)["message"]
         assert server.faults and "ZeroDivisionError" in server.faults[-1]
         assert client.get(f"/api/t/{b}/state").json()["error"] is None
         assert client.get("/api/game").status_code == 200
@@ -434,31 +542,31 @@ def test_undo_at_a_hot_seat_table_goes_back_to_the_last_decision_and_nowhere_els
         tok = hot["links"][0]["url"].rsplit("/", 1)[1]
         t = server.lookup(tok)[0]
         with client.websocket_connect(f"/ws/{tok}") as ws:
-            m = ws.receive_json()
+            m = _recv(ws)
             assert m["undo"] is False
             ws.send_json({"type": "undo"})
-            assert "nothing to undo" in ws.receive_json()["message"]
+            assert "nothing to undo" in _recv(ws)["message"]
             before = (list(t.match.choices), m["view"], m["log_start"] + len(m["log"]))
             ws.send_json({"type": "choose", "decision": m["decision"]["id"], "option": 2})
-            m = ws.receive_json()
+            m = _recv(ws)
             while m["decision"] is None:
-                m = ws.receive_json()
+                m = _recv(ws)
             assert m["undo"] is True and len(t.match.choices) > len(before[0])
             after = list(t.match.choices)
             ws.send_json({"type": "undo"})
-            m = ws.receive_json()
+            m = _recv(ws)
             assert m["type"] == "state" and t.match.choices == before[0]
             assert m["view"] == before[1] and m["log_start"] == 0 and len(m["log"]) == before[2]
             ws.send_json({"type": "choose", "decision": m["decision"]["id"], "option": 2})  # (the same)
-            again = ws.receive_json()
+            again = _recv(ws)
             while again["decision"] is None:
-                again = ws.receive_json()
+                again = _recv(ws)
         assert t.match.choices == after  # (the same pick again: the bots choose as before)
         plain = client.post("/api/tables", json={"players": 2, "seats": ["human", "random"], "seed": 4}).json()
         with client.websocket_connect(plain["links"][0]["url"].replace("/t/", "/ws/")) as ws:
-            ws.receive_json()
+            _recv(ws)
             ws.send_json({"type": "undo"})
-            assert "hot-seat tables only" in ws.receive_json()["message"]
+            assert "hot-seat tables only" in _recv(ws)["message"]
 
 
 def test_tav_serve_is_a_command_that_checks_its_options_before_it_serves(tmp_path):

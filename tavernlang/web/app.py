@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import deque
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -38,17 +39,27 @@ MAX_FORM = 64_000  # a new table's request
 
 
 class _Conn:
-    """One open page: its socket, its seats, and how much of the log it has been sent."""
+    """One open page: its socket, its seats, how much of the log it has been sent, and the
+    messages waiting to go to it, in the order they were made."""
 
     def __init__(self, ws: WebSocket, seats: frozenset[int]):
         self.ws, self.seats = ws, seats
         self.sent_log = 0
         self.viewer = None  # the seat whose log it was sent (a hot-seat page changes seat)
         self.epoch = 0  # the table's epoch it was sent (an undo: the whole log again)
+        self.version = -1  # the table's version of the last state it was given
+        self.outbox: deque[dict] = deque()
+        self.sending = asyncio.Lock()  # one sender at a time: the messages leave in order
 
 
 class Hub:
-    """The tables' locks, bot drivers and open pages."""
+    """The tables' locks, bot drivers and open pages.
+
+    Every message to a page is made and queued on its connection while the table's lock is
+    held, so each page's queue is in the order the table changed; `flush` sends a page's queue
+    in that order, one sender at a time. A page is queued a pushed state only when the table has
+    changed since the last state it was given (a page that connects while a change is being
+    pushed gets that state once)."""
 
     def __init__(self, server: Server, bot_delay: float):
         self.server, self.bot_delay = server, bot_delay
@@ -71,24 +82,49 @@ class Hub:
         msg = t.state(seats, start)
         if conn is not None:
             conn.sent_log = start + len(msg["log"])
+            conn.version = t.version
         if self.observe is not None:
             self.observe(t, seats, msg)
         return msg
 
-    async def send(self, conn: _Conn, msg: dict) -> None:
-        try:
-            await conn.ws.send_text(json.dumps(msg))
-        except Exception:  # a page that has gone: it is forgotten, the table goes on
-            for conns in self.conns.values():
-                conns.discard(conn)
+    def _changed(self, t: Table, conn: _Conn) -> bool:
+        """Whether the table has moved since the last state this page was given."""
+        return conn.version != t.version or conn.epoch != t.epoch or conn.viewer != t.seat_for(conn.seats)
+
+    def queue(self, conn: _Conn, msg: dict) -> None:
+        conn.outbox.append(msg)
+
+    async def flush(self, conn: _Conn) -> None:
+        """Send the page everything queued for it, in order (a page that has gone is forgotten,
+        and the table goes on)."""
+        async with conn.sending:
+            while conn.outbox:
+                msg = conn.outbox.popleft()
+                try:
+                    await conn.ws.send_text(json.dumps(msg))
+                except Exception:
+                    conn.outbox.clear()
+                    for conns in self.conns.values():
+                        conns.discard(conn)
+                    return
+
+    async def queue_states(self, t: Table) -> list[_Conn]:
+        """(Under the table's lock) each open page of the table that has not seen its change is
+        queued its new state. -> those pages."""
+        def make():
+            conns = [c for c in self.conns.get(t.id, ()) if self._changed(t, c)]
+            return conns, [self.message(t, c, c.seats) for c in conns]
+        conns, msgs = await run_in_threadpool(make)
+        for c, m in zip(conns, msgs):
+            self.queue(c, m)
+        return conns
 
     async def push(self, t: Table) -> None:
         """Every open page of the table gets its new state."""
         async with self.lock(t):
-            conns = list(self.conns.get(t.id, ()))
-            msgs = await run_in_threadpool(lambda: [self.message(t, c, c.seats) for c in conns])
-        for c, m in zip(conns, msgs):
-            await self.send(c, m)
+            conns = await self.queue_states(t)
+        for c in conns:
+            await self.flush(c)
 
     def drive(self, t: Table) -> None:
         """Let the bots move, one at a time, until a person is to decide (or the game ends)."""
@@ -98,17 +134,27 @@ class Hub:
 
     async def _drive(self, t: Table) -> None:
         try:
-            while t.bot_to_move():
+            while True:
+                async with self.lock(t):  # (the match is read only under its lock: a step may be running)
+                    if not t.bot_to_move():
+                        return
                 if self.bot_delay > 0:
                     await asyncio.sleep(self.bot_delay)
                 async with self.lock(t):
                     await run_in_threadpool(t.bot_step)
-                await self.push(t)
+                    conns = await self.queue_states(t)
+                for c in conns:
+                    await self.flush(c)
         except Exception as e:  # a fault of the server while bots move: on this table alone
             import traceback
-            t.error = f"internal error: {type(e).__name__}: {e}"
             self.server.log_fault(t, traceback.format_exc())
-            await self.push(t)
+            async with self.lock(t):
+                t.error = f"internal error: {type(e).__name__}: {e}"
+                t.version += 1  # (a change: every page is sent it)
+            try:
+                await self.push(t)
+            except Exception:
+                self.server.log_fault(t, traceback.format_exc())
 
 
 def make_app(server: Server, bot_delay: float = 0.5) -> Starlette:
@@ -196,8 +242,8 @@ def make_app(server: Server, bot_delay: float = 0.5) -> Starlette:
         try:
             async with hub.lock(t):
                 hub.conns.setdefault(t.id, set()).add(conn)
-                msg = await run_in_threadpool(hub.message, t, conn, seats)
-            await hub.send(conn, msg)
+                hub.queue(conn, await run_in_threadpool(hub.message, t, conn, seats))
+            await hub.flush(conn)
             while True:
                 event = await ws.receive()
                 if event["type"] == "websocket.disconnect":
@@ -207,7 +253,8 @@ def make_app(server: Server, bot_delay: float = 0.5) -> Starlette:
                     text = (event.get("bytes") or b"").decode("utf-8", "replace")
                 reply = await _answer(hub, t, conn, text)
                 if reply is not None:
-                    await hub.send(conn, reply)
+                    hub.queue(conn, reply)
+                await hub.flush(conn)
         except WebSocketDisconnect:
             pass
         finally:
@@ -231,7 +278,8 @@ def make_app(server: Server, bot_delay: float = 0.5) -> Starlette:
 
 
 async def _answer(hub: Hub, t: Table, conn: _Conn, text: str) -> dict | None:
-    """A page's message -> the reply to that page (None: the change is pushed to every page)."""
+    """A page's message -> the reply to that page; None: the reply (a change's new states to
+    every page, or the answer made under the table's lock) is queued already, in order."""
     if len(text) > MAX_MESSAGE:
         return {"type": "error", "message": f"a message may be at most {MAX_MESSAGE} characters"}
     try:
@@ -242,16 +290,15 @@ async def _answer(hub: Hub, t: Table, conn: _Conn, text: str) -> dict | None:
         return {"type": "error", "message": 'a message must be a JSON object with a "type"'}
     kind = msg["type"]
     try:
-        if kind == "choose":
+        if kind in ("choose", "undo"):
             async with hub.lock(t):
-                await run_in_threadpool(t.choose, conn.seats, msg.get("decision"), msg.get("option"))
-            await hub.push(t)
-            hub.drive(t)
-            return None
-        if kind == "undo":
-            async with hub.lock(t):
-                await run_in_threadpool(t.undo, conn.seats)
-            await hub.push(t)
+                if kind == "choose":
+                    await run_in_threadpool(t.choose, conn.seats, msg.get("decision"), msg.get("option"))
+                else:
+                    await run_in_threadpool(t.undo, conn.seats)
+                conns = await hub.queue_states(t)
+            for c in conns:
+                await hub.flush(c)
             hub.drive(t)
             return None
         if kind in ("why", "card", "why_not"):
@@ -262,11 +309,13 @@ async def _answer(hub: Hub, t: Table, conn: _Conn, text: str) -> dict | None:
                     hub.observe(t, conn.seats, out)
                 return out
             async with hub.lock(t):
-                return await run_in_threadpool(look)
+                hub.queue(conn, await run_in_threadpool(look))
+            return None
         if kind == "state":
-            conn.sent_log = 0
             async with hub.lock(t):
-                return await run_in_threadpool(hub.message, t, conn, conn.seats)
+                conn.sent_log = 0
+                hub.queue(conn, await run_in_threadpool(hub.message, t, conn, conn.seats))
+            return None
     except WebError as e:
         return {"type": "error", "message": str(e)}
     except Exception as e:  # a fault of the server answering one page: that page is told
