@@ -267,3 +267,65 @@ def test_tav_serve_replay_serves_the_replay_and_prints_its_link(tmp_path, monkey
     (t,) = app.state.server.tables.values()
     assert isinstance(t, ReplayTable) and t.step == 0 and t.saved.choices == data["choices"]
     assert f"/t/{t.watch_token}" in r.output
+
+
+@pytest.fixture
+def chromium():
+    """Headless Chromium as tests/test_web_browser.py starts it (skipped where it is missing)."""
+    wb = pytest.importorskip("test_web_browser")  # (skips without playwright)
+    if not wb.Path(wb.CHROMIUM).exists():
+        pytest.skip("no chromium (apt-get install chromium)")
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (hard, hard))  # (see test_web_browser's browser fixture)
+    try:
+        pw = wb.sync_api.sync_playwright().start()
+        b = pw.chromium.launch(executable_path=wb.CHROMIUM, headless=True, args=wb.ARGS)
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    yield b
+    b.close()
+    pw.stop()
+
+
+def test_the_replay_page_steps_and_changes_seat_in_a_browser(chromium):
+    """The page's controls in headless Chromium: Forward and Back move the replay, the seat
+    selector shows that seat's view, and no decision is offered."""
+    import socket
+    import threading
+
+    import uvicorn
+    m, data = _saved_game()
+    server, t, app = _replay(data)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    u = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    th = threading.Thread(target=u.run, kwargs={"sockets": [sock]}, daemon=True)
+    th.start()
+    try:
+        for _ in range(1000):
+            if u.started:
+                break
+            th.join(0.01)
+        page = chromium.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(f"http://127.0.0.1:{sock.getsockname()[1]}{server.links(t)['watch']}")
+        n = len(m.choices)
+        page.wait_for_selector(f"#step:text('step 0 of {n}')")
+        assert page.is_disabled("#back") and page.inner_text("#who") == "replay: public view"
+        page.click("#forward")
+        page.wait_for_selector(f"#step:text('step 1 of {n}')")
+        page.click("#forward")
+        page.wait_for_selector(f"#step:text('step 2 of {n}')")
+        page.click("#back")
+        page.wait_for_selector(f"#step:text('step 1 of {n}')")
+        page.select_option("#viewas", "2")
+        page.wait_for_selector("#who:text(\"replay: P2's view\")")
+        fresh = Match(m.game, m.players, m.seed, m.options)
+        fresh.apply(m.choices[0])
+        assert page.inner_text("#view").split() == " ".join(play.view_lines(fresh, 1)).split()
+        assert page.query_selector_all("#decision button.opt") == []
+    finally:
+        u.should_exit = True
+        th.join(10)
+        sock.close()
