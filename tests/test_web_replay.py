@@ -193,6 +193,7 @@ def test_wrong_steps_and_bad_messages_get_an_error_and_the_replay_goes_on():
             ({"type": "step"}, "a step is a whole number"),
             ({"type": "seat", "seat": 4}, "a seat is a number from 1 to 3"),
             ({"type": "seat", "seat": "P1"}, "a seat is a number from 1 to 3"),
+            ({"type": "seat", "seat": False}, "a seat is a number from 1 to 3"),
             ({"type": "choose", "decision": 3, "option": 1}, "this is a replay: no decision can be made"),
             ({"type": "undo"}, "this is a replay"),
             ({"type": "shuffle"}, "unknown message type 'shuffle': step, seat"),

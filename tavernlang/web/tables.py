@@ -278,7 +278,7 @@ class ReplayTable(Table):
 
     def view_as(self, seat) -> frozenset[int]:
         """The seats of a page that looks through seat `seat` (1 to players; 0 or None: the public view)."""
-        if seat is None or seat == 0:
+        if seat is None or (type(seat) is int and seat == 0):
             return frozenset()
         if type(seat) is not int or not 1 <= seat <= self.match.players:
             raise WebError(f"a seat is a number from 1 to {self.match.players} (0 or null: the public view)")
@@ -313,7 +313,7 @@ class ReplayTable(Table):
         else:
             m = self.match
             self._guard(lambda: [m.apply(i) for i in self.saved.choices[self.step:k]])
-        self.step = k
+        self.step = len(self.match.choices)  # (k, but where a fault stopped the replay)
 
     def _state(self, seats: frozenset[int], log_from: int) -> dict:
         out = super()._state(seats, log_from)
@@ -404,12 +404,16 @@ class Server:
         return hit
 
     def _add(self, match: Match, humans: set[int], bots, hotseat: bool) -> Table:
+        return self._register(lambda tid: Table(self, tid, match, humans, bots, hotseat))
+
+    def _register(self, make) -> Table:
+        """A new table, make(its id), with its tokens known to the server."""
         if len(self.tables) >= MAX_TABLES:
             raise WebError(f"this server has {MAX_TABLES} tables already")
         tid = secrets.token_hex(4)
         while tid in self.tables:
             tid = secrets.token_hex(4)
-        t = Table(self, tid, match, humans, bots, hotseat)
+        t = make(tid)
         self.tables[tid] = t
         for tok, seats in t.tokens.items():
             self.by_token[tok] = (t, seats)
@@ -478,16 +482,8 @@ class Server:
         if not (isinstance(people, list) and people and all(type(k) is int and 1 <= k <= saved.players for k in people)):
             raise WebError(f"the save file is damaged: 'seats' must be seats from 1 to {saved.players}")
         bots = self._saved_bots(data, saved)
-        if len(self.tables) >= MAX_TABLES:
-            raise WebError(f"this server has {MAX_TABLES} tables already")
-        tid = secrets.token_hex(4)
-        while tid in self.tables:
-            tid = secrets.token_hex(4)
-        t = _guarded_table(lambda: ReplayTable(self, tid, saved, bots, {k - 1 for k in people}))
-        self.tables[tid] = t
-        for tok, seats in t.tokens.items():
-            self.by_token[tok] = (t, seats)
-        return t
+        return self._register(lambda tid: _guarded_table(lambda: ReplayTable(self, tid, saved, bots,
+                                                                             {k - 1 for k in people})))
 
     def load(self, body: bytes, hotseat: bool = False) -> Table:
         """A table from an uploaded save, checked as `tav play --load` checks one."""
