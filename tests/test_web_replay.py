@@ -326,6 +326,10 @@ def test_the_replay_page_steps_and_changes_seat_in_a_browser(chromium):
         fresh.apply(m.choices[0])
         assert page.inner_text("#view").split() == " ".join(play.view_lines(fresh, 1)).split()
         assert page.query_selector_all("#decision button.opt") == []
+        live = server.create({"players": 2, "seats": ["human", "human"], "seed": 1})
+        page.goto(f"http://127.0.0.1:{sock.getsockname()[1]}{server.links(live)['links'][0]['url']}")
+        page.wait_for_selector("#decision button.opt")
+        assert not page.is_visible("#replay")  # (a live table's page has no replay bar)
     finally:
         u.should_exit = True
         th.join(10)
