@@ -12,7 +12,10 @@ WebSocket per open page that pushes its seat's state whenever the table moves.
                                 ID, "option": N}, {"type": "why", "line": N}, {"type": "why_not"},
                                 {"type": "card", "name": TEXT}, {"type": "state"}, {"type":
                                 "undo"} (hot seat); answers a bad one with
-                                {"type": "error", "message": ...}
+                                {"type": "error", "message": ...}. A replay's page (`tav serve
+                                --replay`) also sends {"type": "step", "step": K} (0 to the
+                                save's choices: every page of the replay goes there) and
+                                {"type": "seat", "seat": N} (1 to players; 0: the public view)
 
 The engine runs in worker threads, one step of one table at a time (each table has its lock);
 bots move `bot_delay` seconds after the decision before theirs.
@@ -32,7 +35,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .tables import MAX_MESSAGE, MAX_SAVE_BYTES, Server, Table, WebError
+from .tables import MAX_MESSAGE, MAX_SAVE_BYTES, ReplayTable, Server, Table, WebError
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_FORM = 64_000  # a new table's request
@@ -311,6 +314,21 @@ async def _answer(hub: Hub, t: Table, conn: _Conn, text: str) -> dict | None:
             async with hub.lock(t):
                 hub.queue(conn, await run_in_threadpool(look))
             return None
+        if kind == "step" and isinstance(t, ReplayTable):
+            async with hub.lock(t):
+                await run_in_threadpool(t.goto, msg.get("step"))
+                conns = await hub.queue_states(t)
+                if conn not in conns:  # (a step to where the replay is: the page is answered all the same)
+                    hub.queue(conn, await run_in_threadpool(hub.message, t, conn, conn.seats))
+            for c in conns:
+                await hub.flush(c)
+            return None
+        if kind == "seat" and isinstance(t, ReplayTable):  # (a replay's seats are all open; never a live table's)
+            seats = t.view_as(msg.get("seat"))
+            async with hub.lock(t):
+                conn.seats = seats
+                hub.queue(conn, await run_in_threadpool(hub.message, t, conn, conn.seats))
+            return None
         if kind == "state":
             async with hub.lock(t):
                 conn.sent_log = 0
@@ -322,4 +340,6 @@ async def _answer(hub: Hub, t: Table, conn: _Conn, text: str) -> dict | None:
         import traceback
         hub.server.log_fault(t, traceback.format_exc())
         return {"type": "error", "message": f"internal error: {type(e).__name__}: {e}"}
-    return {"type": "error", "message": f"unknown message type {kind[:40]!r}: choose, undo, why, why_not, card or state"}
+    known = "step, seat, why, why_not, card or state" if isinstance(t, ReplayTable) else \
+        "choose, undo, why, why_not, card or state"
+    return {"type": "error", "message": f"unknown message type {kind[:40]!r}: {known}"}

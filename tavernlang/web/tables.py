@@ -266,6 +266,72 @@ class Table:
         return data
 
 
+class ReplayTable(Table):
+    """A saved game replayed, read-only: its match is the game replayed from the seed to step k
+    (the save's first k choices), k from 0 to the number of choices. No seat decides; a page
+    chooses whose eyes it looks through (a seat, or the public view) and which step it shows."""
+
+    def __init__(self, server, tid: str, saved: Match, bots, people: set[int]):
+        super().__init__(server, tid, replay_to(saved, 0), set(), bots, False)
+        self.saved, self.people = saved, set(people)  # (the seats people played: shown, never asked)
+        self.step = 0
+
+    def view_as(self, seat) -> frozenset[int]:
+        """The seats of a page that looks through seat `seat` (1 to players; 0 or None: the public view)."""
+        if seat is None or (type(seat) is int and seat == 0):
+            return frozenset()
+        if type(seat) is not int or not 1 <= seat <= self.match.players:
+            raise WebError(f"a seat is a number from 1 to {self.match.players} (0 or null: the public view)")
+        return frozenset({seat - 1})
+
+    @property
+    def steps(self) -> int:
+        return len(self.saved.choices)
+
+    def bot_to_move(self) -> bool:
+        return False  # (nobody moves at a replay: its steps are the save's)
+
+    def choose(self, seats, decision, option) -> None:
+        raise WebError("this is a replay: no decision can be made (step forward or back)")
+
+    def undo(self, seats) -> None:
+        raise WebError("this is a replay: step back instead of undo")
+
+    def goto(self, k) -> None:
+        """To step k: forward by the save's next choices, back by replaying from the seed."""
+        if type(k) is not int:
+            raise WebError("a step is a whole number")
+        if not 0 <= k <= self.steps:
+            raise WebError(f"there is no step {k} (0 to {self.steps})")
+        if k == self.step:
+            return
+        if k < self.step:
+            def back():
+                self.match = replay_to(self.saved, k)
+            self._guard(back)
+            self.epoch += 1  # (pages get the whole log of step k)
+        else:
+            m = self.match
+            self._guard(lambda: [m.apply(i) for i in self.saved.choices[self.step:k]])
+        self.step = len(self.match.choices)  # (k, but where a fault stopped the replay)
+
+    def _state(self, seats: frozenset[int], log_from: int) -> dict:
+        out = super()._state(seats, log_from)
+        out["decision"] = None
+        out["replay"] = {"step": self.step, "steps": self.steps}
+        out["humans"] = sorted(p + 1 for p in self.people)
+        out["who"] = [("person" if p in self.people else _bots_spec([b])) for p, b in enumerate(self.bots)]
+        return out
+
+
+def replay_to(saved: Match, k: int) -> Match:
+    """A new match of the saved game with its first k choices made."""
+    m = Match(saved.game, saved.players, saved.seed, saved.options, explain=True)
+    for i in saved.choices[:k]:
+        m.apply(i)
+    return m
+
+
 def _public_view(m: Match) -> list[str]:
     """The table as nobody in particular sees it (`Match.view` of no seat): counters, then each
     non-empty zone with the cards every seat may see, identical cards counted."""
@@ -338,12 +404,16 @@ class Server:
         return hit
 
     def _add(self, match: Match, humans: set[int], bots, hotseat: bool) -> Table:
+        return self._register(lambda tid: Table(self, tid, match, humans, bots, hotseat))
+
+    def _register(self, make) -> Table:
+        """A new table, make(its id), with its tokens known to the server."""
         if len(self.tables) >= MAX_TABLES:
             raise WebError(f"this server has {MAX_TABLES} tables already")
         tid = secrets.token_hex(4)
         while tid in self.tables:
             tid = secrets.token_hex(4)
-        t = Table(self, tid, match, humans, bots, hotseat)
+        t = make(tid)
         self.tables[tid] = t
         for tok, seats in t.tokens.items():
             self.by_token[tok] = (t, seats)
@@ -374,8 +444,8 @@ class Server:
         m = _guarded_match(lambda: Match(g, players, seed, opts, explain=True))
         return self._add(m, humans, bots, bool(req.get("hotseat")) and len(humans) > 1)
 
-    def load(self, body: bytes, hotseat: bool = False) -> Table:
-        """A table from an uploaded save, checked as `tav play --load` checks one."""
+    def _loaded(self, body: bytes) -> tuple[dict, Match]:
+        """A save's JSON and its game replayed, checked as `tav play --load` checks one."""
         if len(body) > MAX_SAVE_BYTES:
             raise WebError(f"the save is larger than {MAX_SAVE_BYTES} bytes")
         try:
@@ -394,17 +464,35 @@ class Server:
             raise WebError(str(e)) from None
         except RecursionError:
             raise WebError("the save does not replay: the rules nest too deeply") from None
-        saved = data.get("seats") or [data.get("seat", 1)]
-        if not (isinstance(saved, list) and saved and all(type(k) is int and 1 <= k <= m.players for k in saved)):
-            raise WebError(f"the save file is damaged: 'seats' must be seats from 1 to {m.players}")
-        humans = {k - 1 for k in saved}
+        return data, m
+
+    def _saved_bots(self, data: dict, m: Match):
         spec = data.get("bots")
         if spec is not None and not isinstance(spec, str):
             raise WebError("the save file is damaged: 'bots' must be a --bots text")
         try:
-            bots = parse_bots(spec, m.players)
+            return parse_bots(spec, m.players)
         except BotSpecError as e:
             raise WebError(f"the save file is damaged: 'bots': {e}") from None
+
+    def replay(self, body: bytes) -> ReplayTable:
+        """A read-only table replaying a save (checked as `tav play --load` checks one), at step 0."""
+        data, saved = self._loaded(body)
+        people = data.get("seats") or [data.get("seat", 1)]
+        if not (isinstance(people, list) and people and all(type(k) is int and 1 <= k <= saved.players for k in people)):
+            raise WebError(f"the save file is damaged: 'seats' must be seats from 1 to {saved.players}")
+        bots = self._saved_bots(data, saved)
+        return self._register(lambda tid: _guarded_table(lambda: ReplayTable(self, tid, saved, bots,
+                                                                             {k - 1 for k in people})))
+
+    def load(self, body: bytes, hotseat: bool = False) -> Table:
+        """A table from an uploaded save, checked as `tav play --load` checks one."""
+        data, m = self._loaded(body)
+        saved = data.get("seats") or [data.get("seat", 1)]
+        if not (isinstance(saved, list) and saved and all(type(k) is int and 1 <= k <= m.players for k in saved)):
+            raise WebError(f"the save file is damaged: 'seats' must be seats from 1 to {m.players}")
+        humans = {k - 1 for k in saved}
+        bots = self._saved_bots(data, m)
         t = self._add(m, humans, bots, bool(data.get("hotseat", hotseat)) and len(humans) > 1)
         try:
             if "bot_rng" in data:
@@ -436,6 +524,14 @@ class Server:
 
 def _guarded_match(make) -> Match:
     """A new match; a rules error while setting it up is the request's error."""
+    try:
+        return make()
+    except GameError as e:
+        raise WebError(str(e)) from None
+
+
+def _guarded_table(make) -> ReplayTable:
+    """A new replay table; a rules error while replaying its step 0 is the request's error."""
     try:
         return make()
     except GameError as e:

@@ -1,6 +1,7 @@
 // A table page: the state its seat may see, pushed over a WebSocket; the decision as buttons
 // (the labels of `tav play`), the log with `why N` on a click, card text on hover or tap, and a
-// cover between the seats of a hot-seat table.
+// cover between the seats of a hot-seat table. A replay (`tav serve --replay`): read-only, with
+// step back / forward and a choice of whose view to show.
 "use strict";
 const $ = (id) => document.getElementById(id);
 const token = location.pathname.split("/").pop();
@@ -43,7 +44,8 @@ function renderDecision(s) {
   delete box.dataset.decision;
   if (s.error) return;
   if (!s.decision) {
-    if (s.to_act && !s.result) box.append(el("p", { class: "waiting", text: `waiting for P${s.to_act}…` }));
+    const next = s.replay ? `P${s.to_act} decides next` : `waiting for P${s.to_act}…`;
+    if (s.to_act && !s.result) box.append(el("p", { class: "waiting", text: next }));
     return;
   }
   const d = s.decision;
@@ -88,14 +90,31 @@ function renderResult(s) {
   box.replaceChildren(el("strong", { text: "Game over" }), el("pre", { text: lines.join("\n") + (r.why.length ? "\n" + r.why.join("\n") : "") }));
 }
 
+function renderReplay(s) {
+  const r = s.replay;
+  $("replay").hidden = !r;
+  if (!r) return;
+  $("step").textContent = `step ${r.step} of ${r.steps}`;
+  $("back").disabled = r.step <= 0;
+  $("forward").disabled = r.step >= r.steps;
+  const sel = $("viewas");
+  if (sel.options.length !== s.players + 1) {
+    sel.replaceChildren(el("option", { value: "0", text: "public" }));
+    for (let p = 1; p <= s.players; p++) sel.append(el("option", { value: String(p), text: `P${p}` }));
+  }
+  sel.value = String(s.seat || 0);
+}
+
 function render(s) {
   state = s;
+  renderReplay(s);
   document.title = `${s.title}${s.seat ? `: P${s.seat}` : ""}`;
   $("title").textContent = s.title;
-  $("who").textContent = s.seat ? `you are P${s.seat}` + (s.hotseat ? ` (hot seat: P${s.humans.join(", P")})` : "") : "watching (public view)";
+  $("who").textContent = s.replay ? `replay: ${s.seat ? `P${s.seat}'s view` : "public view"}`
+    : s.seat ? `you are P${s.seat}` + (s.hotseat ? ` (hot seat: P${s.humans.join(", P")})` : "") : "watching (public view)";
   const phase = s.phase ? s.phase.replace(/^-+\s*|\s*-+$/g, "").replace(/^round \d+:\s*/, "") : null;
   $("turn").textContent = [`round ${s.round}`, phase, s.to_act ? `P${s.to_act} to decide` : null].filter(Boolean).join(" · ");
-  $("save").hidden = !s.seat;
+  $("save").hidden = !s.seat || !!s.replay;
   $("undo").hidden = !s.undo;
   $("error").textContent = s.error ? `this table has stopped:\n${s.error}` : "";
   const view = $("view");
@@ -125,7 +144,10 @@ function onMessage(ev) {
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   ws = new WebSocket(`${proto}://${location.host}/ws/${token}`);
-  ws.onopen = () => { retry = 0; $("conn").textContent = "live"; };
+  ws.onopen = () => {
+    retry = 0; $("conn").textContent = "live";
+    if (state?.replay && state.seat) send({ type: "seat", seat: state.seat });  // (a replay page reconnected: its view again)
+  };
   ws.onmessage = onMessage;
   ws.onclose = (ev) => {
     $("conn").textContent = "disconnected";
@@ -149,6 +171,9 @@ document.addEventListener("focusin", (ev) => { const t = ev.target.closest?.(".c
 
 $("cover-ok").addEventListener("click", () => { shownSeat = state ? state.seat : null; $("cover").hidden = true; });
 $("undo").addEventListener("click", () => send({ type: "undo" }));
+$("back").addEventListener("click", () => { if (state?.replay) send({ type: "step", step: state.replay.step - 1 }); });
+$("forward").addEventListener("click", () => { if (state?.replay) send({ type: "step", step: state.replay.step + 1 }); });
+$("viewas").addEventListener("change", (ev) => send({ type: "seat", seat: Number(ev.target.value) }));
 $("save").href = `/api/t/${token}/save`;
 $("save").setAttribute("download", "");
 connect();
