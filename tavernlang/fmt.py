@@ -26,8 +26,9 @@ The layout (docs/formatting.md says why):
 * Every comment stays where it is: a comment on a line of its own stays on its own line
   (indented as the code after it); a comment at the end of a line stays at the end of that
   line, at its column when the code leaves room, else two spaces after the code. A line
-  that ends in a comment is never broken, so a ``# tav: ignore[...]`` suppression stays on the
-  line it suppresses.
+  that ends in a comment is never broken, and the tokens of a source line that ends in a
+  comment stay on one line (even two declarations or statements), so a ``# tav: ignore[...]``
+  suppression stays on the line of all it suppresses.
 """
 from __future__ import annotations
 
