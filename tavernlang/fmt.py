@@ -26,8 +26,9 @@ The layout (docs/formatting.md says why):
 * Every comment stays where it is: a comment on a line of its own stays on its own line
   (indented as the code after it); a comment at the end of a line stays at the end of that
   line, at its column when the code leaves room, else two spaces after the code. A line
-  that ends in a comment is never broken, so a ``# tav: ignore[...]`` suppression stays on the
-  line it suppresses.
+  that ends in a comment is never broken, and the tokens of a source line that ends in a
+  comment stay on one line (even two declarations or statements), so a ``# tav: ignore[...]``
+  suppression stays on the line of all it suppresses.
 """
 from __future__ import annotations
 
@@ -256,6 +257,9 @@ def _space(a: _Tok, b: _Tok, in_one_line_block: bool) -> str:
 def _render(toks: list[_Tok], gaps: list[_Gap], expanded: set[int], breaks: set[int]):
     n = len(toks)
     # a block is on several lines when its source is, or when it was opened up to fit
+    # the source lines that end in a comment: their tokens stay on one line, so that the
+    # comment (a '# tav:' suppression too) stays on the line of each of them
+    commented = {toks[k - 1].line for k in range(1, n + 1) if gaps[k].trailing is not None}
     nl_prefix = [0]
     for g in gaps:
         nl_prefix.append(nl_prefix[-1] + g.newlines + (1 if g.trailing or g.comments else 0))
@@ -341,6 +345,8 @@ def _render(toks: list[_Tok], gaps: list[_Gap], expanded: set[int], breaks: set[
             newline = True
         elif g.trailing or g.comments:
             newline = True
+        elif a.line == t.line and t.line in commented:
+            newline = False
         elif t.top:
             newline = True
         elif t.block > i:  # a block's '{' joins its header's line
@@ -363,7 +369,8 @@ def _render(toks: list[_Tok], gaps: list[_Gap], expanded: set[int], breaks: set[
         else:
             newline = g.newlines > 0
         if not newline:
-            one_line = frames[-1].kind == "block" and not frames[-1].multi and len(frames) > 1
+            one_line = (frames[-1].kind == "block" and not frames[-1].multi and len(frames) > 1
+                        or a.line == t.line and t.line in commented)  # (statements sharing a line)
             sp = _space(a, t, one_line)
             if a.block > i - 1 and a.block >= 0 or before_close:
                 sp = " "
