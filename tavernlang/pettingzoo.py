@@ -66,8 +66,9 @@ def env(rules_path: str, players: int, options: dict[str, Any] | None = None, se
     max_actions: the action space's size; by default a bound worked out from the checked game,
     at most DEFAULT_MAX_ACTIONS. A decision with more options stops the game with an error
     that says which size to pass.
-    observation: "compact" (seat-relative counts per zone family, `observation_features()`
-    names each number) or "full" (one block per zone of the view, `observation_layout()`).
+    observation: "compact" (a block of card counts per zone, the zones each card holds counted
+    together per name) or "full" (a block per zone of the view, each card's zones included);
+    `observation_features()` names each number.
     illegal_reward: None (an action outside the action mask raises ValueError) or a number (as
     PettingZoo's TerminateIllegalWrapper: the game ends, the agent who chose it gets this reward,
     every other agent 0).
@@ -114,10 +115,10 @@ class TavernEnv(AECEnv):
         self.reward_kind = reward
         self._Match = Match
         probe = Match(g, players, 0, self.options, log=False)  # a bad option fails here, as GameError
-        self._state_enc = _Encoding(g, players, probe.view(None))
+        probe_view = probe.view(None)
+        self._state_enc = _Encoding(g, players, probe_view)
         self.observation_kind = observation
-        self._enc = (_CompactEncoding(g, players, probe.view(None)) if observation == "compact"
-                     else self._state_enc)
+        self._enc = _CompactEncoding(g, players, probe_view) if observation == "compact" else self._state_enc
         self.illegal_reward = illegal_reward
         bound, self.bound_reasons = action_bound(g, players)
         if max_actions is None:
