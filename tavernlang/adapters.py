@@ -181,10 +181,9 @@ class _Encoding:
         self.var_ix = {f: V + K + i for i, f in enumerate(self.var_feats)}
         self.HIDDEN, self.OTHER = V + K + W, V + K + W + 1
         self.width = V + K + W + 2  # per zone
-        self.zones = list(probe_view["zones"])
-        self.zones += [f"{cz} of a face-down card" for cz in m.card_zones if f"{cz} of a face-down card" not in self.zones]
-        self.zones.append("(other zones)")
+        self.zones = self._zone_list(m, probe_view)
         self.zone_ix = {z: i for i, z in enumerate(self.zones)}
+        self._block_cache: dict[str, int] = {}
         self.counters: list[tuple[str, int]] = []
         self.per_player: list[str] = []  # counters the view gives one value per player of
         for name, v in probe_view["counters"].items():
@@ -206,6 +205,39 @@ class _Encoding:
         low[self.off_counters:self.off_zones] = -np.inf
         self.low = low
         self._label_cache: dict[str, tuple] = {}
+
+    def _zone_list(self, m, probe_view: dict) -> list[str]:
+        """The zones with a block, in order: every zone of a first full view (the zones each
+        card holds, one per card, among them), then those of a face-down card."""
+        zones = list(probe_view["zones"])
+        zones += [f"{cz} of a face-down card" for cz in m.card_zones if f"{cz} of a face-down card" not in zones]
+        return zones + ["(other zones)"]
+
+    def _zone_block(self, zname: str) -> int:
+        """The block of the view's zone `zname` (a zone with none: `(other zones)`)."""
+        return self.zone_ix.get(zname, self.zone_ix["(other zones)"])
+
+    def feature_names(self) -> list[str]:
+        """The name of each number of the vector, in order: `me=P1`, `to_act=P1`,
+        `current=P1`, ..., `round`, each counter (`points[P1]`, ... for one per player), then
+        `ZONE: FEATURE` for each zone's block: card names (`hand of P1: Ace`), kinds (`hand of
+        P1: kind Card`), shown `var` attributes (`value`, `colour=Red`), `hidden`, `other`."""
+        lay = self.layout()
+        out = [""] * lay["size"]
+        for what in ("me", "to_act", "current"):
+            for k, i in enumerate(range(lay[what].start, lay[what].stop)):
+                out[i] = f"{what}=P{k + 1}"
+        out[lay["round"]] = "round"
+        for name, sl in lay["counters"].items():
+            for k, i in enumerate(range(sl.start, sl.stop)):
+                out[i] = f"{name}[P{k + 1}]" if name in self.per_player else name
+        feats = list(lay["zone_features"])  # (a kind may share a card's name: kinds say so)
+        for j, k in enumerate(self.kinds):
+            feats[len(self.names) + j] = f"kind {k}"
+        for zone, sl in lay["zones"].items():
+            for f, i in zip(feats, range(sl.start, sl.stop)):
+                out[i] = f"{zone}: {f}"
+        return out
 
     def layout(self) -> dict:
         z = self.off_zones
@@ -276,17 +308,44 @@ class _Encoding:
                 vec[o[0]:o[0] + min(o[1], len(v))] = [int(x) if x is not None else 0 for x in v[:o[1]]]
             elif v is not None:
                 vec[o[0]] = int(v)
-        zix, width, zoff = self.zone_ix, self.width, self.off_zones
-        other = zix["(other zones)"]
-        feats = self._features
+        width, zoff = self.width, self.off_zones
+        feats, block = self._features, self._zone_block
         for zname, cards in view["zones"].items():
             if not cards:
                 continue
-            base = zoff + width * zix.get(zname, other)
+            base = zoff + width * block(zname)
             for lab in cards:
                 for i, a in feats(lab):
                     vec[base + i] += a
         return vec
+
+
+class _CompactEncoding(_Encoding):
+    """The compact layout: `_Encoding`'s, with the zones each card holds (`token of <card>`,
+    `token of a face-down card`, one zone per card) counted together, one block for each such
+    name (`token of cards`, the sum over every card), and no block for a zone no rules declare
+    (the full layout's `(other zones)` stays, for labels of no declared zone)."""
+
+    def _zone_list(self, m, probe_view: dict) -> list[str]:
+        zones = []
+        for z, info in m.zones.items():
+            zones += [f"{z} of P{k + 1}" for k in range(self.n)] if info.decl.per_player else [z]
+        self._families = {f"{cz} of ": f"{cz} of cards" for cz in m.card_zones}
+        return zones + list(self._families.values()) + ["(other zones)"]
+
+    def _zone_block(self, zname: str) -> int:
+        b = self._block_cache.get(zname)
+        if b is None:
+            b = self.zone_ix.get(zname)
+            if b is None:
+                b = self.zone_ix["(other zones)"]
+                for head, family in self._families.items():
+                    if zname.startswith(head):
+                        b = self.zone_ix[family]
+                        break
+            if len(self._block_cache) < 100_000:
+                self._block_cache[zname] = b
+        return b
 
 
 def _parse_attrs(rest: str, attrs: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -26,18 +26,24 @@ try:
     import numpy as np
     from gymnasium import spaces
     from pettingzoo import AECEnv
+    from pettingzoo.utils.env_logger import EnvLogger
 except ImportError as _e:  # pragma: no cover - exercised by a subprocess test
     raise ImportError(
         "tavernlang.pettingzoo needs the optional extra 'rl' (pettingzoo, gymnasium, numpy): "
         "pip install -e '.[rl]'  (or pip install 'tavernlang[rl]')"
         f"; missing: {_e.name or _e}") from _e
 
-from .adapters import DEFAULT_MAX_ACTIONS, _checked_options, _Encoding, action_bound  # noqa: F401
+from .adapters import DEFAULT_MAX_ACTIONS, _checked_options, _CompactEncoding, _Encoding, action_bound  # noqa: F401
 from .errors import GameError
 
 __all__ = ["env", "TavernEnv", "DEFAULT_MAX_ACTIONS", "agent_name"]
 
 REWARDS = ("win", "score")
+OBSERVATIONS = ("compact", "full")
+
+
+def _is_whole(action) -> bool:
+    return isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
 
 
 def agent_name(seat: int) -> str:
@@ -46,7 +52,8 @@ def agent_name(seat: int) -> str:
 
 
 def env(rules_path: str, players: int, options: dict[str, Any] | None = None, seed: int | None = None,
-        render_mode: str | None = None, reward: str = "win", max_actions: int | None = None) -> "TavernEnv":
+        render_mode: str | None = None, reward: str = "win", max_actions: int | None = None,
+        observation: str = "compact", illegal_reward: float | None = None) -> "TavernEnv":
     """A PettingZoo AEC environment playing the game of `rules_path` with `players` seats.
 
     rules_path: a rules file, or a game compiled by `tavernlang.compile_file` (to make many
@@ -59,9 +66,16 @@ def env(rules_path: str, players: int, options: dict[str, Any] | None = None, se
     max_actions: the action space's size; by default a bound worked out from the checked game,
     at most DEFAULT_MAX_ACTIONS. A decision with more options stops the game with an error
     that says which size to pass.
+    observation: "compact" (a block of card counts per zone, the zones each card holds counted
+    together per name) or "full" (a block per zone of the view, each card's zones included);
+    `observation_features()` names each number.
+    illegal_reward: None (an action outside the action mask raises ValueError) or a number (as
+    PettingZoo's TerminateIllegalWrapper: the game ends, the agent who chose it gets this reward,
+    every other agent 0).
     """
     return TavernEnv(rules_path, players=players, options=options, seed=seed, render_mode=render_mode,
-                     reward=reward, max_actions=max_actions)
+                     reward=reward, max_actions=max_actions, observation=observation,
+                     illegal_reward=illegal_reward)
 
 
 # ---------------------------------------------------------------- the environment
@@ -70,7 +84,8 @@ class TavernEnv(AECEnv):
 
     def __init__(self, rules_path: str, players: int, options: dict[str, Any] | None = None,
                  seed: int | None = None, render_mode: str | None = None, reward: str = "win",
-                 max_actions: int | None = None):
+                 max_actions: int | None = None, observation: str = "compact",
+                 illegal_reward: float | None = None):
         super().__init__()
         from . import CompiledGame, Match, compile_file
 
@@ -79,6 +94,11 @@ class TavernEnv(AECEnv):
                              f"not {render_mode!r}")
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation must be one of {', '.join(OBSERVATIONS)}, not {observation!r}")
+        if illegal_reward is not None and (isinstance(illegal_reward, bool)
+                                           or not isinstance(illegal_reward, (int, float))):
+            raise ValueError(f"illegal_reward must be a number or None, not {illegal_reward!r}")
         if isinstance(rules_path, CompiledGame):  # compiled once, for many envs
             self.game, self.rules_path = rules_path, rules_path.model.path
         else:
@@ -95,7 +115,11 @@ class TavernEnv(AECEnv):
         self.reward_kind = reward
         self._Match = Match
         probe = Match(g, players, 0, self.options, log=False)  # a bad option fails here, as GameError
-        self._enc = _Encoding(g, players, probe.view(None))
+        probe_view = probe.view(None)
+        self._state_enc = _Encoding(g, players, probe_view)
+        self.observation_kind = observation
+        self._enc = _CompactEncoding(g, players, probe_view) if observation == "compact" else self._state_enc
+        self.illegal_reward = illegal_reward
         bound, self.bound_reasons = action_bound(g, players)
         if max_actions is None:
             max_actions = DEFAULT_MAX_ACTIONS if bound is None else max(2, min(bound, DEFAULT_MAX_ACTIONS))
@@ -112,12 +136,15 @@ class TavernEnv(AECEnv):
         self._obs_spaces = {a: spaces.Dict({"observation": obs_box, "action_mask": mask_box})
                             for a in self.possible_agents}
         self._act_spaces = {a: spaces.Discrete(max_actions) for a in self.possible_agents}
-        self.state_space = obs_box  # state(): the whole table, in the observation's layout
+        se = self._state_enc
+        self.state_space = spaces.Box(low=se.low, high=np.full(se.size, np.inf, dtype=np.float32),
+                                      dtype=np.float32)  # state(): the whole table, the full layout
         self._seed_rng = np.random.default_rng(seed)
         self._next_seed = seed
         self.match = None
         self._obs_cache = None
         self._log_shown = 0
+        self._ended_illegally = False
 
     # ------------------------------------------------------------ spaces
     def observation_space(self, agent):
@@ -131,18 +158,29 @@ class TavernEnv(AECEnv):
         name (`per_player_counters`: those with a value per seat, in seat order), zones by label
         (each a block of `zone_features`: counts of card names, of kinds, sums or counts of
         shown `var` attributes, then cards hidden from the agent, then cards of a label it did
-        not expect)."""
+        not expect). In the compact layout (the default) a zone of each card is not a block of
+        its own: `token of cards` counts what every card's `token` zone holds."""
         return self._enc.layout()
+
+    def observation_features(self) -> list[str]:
+        """The name of each number of the observation vector, in order (`me=P1`, `round`,
+        `points[P2]`, `hand of P1: Ace`, `hand of P2: hidden`, ...)."""
+        return self._enc.feature_names()
+
+    def state_layout(self) -> dict:
+        """Where each part of `state()` lies: the full observation layout."""
+        return self._state_enc.layout()
 
     def state(self) -> np.ndarray:
         """The whole table (`Match.view(None)`: every card by label, those hidden from every
-        seat too) in the observation's layout (`observation_layout()`), with `me` all zero and
-        no card counted as hidden: a global state for centralised training, not an observation
-        to give an agent."""
+        seat too) in the full layout (`state_layout()`), with `me` all zero and no card counted
+        as hidden: a global state for centralised training, not an observation to give an agent.
+        Before `reset()`: AssertionError, as PettingZoo's OrderEnforcingWrapper."""
         if self.match is None:
-            raise ValueError("state() needs a game: call reset() first")
-        vec = self._enc.encode(self.match.view(None), 0)
-        vec[self._enc.off_me:self._enc.off_me + self.players] = 0
+            EnvLogger.error_state_before_reset()
+        se = self._state_enc
+        vec = se.encode(self.match.view(None), 0)
+        vec[se.off_me:se.off_me + self.players] = 0
         return vec
 
     # ------------------------------------------------------------ the game
@@ -163,6 +201,7 @@ class TavernEnv(AECEnv):
         self.match = self._Match(self.game, self.players, game_seed, self.options, log=self.render_mode is not None)
         self._obs_cache = None
         self._log_shown = 0
+        self._ended_illegally = False
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}
@@ -203,28 +242,49 @@ class TavernEnv(AECEnv):
         self._accumulate_rewards()
 
     def observe(self, agent):
+        """What `agent` sees now, and its action mask. An agent whose game is over (or was
+        removed after it) still observes the last table, with an all-zero mask. Before
+        `reset()`: AssertionError, as PettingZoo's OrderEnforcingWrapper."""
+        if self.match is None:
+            EnvLogger.error_observe_before_reset()
         p = self.agent_name_mapping[agent]
         m = self.match
-        key = (id(m), len(m.choices), m.over, p)  # (observing twice between steps views once)
+        ended = self._ended_illegally
+        key = (id(m), len(m.choices), m.over, ended, p)  # (observing twice between steps views once)
         if self._obs_cache is None or self._obs_cache[0] != key:
             mask = np.zeros(self.max_actions, dtype=np.int8)
-            if not m.over and m.to_act() == p:
+            if not m.over and not ended and m.to_act() == p:
                 mask[:self._legal_count] = 1
             self._obs_cache = (key, self._enc.encode(m.view(p), p), mask)
         _, vec, mask = self._obs_cache
         return {"observation": vec.copy(), "action_mask": mask.copy()}
 
     def step(self, action) -> None:
+        """Play `action` for `agent_selection`, following PettingZoo's wrappers: before `reset()`,
+        AssertionError (OrderEnforcingWrapper); once every agent is removed, a warning and
+        nothing else; for a terminated agent, only None (removes it; anything else:
+        ValueError); an action outside the action space, AssertionError
+        (AssertOutOfBoundsWrapper); one inside it but outside the action mask, ValueError, or
+        with `illegal_reward` set, the end of the game as TerminateIllegalWrapper ends it."""
+        if self.match is None:
+            EnvLogger.error_step_before_reset()
+        if not self.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
-            raise ValueError(f"{agent} must choose an action: the game is not over")
+        if not (_is_whole(action) and self.action_space(agent).contains(action)):
+            raise AssertionError(f"action is not in action space: {action!r} (a whole number "
+                                 f"0..{self.max_actions - 1}; None only once {agent}'s game is over)")
         i = int(action)
         if not 0 <= i < self._legal_count:
-            raise ValueError(f"action {i} is not legal for {agent} here: the legal actions are 0..{self._legal_count - 1} "
-                             f"(see the observation's action_mask)")
+            if self.illegal_reward is None:
+                raise ValueError(f"action {i} is not legal for {agent} here: the legal actions are "
+                                 f"0..{self._legal_count - 1} (see the observation's action_mask)")
+            self._end_illegally(agent)
+            return
         self._cumulative_rewards[agent] = 0
         self.rewards = {a: 0 for a in self.agents}
         self.match.apply(i)
@@ -232,10 +292,25 @@ class TavernEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def _end_illegally(self, agent) -> None:
+        """The game ends as PettingZoo's TerminateIllegalWrapper ends it: every agent terminated
+        and truncated, `agent` rewarded `illegal_reward`, every other agent 0."""
+        EnvLogger.warn_on_illegal_move()
+        self._ended_illegally = True
+        self._cumulative_rewards[agent] = 0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self.rewards[agent] = float(self.illegal_reward)
+        for a in self.agents:
+            self.infos[a] = {"illegal_action": agent}
+        self._accumulate_rewards()
+        self._deads_step_first()
+
     # ------------------------------------------------------------ helpers
     def legal_count(self) -> int:
         """How many actions are legal now (the first ones of the action space; 0 at the end)."""
-        return 0 if self.match is None or self.match.over else self._legal_count
+        return 0 if self.match is None or self.match.over or self._ended_illegally else self._legal_count
 
     def legal_labels(self) -> list[str]:
         """The acting agent's options by label, as `tav play` shows them (index = action)."""

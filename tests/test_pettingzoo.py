@@ -69,6 +69,12 @@ def envs():
     return {name: env(game_path(name), players=n, seed=1) for name, n in GAMES.items()}
 
 
+@pytest.fixture(scope="module")
+def full_envs(envs):
+    """The seed games' envs with the full observation layout (one block per zone of the view)."""
+    return {name: env(e.game, players=e.players, seed=1, observation="full") for name, e in envs.items()}
+
+
 @pytest.fixture
 def peek(tmp_path):
     p = tmp_path / "peek.tav"
@@ -160,10 +166,11 @@ def test_score_rewards(peek):
     assert sorted(got.values()) != [0, 0]
 
 
-def test_observation_hides_what_the_agent_may_not_see(peek):
+@pytest.mark.parametrize("observation", ["compact", "full"])
+def test_observation_hides_what_the_agent_may_not_see(peek, observation):
     """Two games that differ only in cards hidden from player 1 (player 2's hand, the deck)
-    give player 1 the same observation, and player 2 different ones."""
-    e = env(peek, players=2)
+    give player 1 the same observation, and player 2 different ones, in either layout."""
+    e = env(peek, players=2, observation=observation)
     by_hand: dict = {}
     for s in range(1, 300):
         e.reset(seed=s)
@@ -190,10 +197,10 @@ def test_observation_hides_what_the_agent_may_not_see(peek):
         assert not np.array_equal(a, b)
 
 
-def test_no_names_of_cards_in_another_players_hand(envs):
+def test_no_names_of_cards_in_another_players_hand(full_envs):
     """Tavern Masters' hands are private: player 1's observation of P2's hand counts only hidden
     cards, as many as P2 holds, and names none; P2's own observation names them."""
-    e = envs["tavern_masters"]
+    e = full_envs["tavern_masters"]
     e.reset(seed=2)
     lay = e.observation_layout()
     feats = lay["zone_features"]
@@ -207,8 +214,8 @@ def test_no_names_of_cards_in_another_players_hand(envs):
     assert theirs[hidden] == 0 and theirs[:len(lay["zone_features"]) - 2].sum() > 0
 
 
-def test_observation_layout_reads_the_view(envs):
-    e = envs["little_tavern"]
+def test_observation_layout_reads_the_view(full_envs):
+    e = full_envs["little_tavern"]
     e.reset(seed=1)
     rng = np.random.default_rng(0)
     for _ in range(10):
@@ -231,9 +238,9 @@ def test_observation_layout_reads_the_view(envs):
     assert e.observation_space("player_2")["observation"].shape == obs.shape
 
 
-def test_die_faces_are_summed(envs):
+def test_die_faces_are_summed(full_envs):
     """A var attribute a label shows (a die's face) is summed per zone."""
-    e = envs["taverns_of_tiefenthal"]
+    e = full_envs["taverns_of_tiefenthal"]
     e.reset(seed=1)
     lay = e.observation_layout()
     if "value" not in lay["zone_features"]:
@@ -284,9 +291,11 @@ def test_illegal_actions_and_bad_arguments(envs, peek):
     e = env(peek, players=2, seed=1)
     e.reset()
     with pytest.raises(ValueError, match="not legal"):
-        e.step(5)
-    with pytest.raises(ValueError, match="must choose"):
-        e.step(None)
+        e.step(4)
+    with pytest.raises(ValueError, match="observation must be one of compact, full"):
+        env(peek, players=2, observation="tiny")
+    with pytest.raises(ValueError, match="illegal_reward must be a number"):
+        env(peek, players=2, illegal_reward="lose")
     with pytest.raises(ValueError, match="for 2 to 2 players"):
         env(peek, players=3)
     with pytest.raises(ValueError, match="reward"):
@@ -344,12 +353,14 @@ def test_fork_is_independent(envs):
     assert len(f.match.choices) == len(e.match.choices) + 1
 
 
-def test_state_is_the_whole_table_in_the_observation_layout(envs):
+def test_state_is_the_whole_table_in_the_full_layout(full_envs):
     """state(): every card counted by name, none as hidden (Tavern Masters' hands and decks
-    included), no seat marked as `me`; each agent's observation of the same moment hides some."""
+    included), no seat marked as `me`; each agent's full observation of the same moment hides
+    some."""
     from pettingzoo.test.state_test import test_state_space
-    e = envs["tavern_masters"]
-    with pytest.raises(ValueError, match="reset"):
+    e = full_envs["tavern_masters"]
+    assert e.state_layout() == e.observation_layout()
+    with pytest.raises(AssertionError, match="reset"):
         env(e.game, players=2).state()
     e.reset(seed=3)
     rng = np.random.default_rng(3)
