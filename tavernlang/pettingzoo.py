@@ -1,4 +1,4 @@
-"""Any rules file as a PettingZoo AEC environment (issue 16 item 4).
+"""Any rules file as a PettingZoo AEC environment.
 
     from tavernlang.pettingzoo import env
     e = env("path/to/game.tav", players=3, seed=1)
