@@ -871,7 +871,7 @@ NO_SCENARIOS = 5  # the exit code of `tav test` when no scenario ran (pytest's "
 @click.option("-v", "--verbose", is_flag=True, help="Print each scenario's log.")
 @click.option("-k", "keyword", default=None, metavar="EXPR",
               help="Run only the scenarios whose title (or file) holds these words, ignoring case: "
-                   "'tips', 'tips and not goblin', '(a or b) and c' (as pytest -k).")
+                   "'tips', 'tips and not draw', '(a or b) and c' (as pytest -k).")
 @click.option("-x", "--exitfirst", is_flag=True, help="Stop at the first scenario that fails (or file that does not load).")
 @click.option("--junitxml", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
               help="Also write the results as JUnit XML (as pytest --junitxml), for CI.")

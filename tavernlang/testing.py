@@ -1,7 +1,7 @@
 """What `tav test` shares with pytest: `-k EXPR` to pick scenarios by the words of their titles,
 and `--junitxml FILE` to write the results as JUnit XML for CI.
 
-A -k expression is words joined by `and`, `or`, `not` and parentheses (`tips and not goblin`,
+A -k expression is words joined by `and`, `or`, `not` and parentheses (`tips and not draw`,
 `(a or b) and c`); a word matches a scenario whose title or file name holds it, ignoring case.
 
 The XML is pytest's: `<testsuites><testsuite name="tav test" tests= failures= errors= skipped=

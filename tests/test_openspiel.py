@@ -16,44 +16,11 @@ pyspiel = pytest.importorskip("pyspiel")
 from tavernlang import compile_file  # noqa: E402
 from tavernlang.engine.runner import bot_pick, bot_rng  # noqa: E402
 from tavernlang.openspiel import DEFAULT_SEEDS, load_game  # noqa: E402
+from peek import PEEK  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SIMULTANEOUS = "at the same time: choose an action"  # the prompt of a pick in a phase played at once
 
-PEEK = """\
-# Peek: each player is dealt two of five cards into a private hand; one stays in the hidden
-# deck. Each in turn plays a card of their hand face up; the higher total wins.
-game "Peek"
-players 2..2
-
-kind Card { value: int }
-card "Ace": Card { value: 5 }
-card "King": Card { value: 4 }
-card "Queen": Card { value: 3 }
-card "Jack": Card { value: 2 }
-card "Ten": Card { value: 1 }
-
-counter points per player = 0
-zone deck: shared hidden
-zone hand: per player private
-zone played: shared public
-
-setup {
-  move cards to deck
-  shuffle deck
-  for p in players { move top(deck) to hand of p  move top(deck) to hand of p }
-}
-
-action play "play a card" {
-  choose c in hand of me "play" { move c to played  gain c.value points }
-}
-
-rounds 1 {
-  phase play "Play" turns from player(1) once_each { actions play }
-}
-
-winner: highest points
-"""
 CARDS = ("Ace", "King", "Queen", "Jack", "Ten")
 
 

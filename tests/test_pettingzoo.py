@@ -14,6 +14,7 @@ from pettingzoo.test import api_test, seed_test  # (the test extra brings pettin
 from tavernlang.engine.runner import Match, bot_pick, bot_rng, play_bots
 from tavernlang.errors import GameError
 from tavernlang.pettingzoo import env
+from peek import PEEK  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {  # a short set-up of each seed game, so the whole file runs in seconds
@@ -23,40 +24,6 @@ GAMES = {  # a short set-up of each seed game, so the whole file runs in seconds
     "taverns_of_tiefenthal": 2,
 }
 
-PEEK = """\
-# Peek: each player is dealt two of five cards into a private hand; one stays in the hidden
-# deck. Each in turn plays a card of their hand face up; the higher total wins.
-game "Peek"
-players 2..2
-
-kind Card { value: int }
-card "Ace": Card { value: 5 }
-card "King": Card { value: 4 }
-card "Queen": Card { value: 3 }
-card "Jack": Card { value: 2 }
-card "Ten": Card { value: 1 }
-
-counter points per player = 0
-zone deck: shared hidden
-zone hand: per player private
-zone played: shared public
-
-setup {
-  move cards to deck
-  shuffle deck
-  for p in players { move top(deck) to hand of p  move top(deck) to hand of p }
-}
-
-action play "play a card" {
-  choose c in hand of me "play" { move c to played  gain c.value points }
-}
-
-rounds 1 {
-  phase play "Play" turns from player(1) once_each { actions play }
-}
-
-winner: highest points
-"""
 
 
 def game_path(name: str) -> str:
