@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import textwrap
 import warnings
 from pathlib import Path
 
@@ -354,20 +353,6 @@ def test_state_is_the_whole_table_in_the_full_layout(full_envs):
         assert sum(obs[block][hidden] for block in lay["zones"].values()) > 0
     assert np.array_equal(e.fork().state(), state)
 
-
-def test_missing_extra_names_the_install_command():
-    code = textwrap.dedent("""
-        import sys
-        sys.modules["pettingzoo"] = None  # as if the [rl] extra were not installed
-        try:
-            import tavernlang.pettingzoo
-        except ImportError as e:
-            print(e)
-        else:
-            print("imported")
-    """)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT).stdout
-    assert "pip install -e '.[rl]'" in out
 
 
 def test_example_runs():
