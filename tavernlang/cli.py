@@ -760,7 +760,7 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
         target, cap = until_ci / 100, max(max_games, n_games)
         while True:
             widest = widest_change(results["base"], results["variant"], players, 2 * players + 3)
-            if widest <= target or played >= cap:
+            if widest <= target or played >= cap or not results["base"]:  # (no seed ended: none would)
                 until = {"width": target, "max_games": cap, "widest": widest, "reached": widest <= target}
                 break
             want = next_games(played, widest, target, cap) - played

@@ -6,7 +6,9 @@ ties, lead changes and how early the eventual winner leads (decisiveness), the b
 of the decisions asked; then skill (a search bot against random bots, seat-rotated: a game where
 search does not beat chance is a game of luck); every value of the options asked for with
 `--vary`; with a VARIANT, `tav compare`'s seed-matched comparison. As text, and with `--out DIR`
-as a Markdown (or HTML) page with its pictures.
+as a Markdown (or HTML) page with its pictures. Its findings are only what holds after Holm's
+correction for every test it makes (tavernlang/stats.py), and `--until-ci` plays on until the
+seats' intervals are as narrow as asked.
 """
 from __future__ import annotations
 
@@ -154,7 +156,7 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
         m = planned_comparisons(players, skill_games > 0, variant is not None)
         while True:
             widest = widest_interval(main_games, vgames if variant is not None else None, players, m)
-            if widest <= until_ci or n_games >= max_games:
+            if widest <= until_ci or n_games >= max_games or not main_games:  # (no game ended: none would)
                 stop = {"width": until_ci, "max_games": max_games, "widest": widest, "reached": widest <= until_ci}
                 break
             more = next_games(n_games, widest, until_ci, max_games)
@@ -242,14 +244,14 @@ def assess(rep: dict, effect: float) -> dict:
     from .compare import difference_tests, annotate
     from .stats import correct, games_to_resolve, rate_test
     n, b = rep["players"], rep["balance"]
-    tests = [rate_test(f"P{p + 1} win rate", r["rate"], b["games"], 1 / n) for p, r in enumerate(b["win_rate_by_seat"])]
+    tests = [dict(rate_test(f"P{p + 1} win rate", r["rate"], b["games"], 1 / n), part="seat")
+             for p, r in enumerate(b["win_rate_by_seat"])]
     s = rep.get("skill")
     mine = s["by_bot"].get(s["bot"]) if s else None
     if mine:
-        tests.append(rate_test(f"{s['bot']} share of the wins", mine["rate"], mine["seats_played"], 1 / n))
+        tests.append(dict(rate_test(f"{s['bot']} share of the wins", mine["rate"], mine["seats_played"], 1 / n),
+                          part="skill"))
     pairs = difference_tests(rep["variant"]["difference"], n, rep["variant"]["games"]) if rep.get("variant") else []
-    for t in tests:
-        t["part"] = "skill" if t["name"].endswith("share of the wins") else "seat"
     for _, t in pairs:
         t["part"] = "variant"
     fam = correct(tests + [t for _, t in pairs])
