@@ -486,9 +486,9 @@ def _chance_flags(f):
     f = click.option("--max-games", type=click.IntRange(2, MAX_GAMES), default=20_000, show_default=True,
                      help="The most games --until-ci plays (per side).")(f)
     f = click.option("--until-ci", "until_ci", type=click.FloatRange(0, 100, min_open=True), default=None,
-                     metavar="WIDTH", help="Play more games, in batches, until every seat's win-rate interval (with a "
-                                           "variant: of its change) is at most WIDTH points wide after correction, or "
-                                           "--max-games are played.")(f)
+                     metavar="WIDTH", help="Play more games, in batches, until the widest interval of a seat's win rate "
+                                           "(against a variant: of its change) is at most WIDTH points wide after "
+                                           "correction, or --max-games are played.")(f)
     return f
 
 
