@@ -479,6 +479,19 @@ def _dask_guard(results):
         raise click.BadParameter(str(e), param_hint="--dask") from None
 
 
+def _chance_flags(f):
+    f = click.option("--effect", type=click.FloatRange(0, 100, min_open=True), default=2.0, show_default=True,
+                     metavar="POINTS", help="The shift in a win rate, in points, that an inconclusive result says "
+                                            "how many games would detect (80% power, after correction).")(f)
+    f = click.option("--max-games", type=click.IntRange(2, MAX_GAMES), default=20_000, show_default=True,
+                     help="The most games --until-ci plays (per side).")(f)
+    f = click.option("--until-ci", "until_ci", type=click.FloatRange(0, 100, min_open=True), default=None,
+                     metavar="WIDTH", help="Play more games, in batches, until the widest interval of a seat's win rate "
+                                           "(against a variant: of its change) is at most WIDTH points wide after "
+                                           "correction, or --max-games are played.")(f)
+    return f
+
+
 def _data_flags(f):
     f = click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.png|FILE.svg",
                      help="Draw win rates, scores and game lengths (needs the [plot] extra).")(f)
@@ -678,6 +691,7 @@ def diff(base, variant, as_json) -> None:
 @click.option("--variant-option", "-V", "variant_options", multiple=True, metavar="NAME=VALUE",
               help="Set a game option on the variant side only (BASE BASE -V x=1: one option value against another).")
 @_bots_flag
+@_chance_flags
 @_data_flags
 @_dask_flag
 @_fail_fast_flag
@@ -685,10 +699,10 @@ def diff(base, variant, as_json) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @guarded
 def compare(base, variant, players, n_games, seed, jobs, options, base_options, variant_options, bots_spec,
-            games_out, plot, dask, fail_fast, exact, as_json) -> None:
+            until_ci, max_games, effect, games_out, plot, dask, fail_fast, exact, as_json) -> None:
     """Play BASE and VARIANT on the same seeds and compare balance and length."""
     from .balance import record
-    from .compare import differences, render, summarize
+    from .compare import assess, differences, render, summarize
     from .parallel import game_key, playouts, progress_bar
 
     games, opts = {}, {}
@@ -709,13 +723,17 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
     results = {"base": [], "variant": []}
     more = (bots,) if bots is not None else ()
     keys = {label: game_key(paths[label], games[label]) for label in paths}
-    todo = [(keys[label], players, s, opts[label] or None) + more for s in range(seed, seed + n_games)
-            for label in ("base", "variant")]
-    labels = [label for _ in range(n_games) for label in ("base", "variant")]
     local = {keys["base"]: games["base"], keys["variant"]: games["variant"]}
-    with progress_bar("comparing", len(todo)) as tick:
+    failed: list[dict] = []
+
+    def play(first: int, last: int, tick) -> int:
+        """Play seeds first..last-1 on both sides into `results` (a seed is left out of both when
+        either side stops with an error); the number of seeds played (fewer: --fail-fast)."""
+        todo = [(keys[label], players, s, opts[label] or None) + more for s in range(first, last)
+                for label in ("base", "variant")]
+        labels = [label for _ in range(first, last) for label in ("base", "variant")]
         done = _dask_guard(playouts(todo, jobs, local, dask, progress=tick))
-        failed, pair, played = [], {}, 0
+        pair, played = {}, 0
         for label, r in zip(labels, done):
             pair[label] = r
             if "error" in r:  # reported at the end; the seed is left out of both sides (they are paired by seed)
@@ -730,7 +748,28 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
             pair = {}
             if failed and fail_fast:
                 break
+        return played
+
+    with progress_bar("comparing", 2 * n_games) as tick:
+        played = play(seed, seed + n_games, tick)
     stopped = played < n_games
+    until = None
+    if until_ci is not None and not stopped:  # (in batches, each decided by the games before it)
+        from .compare import widest_change
+        from .stats import next_games
+        target, cap = until_ci / 100, max(max_games, n_games)
+        while True:
+            widest = widest_change(results["base"], results["variant"], players, 2 * players + 3)
+            if widest <= target or played >= cap or not results["base"]:  # (no seed ended: none would)
+                until = {"width": target, "max_games": cap, "widest": widest, "reached": widest <= target}
+                break
+            want = next_games(played, widest, target, cap) - played
+            with progress_bar("comparing", 2 * want) as tick:
+                got = play(seed + played, seed + played + want, tick)
+            played += got
+            if got < want:  # (--fail-fast)
+                stopped = True
+                break
     n_games = played
     report = {
         "base_file": base, "variant_file": variant, "players": players, "games": n_games, "seed": seed,
@@ -739,6 +778,9 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
         "base": summarize(results["base"], players), "variant": summarize(results["variant"], players),
         "difference": differences(results["base"], results["variant"], players),
     }
+    report["statistics"] = assess(dict(report, games=len(results["base"])), effect / 100)
+    if until is not None:
+        report["until_ci"] = until
     if failed:
         report["failed"] = _jsonable_failures(failed)
         report["stopped"] = stopped
@@ -781,13 +823,14 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
               help="Write one record per game played for the report.")
 @click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
               help="Play on this many processes (the report is the same for any number).")
+@_chance_flags
 @_dask_flag
 @_fail_fast_flag
 @_exact_flag
 @click.option("--json", "as_json", is_flag=True, help="Print the numbers as JSON.")
 @guarded
 def report(file, variant, players, n_games, seed, options, variant_options, bots_spec, skill_games, skill_bot,
-           vary, out_dir, fmt, games_out, jobs, dask, fail_fast, exact, as_json) -> None:
+           vary, out_dir, fmt, games_out, jobs, until_ci, max_games, effect, dask, fail_fast, exact, as_json) -> None:
     """A balance report: seats, scores, length, ties, lead changes, branching, skill (search
     against random bots), option values (--vary) and a variant, with pictures (--out)."""
     from .bots import BotSpecError, parse_bots
@@ -827,7 +870,9 @@ def report(file, variant, players, n_games, seed, options, variant_options, bots
     with progress_bar("playing", total) as tick:
         try:
             rep = build(game, file, players, n_games, seed, opts, bots, skill_n, skill_bot, list(vary), vgame, variant,
-                        vopts, progress=tick, jobs=jobs, dask=dask, fail_fast=fail_fast)
+                        vopts, progress=tick, jobs=jobs, dask=dask, fail_fast=fail_fast,
+                        until_ci=None if until_ci is None else until_ci / 100, max_games=max(max_games, n_games),
+                        effect=effect / 100)
         except DaskError as e:
             raise click.BadParameter(str(e), param_hint="--dask") from None
         except Stopped as e:  # --fail-fast: what was played, and the game that stopped (after the bar)

@@ -6,7 +6,9 @@ ties, lead changes and how early the eventual winner leads (decisiveness), the b
 of the decisions asked; then skill (a search bot against random bots, seat-rotated: a game where
 search does not beat chance is a game of luck); every value of the options asked for with
 `--vary`; with a VARIANT, `tav compare`'s seed-matched comparison. As text, and with `--out DIR`
-as a Markdown (or HTML) page with its pictures.
+as a Markdown (or HTML) page with its pictures. Its findings are only what holds after Holm's
+correction for every test it makes (tavernlang/stats.py), and `--until-ci` plays on until the
+seats' intervals are as narrow as asked.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from pathlib import Path
 
 from .balance import bot_rates, margin, pct, quantiles, record, seat_rates, wilson
 from .bots import describe, parse_bots, rotate, watch
+from .stats import EFFECT, next_games, width
 
 
 class ReportError(ValueError):
@@ -104,16 +107,20 @@ def vary_values(game, spec: str) -> tuple[str, list]:
 def build(game, path: str, players: int, n_games: int, seed: int, options: dict, bots, skill_games: int,
           skill_bots: str, vary: list[str], variant=None, variant_path: str | None = None,
           variant_options: dict | None = None, progress=None, jobs: int = 1, dask: str | None = None,
-          fail_fast: bool = False) -> dict:
+          fail_fast: bool = False, until_ci: float | None = None, max_games: int = 20_000,
+          effect: float = EFFECT) -> dict:
     """Every number of the report, as data (and the games, for pictures and --games-out). The games
     are played on `jobs` processes or a Dask cluster (`parallel.playouts`): the same for any. A
     game that stops with an error is left out of the numbers and listed in `failed` (with the
     part of the report, file, options and bots that replay it); with `fail_fast` the first one
-    stops the report (Stopped)."""
+    stops the report (Stopped). `until_ci` (a fraction: 0.04 is 4 points of win rate): after the
+    first `n_games`, play more seeds in batches until every seat's win-rate interval (and, with a
+    variant, every seat's change) at the corrected level is at most that wide, or `max_games`
+    are played; the other parts then play as many seeds. `effect` (a fraction): the shift the
+    findings say how many games would resolve."""
     from .parallel import playouts
     t0 = time.perf_counter()
     tick = progress  # told of the games as they finish, chunk by chunk
-    seeds = list(range(seed, seed + n_games))
     names = describe(bots) if bots else "random"
     from .parallel import game_key
     games = {path: game, **({variant_path: variant} if variant is not None else {})}
@@ -139,11 +146,29 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
             out.append(r)
         return out
 
-    def run(f, opts, b=None, part="game"):
+    def run(f, opts, b=None, part="game", seeds=None):
         return play_all([(f, s, opts, b) for s in seeds], part)
-    main_games = run(path, options, bots)
+    vopts = variant_options or options
+    main_games = run(path, options, bots, seeds=range(seed, seed + n_games))
+    vgames = run(variant_path, vopts, bots, "variant", range(seed, seed + n_games)) if variant is not None else []
+    stop = None
+    if until_ci is not None:
+        m = planned_comparisons(players, skill_games > 0, variant is not None)
+        while True:
+            widest = widest_interval(main_games, vgames if variant is not None else None, players, m)
+            if widest <= until_ci or n_games >= max_games or not main_games:  # (no game ended: none would)
+                stop = {"width": until_ci, "max_games": max_games, "widest": widest, "reached": widest <= until_ci}
+                break
+            more = next_games(n_games, widest, until_ci, max_games)
+            main_games += run(path, options, bots, seeds=range(seed + n_games, seed + more))
+            if variant is not None:
+                vgames += run(variant_path, vopts, bots, "variant", range(seed + n_games, seed + more))
+            n_games = more
+    seeds = range(seed, seed + n_games)
     rep = {"game": game.title, "file": path, "players": players, "games": n_games, "seed": seed, "exact": game.layout.exact,
            "options": options, "bots": names, "balance": summary(main_games, players)}
+    if stop is not None:
+        rep["until_ci"] = stop
     records = [record(r, options, names, "game") for r in main_games]
     skill = None
     if skill_games > 0:
@@ -163,26 +188,77 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
         rows = []
         for v in values:
             opts = dict(options, **{name: v})
-            gs = run(path, opts, bots, f"vary {name}={_lit(v)}")
+            gs = run(path, opts, bots, f"vary {name}={_lit(v)}", seeds)
             records += [record(r, opts, names, f"vary {name}={v}") for r in gs]
             rows.append({"value": v, "summary": summary(gs, players), "results": gs})
         rep["vary"].append({"option": name, "rows": rows})
     rep["variant"] = None
     if variant is not None:
         from .compare import differences, summarize
-        vgames = run(variant_path, variant_options or options, bots, "variant")
-        records += [record(r, variant_options or options, names, "variant") for r in vgames]
-        both = {r["seed"] for r in main_games} & {r["seed"] for r in vgames}  # (paired by seed)
-        pb, pv = [r for r in main_games if r["seed"] in both], [r for r in vgames if r["seed"] in both]
-        rep["variant"] = {"file": variant_path, "options": variant_options or options,
+        records += [record(r, vopts, names, "variant") for r in vgames]
+        pb, pv = paired(main_games, vgames)
+        rep["variant"] = {"file": variant_path, "options": vopts,
                           "base": summarize(pb, players), "variant": summarize(pv, players),
-                          "difference": differences(pb, pv, players), "results": vgames,
+                          "difference": differences(pb, pv, players), "games": len(pb), "results": vgames,
                           "balance": summary(vgames, players)}
+    rep["statistics"] = assess(rep, effect)
     rep["failed"] = failed
     rep["seconds"] = round(time.perf_counter() - t0, 2)
     rep["_games"] = main_games
     rep["_records"] = records
     return rep
+
+
+def paired(base: list[dict], variant: list[dict]) -> tuple[list[dict], list[dict]]:
+    """The games of the seeds both sides played to the end, in seed order."""
+    both = {r["seed"] for r in base} & {r["seed"] for r in variant}
+    return [r for r in base if r["seed"] in both], [r for r in variant if r["seed"] in both]
+
+
+# ------------------------------------------------------------------ what is chance, what is not
+def planned_comparisons(players: int, skill: bool, variant: bool) -> int:
+    """How many tests a report makes at once: each seat's win rate, the search bot's share of the
+    wins, and a variant's differences (each seat's win rate and score, the mean score, rounds,
+    decisions)."""
+    return players + int(skill) + (2 * players + 3 if variant else 0)
+
+
+def widest_interval(main: list[dict], variant: list[dict] | None, players: int, m: int) -> float:
+    """The widest interval, at the level corrected for m tests, of a seat's win rate (and, with a
+    variant's games, of a seat's change in win rate): what `--until-ci` narrows."""
+    from .compare import widest_change
+    from .stats import correct, rate_test
+    if not main:
+        return 1.0
+    tests = [rate_test("", r["rate"], len(main), 1 / players) for r in seat_rates(main, players)]
+    widest = max(width(t) for t in correct(tests, m=m)["tests"])
+    return max(widest, widest_change(*paired(main, variant), players, m)) if variant is not None else widest
+
+
+def assess(rep: dict, effect: float) -> dict:
+    """Every test the report makes (each seat against an even share, the search bot against its
+    share, a variant's differences), corrected together by Holm (stats.correct); a variant's
+    differences are marked with their outcome (compare.annotate). With `sample_size`: the games
+    that detect a seat `effect` off an even share (a fraction) with 80% power at the corrected
+    level."""
+    from .compare import difference_tests, annotate
+    from .stats import correct, games_to_resolve, rate_test
+    n, b = rep["players"], rep["balance"]
+    tests = [dict(rate_test(f"P{p + 1} win rate", r["rate"], b["games"], 1 / n), part="seat")
+             for p, r in enumerate(b["win_rate_by_seat"])]
+    s = rep.get("skill")
+    mine = s["by_bot"].get(s["bot"]) if s else None
+    if mine:
+        tests.append(dict(rate_test(f"{s['bot']} share of the wins", mine["rate"], mine["seats_played"], 1 / n),
+                          part="skill"))
+    pairs = difference_tests(rep["variant"]["difference"], n, rep["variant"]["games"]) if rep.get("variant") else []
+    for _, t in pairs:
+        t["part"] = "variant"
+    fam = correct(tests + [t for _, t in pairs])
+    annotate(pairs)
+    fam["sample_size"] = {"effect": effect, "power": 0.8,
+                          "games": games_to_resolve(tests[0], effect, fam) if n > 1 else None}
+    return fam
 
 
 def _q(q: dict, nd: int = 1) -> str:
@@ -197,35 +273,74 @@ def _lit(v) -> str:
     return "true" if v is True else "false" if v is False else str(v)
 
 
+def _pc(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _p(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
 def findings(rep: dict) -> list[str]:
-    """What the numbers say, in words (only what the intervals support)."""
+    """What the numbers say, in words: only what holds after Holm's correction for every test the
+    report makes (rep["statistics"]), each with its interval at the corrected level and the games
+    it rests on; and when nothing about the seats can be concluded, how many games would."""
     out = []
     b, n = rep["balance"], rep["players"]
     even = 1 / n
-    for p, r in enumerate(b["win_rate_by_seat"]):
-        lo, hi = r["ci95"]
-        if lo > even:
-            out.append(f"P{p + 1} wins more often than an even share ({100 * r['rate']:.1f}% against "
-                       f"{100 * even:.1f}%; the interval {100 * lo:.1f}..{100 * hi:.1f}% excludes it).")
-        elif hi < even:
-            out.append(f"P{p + 1} wins less often than an even share ({100 * r['rate']:.1f}% against "
-                       f"{100 * even:.1f}%; interval {100 * lo:.1f}..{100 * hi:.1f}%).")
-    if not any(x.startswith("P") for x in out):
-        out.append(f"No seat's win rate differs from an even share ({100 * even:.1f}%) beyond chance "
-                   f"in {rep['games']} games.")
+    fam = rep["statistics"]
+    m, level = fam["comparisons"], 100 * fam["ci_level"]
+    out.append(f"Each finding below holds after Holm's correction for the {m} tests this report makes "
+               f"(α {fam['alpha']}); its interval is at {level:.2f}%, which holds for all {m} together.")
+    seats = [t for t in fam["tests"] if t["part"] == "seat"]
+    for t in seats:
+        if t["significant"]:
+            lo, hi = t["ci"]
+            more = "more" if t["estimate"] > even else "less"
+            out.append(f"{t['name'].split()[0]} wins {more} often than an even share: {_pc(t['estimate'])} "
+                       f"[{_pc(lo)}, {_pc(hi)}] against {_pc(even)} in {t['games']} games (adjusted {_p(t['p_holm'])}).")
+    if not any(t["significant"] for t in seats):
+        half = max((width(t) / 2 for t in seats), default=0.0)
+        out.append(f"No seat's win rate differs from an even share ({_pc(even)}) beyond chance in {b['games']} games; "
+                   f"each seat's rate is known to ±{100 * half:.1f} points.")
+        ss = fam.get("sample_size") or {}
+        if ss.get("games") and half > ss["effect"]:
+            out.append(f"A seat {100 * ss['effect']:g} points off an even share takes about {ss['games']:,} games "
+                       f"to detect (80% power at this correction); `--until-ci` plays until the intervals are "
+                       f"as narrow as asked.")
+    u = rep.get("until_ci")
+    if u and not u["reached"]:
+        out.append(f"--until-ci {100 * u['width']:g} stopped at the cap of {u['max_games']:,} games with intervals "
+                   f"{100 * u['widest']:.1f} points wide.")
     t = b["ties"]
     if t["rate"] > 0:
         out.append(f"{100 * t['rate']:.1f}% of the games end in a shared win.")
     s = rep.get("skill")
     if s:
-        mine = s["by_bot"].get(s["bot"])
+        mine = [x for x in fam["tests"] if x["part"] == "skill"]
         if mine:
-            lo, hi = mine["ci95"]
-            verdict = ("search beats chance: skill matters" if lo > even else
-                       "search does worse than chance" if hi < even else
-                       "search does not beat chance at this budget and number of games")
-            out.append(f"{s['bot']} against {n - 1} random bot(s), seat-rotated: {100 * mine['rate']:.1f}% "
-                       f"[{100 * lo:.1f}, {100 * hi:.1f}] of the wins against an even {100 * even:.1f}%: {verdict}.")
+            x = mine[0]
+            lo, hi = x["ci"]
+            verdict = ("search does not beat chance at this budget and number of games" if not x["significant"] else
+                       "search beats chance: skill matters" if x["estimate"] > even else "search does worse than chance")
+            out.append(f"{s['bot']} against {n - 1} random bot(s), seat-rotated: {_pc(x['estimate'])} "
+                       f"[{_pc(lo)}, {_pc(hi)}] of the wins against an even {_pc(even)} in {x['games']} games "
+                       f"(adjusted {_p(x['p_holm'])}): {verdict}.")
+    v = rep.get("variant")
+    if v:
+        from .compare import _signed
+        found = False
+        for x in fam["tests"]:
+            if x["part"] != "variant" or not x["significant"]:
+                continue
+            found = True
+            pct = x.get("rate", False)
+            lo, hi = x["ci"]
+            out.append(f"The variant changes {x['name']}: {_signed(x['estimate'], pct)}{' points' if pct else ''} "
+                       f"[{_signed(lo, pct)}, {_signed(hi, pct)}] over {x['games']} games paired by seed "
+                       f"(adjusted {_p(x['p_holm'])}).")
+        if not found:
+            out.append(f"The variant changes nothing beyond chance in {v['games']} games paired by seed.")
     if "winner_led_at_half" in b:
         r, lo, hi = b["winner_led_at_half"]
         out.append(f"The eventual winner leads at half time in {100 * r:.0f}% [{100 * lo:.0f}, {100 * hi:.0f}] of the games.")
@@ -277,7 +392,7 @@ def render_text(rep: dict) -> str:
 
 def _compare_report(rep: dict) -> dict:
     v = rep["variant"]
-    return {"base_file": rep["file"], "variant_file": v["file"], "players": rep["players"], "games": rep["games"],
+    return {"base_file": rep["file"], "variant_file": v["file"], "players": rep["players"], "games": v["games"],
             "seed": rep["seed"], "base_options": rep["options"], "variant_options": v["options"],
             "bots": rep["bots"] if rep["bots"] != "random" else None,
             "base": v["base"], "variant": v["variant"], "difference": v["difference"]}
@@ -347,6 +462,7 @@ def write(rep: dict, out_dir: str, fmt: str, command: str) -> Path:
 def jsonable(rep: dict) -> dict:
     """The report without its games (for --json)."""
     out = {k: v for k, v in rep.items() if not k.startswith("_")}
+    out["findings"] = findings(rep)
     out["vary"] = [{"option": vr["option"], "rows": [{"value": r["value"], "summary": r["summary"]} for r in vr["rows"]]}
                    for vr in rep["vary"]]
     if rep.get("variant"):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,91 @@ def test_report_on_two_processes_is_the_same(tav):
     one, two = json.loads(tav(*args).output), json.loads(tav(*args, "-j", "2").output)
     one.pop("seconds"), two.pop("seconds")
     assert one == two
+
+
+BALANCE = ROOT / "tests" / "balance"
+LOTS = str(BALANCE / "lots.tav")  # every seat wins with the same chance
+HEAD_START = str(BALANCE / "head_start.tav")  # the first seat wins 2 in n + 1, every other 1 in n + 1
+
+
+def _report(path: str, players: int, games: int, seed: int, **kw) -> dict:
+    from tavernlang.report import build
+    return build(compile_file(path), path, players, games, seed, {}, None, 0, "mcts:1", [], **kw)
+
+
+def _findings(rep: dict) -> list[str]:
+    from tavernlang.report import findings
+    return findings(rep)
+
+
+def _seat_findings(rep: dict) -> list[str]:
+    return [x for x in _findings(rep) if x.startswith("P") and " wins " in x]
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_a_report_on_fair_seats_finds_no_seat_at_most_seeds(players):
+    # 40 reports of 200 games on disjoint seeds: Holm holds the chance of any false seat finding in
+    # a report at 5% (uncorrected, 7 of these 40 reports at 4 players and 10 at 6 found a seat)
+    found = []
+    for k in range(40):
+        rep = _report(LOTS, players, 200, 1 + 200 * k)
+        seats = [t for t in rep["statistics"]["tests"] if t["part"] == "seat"]
+        assert len(seats) == players and rep["statistics"]["comparisons"] == players
+        if _seat_findings(rep):
+            found.append(k)
+        else:
+            assert any(x.startswith("No seat's win rate differs") for x in _findings(rep))
+    assert len(found) <= 3, found
+
+
+def test_a_report_on_a_seat_that_wins_more_by_construction_finds_it_at_every_seed():
+    for k in range(10):
+        rep = _report(HEAD_START, 4, 200, 1 + 200 * k)
+        said = _seat_findings(rep)
+        assert said and said[0].startswith("P1 wins more often than an even share"), said
+        assert "in 200 games" in said[0] and "adjusted p" in said[0]
+        assert not any(x.startswith(("P2", "P3", "P4")) and "more often" in x for x in said)
+
+
+def test_an_unresolved_report_says_how_many_games_would_resolve_the_effect(tav):
+    r = tav("report", LOTS, "-p", "4", "-g", "200", "--skill-games", "0")
+    assert r.exit_code == 0, r.output
+    assert "No seat's win rate differs from an even share (25.0%) beyond chance in 200 games" in r.output
+    assert "A seat 2 points off an even share takes about 5,228 games to detect" in r.output
+    j = json.loads(tav("report", LOTS, "-p", "4", "-g", "200", "--skill-games", "0", "--effect", "5", "--json").output)
+    ss = j["statistics"]["sample_size"]
+    assert ss["effect"] == 0.05 and ss["games"] == math.ceil(((2.497705 + 0.841621) ** 2) * 0.1875 / 0.0025)
+    assert j["statistics"]["method"] == "holm" and any("5 points off" in x for x in j["findings"])
+
+
+def test_the_skill_and_the_variant_are_corrected_with_the_seats():
+    from tavernlang.report import build
+    g, h = compile_file(LOTS), compile_file(HEAD_START)
+    rep = build(g, LOTS, 4, 200, 1, {}, None, 8, "greedy", [], h, HEAD_START, {})
+    fam = rep["statistics"]
+    assert fam["comparisons"] == 4 + 1 + (2 * 4 + 3)
+    assert [t["part"] for t in fam["tests"]].count("variant") == 11
+    p1 = rep["variant"]["difference"]["win_rate_by_seat"][0]
+    assert p1["significant"] and p1["ci_corrected"][0] > 0 and p1["p_holm"] <= 0.05
+    assert any(x.startswith("The variant changes P1 win rate: +") for x in _findings(rep))
+
+
+def test_until_ci_plays_until_the_intervals_are_as_narrow_as_asked():
+    rep = _report(LOTS, 2, 20, 1, until_ci=0.10)
+    u = rep["until_ci"]
+    assert u["reached"] and u["widest"] <= 0.10 and rep["games"] > 20
+    assert rep["balance"]["games"] == rep["games"]
+    widths = [t["ci"][1] - t["ci"][0] for t in rep["statistics"]["tests"]]
+    assert max(widths) <= 0.10
+    # decided by the games alone: the same run again, and on two processes
+    again = _report(LOTS, 2, 20, 1, until_ci=0.10, jobs=2)
+    assert again["games"] == rep["games"] and again["balance"] == rep["balance"]
+
+
+def test_until_ci_stops_at_the_cap(tav):
+    rep = _report(LOTS, 2, 20, 1, until_ci=0.01, max_games=300)
+    assert rep["games"] == 300 and not rep["until_ci"]["reached"] and rep["until_ci"]["widest"] > 0.01
+    assert any("stopped at the cap of 300 games" in x for x in _findings(rep))
+    r = tav("report", LOTS, "-p", "2", "-g", "20", "--skill-games", "0", "--until-ci", "1", "--max-games", "300", "--json")
+    j = json.loads(r.output)
+    assert r.exit_code == 0 and j["games"] == 300 and j["until_ci"]["max_games"] == 300
