@@ -130,7 +130,9 @@ def _run(root: Path, a) -> dict:
     env = dict(os.environ, PYTHONPATH=str(root), TAV_BENCH_ROOT=str(root))
     cmd = [sys.executable, str(Path(__file__).resolve()), "--json", "--seeds", str(a.seeds),
            "--players", a.players, "--games", a.games, "--top", str(a.top)] + (["--exact"] if a.exact else [])
-    out = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True, check=True)
+    out = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True)
+    if out.returncode:
+        sys.exit(f"counting in {root} failed:\n{out.stderr}")
     return json.loads(out.stdout)
 
 

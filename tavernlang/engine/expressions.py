@@ -139,6 +139,7 @@ class ExpressionCompiler:
         self._gen_count = 0  # generated functions so far
         self._def_order: dict | None = None  # def name -> the number of its function of its parameters
         self._tables: dict = {}  # (expression, slots) -> its table of card values, or None (_card_table)
+        self._masks: dict = {}  # (expression, slot) -> (mask, chosen) of a fixed fact of a card, or False (card_mask)
 
     def inner(self, **changes) -> _Inner:
         """`with self.inner(...) as ctx:` while generating inside, the context with `changes`
@@ -321,6 +322,19 @@ class ExpressionCompiler:
         with self._bound(k, "_x", over) as v:
             lines, c = self.x(cond)
         pre, src = self.count_loop(src, over, self.looped_since(mark), over)
+        fixed = self.card_mask(cond, k, over)
+        if fixed is not None:  # the cards a fixed fact picks, picked in C; the rest tested in the loop
+            mask, _, rest = fixed
+            pre, src = self.spill(pre, src)
+            picked = f"_compress({src}, map({mask}.__getitem__, {src}))"
+            if rest is None:
+                self.loops("")  # (a loop still, in C: what holds it counts its steps as for one in Python)
+                out = self.tmp()
+                self.ctx.fn.fresh.add(out)
+                return pre + [f"{out} = list({picked})"], out
+            with self._bound(k, "_x", over) as v:
+                lines, c = self.x(rest)
+            src = picked
         # (a loop, not a list comprehension: in Python 3.11 a comprehension is a function of its
         # own whose reads of st and env go through cells, slower for the few items of a game's zones)
         out = self.tmp()
@@ -926,6 +940,22 @@ class ExpressionCompiler:
             cl, cv = self.x(e.cond)
         cnt, c = self.count_loop(c, e, self.looped_since(mark), e.coll)
         ls = ls + cnt
+        fixed = self.card_mask(e.cond, k, e.coll)
+        if fixed is not None and (op != "every" or fixed[2] is None):  # the cards a fixed fact picks, in C (below); the rest tested in the loop
+            mask, chosen, rest = fixed
+            ls, c = self.spill(ls, c)
+            if rest is None:
+                self.loops("")  # (a loop still, in C: what holds it counts its steps as for one in Python)
+                if self.m.types.get(e.coll) == ZONE or isinstance(e.coll, A.AllZone):  # (each card once)
+                    return ls, {"any": f"(not {chosen}.isdisjoint({c}))", "count": f"len({chosen}.intersection({c}))",
+                                "every": f"{chosen}.issuperset({c})"}.get(
+                        op, f"list(_compress({c}, map({mask}.__getitem__, {c})))")
+                return ls, {"any": f"any(map({mask}.__getitem__, {c}))", "count": f"sum(map({mask}.__getitem__, {c}))",
+                            "every": f"all(map({mask}.__getitem__, {c}))"}.get(
+                    op, f"list(_compress({c}, map({mask}.__getitem__, {c})))")
+            with self._bound(k, over=e.coll) as v:
+                cl, cv = self.x(rest)
+            c = f"_compress({c}, map({mask}.__getitem__, {c}))"
         out = self.tmp()  # (a loop even for a filter: see filter_lines)
         init, test, then = {"filter": ("[]", f"if {cv}:", [f"{out}.append({v})"]),
                             "count": ("0", f"if {cv}:", [f"{out} += 1"]),
@@ -938,6 +968,63 @@ class ExpressionCompiler:
             with w.block(test):
                 w.lines(then)
         return w.code, out
+
+    def card_mask(self, cond: A.Expr, k: int, coll: A.Expr | None) -> tuple[str, str, A.Expr | None] | None:
+        """(mask, chosen, rest) when a condition on the card bound at slot k, looping over the
+        cards `coll`, starts with a fixed fact of the card (its constant attributes, kind,
+        constants: `x is Guest and x.cost <= me.coins`): `mask` is the fact of each card (a list
+        by card number), `chosen` the cards it holds for (a frozenset), `rest` what is left to
+        test (None: nothing). Worked out here, once, for every card: not when a card would fault
+        on it (the loop would then fault where the rules say)."""
+        if coll is None or not self.only_cards(coll):
+            return None
+        if self._fixed_fact(cond, k):
+            first, rest = cond, None
+        elif isinstance(cond, A.BinOp) and cond.op == "and" and self._fixed_fact(cond.left, k):
+            first, rest = cond.left, cond.right  # (`a and b and c` is `(a and b) and c`: a rest is one node)
+        else:
+            return None
+        made = self._masks.get((id(first), k))
+        if made is None:
+            made = self._masks[id(first), k] = self._mask_of(first, k)
+        if made is False:
+            return None
+        mask, chosen = made
+        return mask, chosen, rest
+
+    def _fixed_fact(self, e: A.Expr, k: int) -> bool:
+        """Does e read nothing but the card at slot k's constant attributes and kind, and
+        constants (no def, no other name)?"""
+        m = self.m
+        for n in A.walk(e):
+            if not isinstance(n, (A.BinOp, A.Not, A.Lit, A.Name, A.Attr, A.Of, A.IsKind, A.Cond)):
+                return False
+            ref = m.refs.get(n)
+            if isinstance(n, A.Name):
+                if not (isinstance(ref, ConstRef) or _is_local(ref, k)):
+                    return False
+            elif isinstance(n, (A.Attr, A.Of)):
+                if not (isinstance(ref, CardAttrRef) and not ref.mutable):
+                    return False
+            elif isinstance(n, A.BinOp) and isinstance(ref, JoinRef):
+                return False
+        return True
+
+    def _mask_of(self, e: A.Expr, k: int):
+        """(mask, chosen) of a fixed fact e of the card at slot k (constants of the module), or
+        False when a card faults on it."""
+        with self.own_locals({k: "_s0"}, cards=frozenset(["_s0"]), fn=_Fn()):
+            fn = self.ctx.fn
+            fn.unvetted += 1  # (the root: see x)
+            lines, val = getattr(self, "x_" + type(e).__name__)(e)
+        if fn.unvetted:
+            return False
+        fact = self._root("_s0", lambda: (lines, val), e.span, e.span)
+        try:
+            mask = [bool(fact(c)) for c in range(self.g.ncards)]
+        except Exception:
+            return False
+        return self.k(mask), self.k(frozenset(c for c, yes in enumerate(mask) if yes))
 
     def _count_of(self, e, k: int) -> str | None:
         """V when the condition of `count(x in C where ...)` is `x == V` (either way round), V a
