@@ -39,6 +39,10 @@ action dig "dig for a Rock" {
   choose c in pile where c is Rock "dig" {
     move c to hand of me
     if every(x in hand of me where x.worth >= 1) { gain 2 score }
+    choose w in [1, 3] "worth" {
+      gain count(x in pile where x is Gem and x.worth == w) score
+      if any(x in hand of me where x.worth == w) { gain 1 score }
+    }
   }
 }
 rounds 4 {
@@ -80,6 +84,7 @@ def test_fixed_facts_of_cards_are_picked_in_c_and_play_the_same_games_with_the_s
     g = compile_file(p)
     src = "\n".join(g.playouts().gen_source)
     assert "_compress(" in src and ".isdisjoint(" in src and ".intersection(" in src and ".issuperset(" in src
+    assert ".count(" in src and " in map(" in src  # (`x.worth == V`: the values compared in C)
     plain = _without_masks(monkeypatch, p)
     assert "_compress(" not in "\n".join(plain.playouts().gen_source)
     got, want = _games(g), _games(plain)

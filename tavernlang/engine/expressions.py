@@ -956,6 +956,14 @@ class ExpressionCompiler:
             with self._bound(k, over=e.coll) as v:
                 cl, cv = self.x(rest)
             c = f"_compress({c}, map({mask}.__getitem__, {c}))"
+        else:
+            rest = e.cond
+        equal = self._attr_equal(rest, k) if op in ("any", "count") and self.only_cards(e.coll) else None
+        if equal is not None:  # `x.ATTR == V`: the cards' values looked up and compared in C
+            self.loops("")  # (as for the loop it stands for)
+            table, value = equal
+            values = f"map({table}.__getitem__, {c})"
+            return ls, f"list({values}).count({value})" if op == "count" else f"({value} in {values})"
         out = self.tmp()  # (a loop even for a filter: see filter_lines)
         init, test, then = {"filter": ("[]", f"if {cv}:", [f"{out}.append({v})"]),
                             "count": ("0", f"if {cv}:", [f"{out} += 1"]),
@@ -991,6 +999,24 @@ class ExpressionCompiler:
             return None
         mask, chosen = made
         return mask, chosen, rest
+
+    def _attr_equal(self, cond: A.Expr, k: int) -> tuple[str, str] | None:
+        """(table, V) when cond is `x.ATTR == V` (either way round), x the card at slot k, ATTR
+        one of its printed attributes and V a value read without work or fault that does not
+        read x; else None."""
+        if not (isinstance(cond, A.BinOp) and cond.op == "=="):
+            return None
+        for a, other in ((cond.left, cond.right), (cond.right, cond.left)):
+            ref = self.m.refs.get(a)
+            if not (isinstance(a, (A.Attr, A.Of)) and isinstance(ref, CardAttrRef) and not ref.mutable
+                    and isinstance(a.obj, A.Name) and _is_local(self.m.refs.get(a.obj), k)):
+                continue
+            if any(isinstance(n, A.Name) and _is_local(self.m.refs.get(n), k) for n in A.walk(other)):
+                continue
+            ol, ov = self.x(other)
+            if not ol and _simple(ov):
+                return self.attrs_of(ref.slot), ov
+        return None
 
     def _fixed_fact(self, e: A.Expr, k: int) -> bool:
         """Does e read nothing but the card at slot k's constant attributes and kind, and
