@@ -1019,14 +1019,17 @@ class ExpressionCompiler:
         return None
 
     def _fixed_fact(self, e: A.Expr, k: int) -> bool:
-        """Does e read nothing but the card at slot k's constant attributes and kind, and
-        constants (no def, no other name)?"""
+        """Does e read nothing but the card at slot k's constant attributes and kind, constants
+        and defs of those (no other name)?"""
         m = self.m
         for n in A.walk(e):
-            if not isinstance(n, (A.BinOp, A.Not, A.Lit, A.Name, A.Attr, A.Of, A.IsKind, A.Cond)):
+            if not isinstance(n, (A.BinOp, A.Not, A.Lit, A.Name, A.Attr, A.Of, A.IsKind, A.Cond, A.Call)):
                 return False
             ref = m.refs.get(n)
-            if isinstance(n, A.Name):
+            if isinstance(n, A.Call):  # (a def: kept when, written out, it reads only the card: _mask_of)
+                if not (isinstance(ref, DefRef) or is_builtin(ref, "has_word", "text")):
+                    return False
+            elif isinstance(n, A.Name):
                 if not (isinstance(ref, ConstRef) or _is_local(ref, k)):
                     return False
             elif isinstance(n, (A.Attr, A.Of)):
