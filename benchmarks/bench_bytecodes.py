@@ -3,6 +3,7 @@ holds on a loaded machine (CPython 3.11's time per game is close to proportional
 
     python benchmarks/bench_bytecodes.py [--seeds 20] [--players 2,4] [--games LT,CT,TM,TOT]
                                          [--exact] [--against DIR] [--json] [--top N]
+    python benchmarks/bench_bytecodes.py --games PIG,GOOF,LD --players 2    (the peer games)
 
 Each playout (`tavernlang.playout`: a new state, the whole game by uniformly random bots, its
 result) runs under `sys.settrace` with opcode events on; every opcode executed in any frame is
@@ -31,7 +32,12 @@ GAMES = {
     "CT": "games/cavern_tavern.tav",
     "TM": "games/tavern_masters.tav",
     "TOT": "games/taverns_of_tiefenthal.tav",
+    # the peer games (benchmarks/peers/: OpenSpiel's Pig, Goofspiel and Liar's Dice), 2 players only
+    "PIG": "benchmarks/peers/pig.tav",
+    "GOOF": "benchmarks/peers/goofspiel.tav",
+    "LD": "benchmarks/peers/liars_dice.tav",
 }
+SEED_GAMES = "LT,CT,TM,TOT"
 
 
 def count(game, players: int, seeds: range, top: int = 0) -> dict:
@@ -70,7 +76,8 @@ def count(game, players: int, seeds: range, top: int = 0) -> dict:
            "per_decision": ops / max(decisions, 1), "per_game": ops / games}
     if top:
         lines = {s.split("(")[0][4:]: s.splitlines() for s in game.gen_source if s.startswith("def ")}
-        out["top"] = [(k / max(decisions, 1), name if not ln else f"{name}:{ln}  {lines[name][ln - 1].strip()[:110]}")
+        out["top"] = [(k / max(decisions, 1), f"{name}:{ln}  {lines[name][ln - 1].strip()[:110]}"
+                       if ln and name in lines and ln <= len(lines[name]) else f"{name}:{ln or ''}")
                       for (name, ln), k in where.most_common(top)]
     return out
 
@@ -94,7 +101,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--players", default="2,4")
-    ap.add_argument("--games", default=",".join(GAMES))
+    ap.add_argument("--games", default=SEED_GAMES, help=f"any of {','.join(GAMES)} (default: the seed games)")
     ap.add_argument("--exact", action="store_true", help="the exact layout (default: the fast one, as tav sim)")
     ap.add_argument("--against", metavar="DIR", help="another checkout to count the same games in")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")

@@ -139,6 +139,7 @@ class ExpressionCompiler:
         self._gen_count = 0  # generated functions so far
         self._def_order: dict | None = None  # def name -> the number of its function of its parameters
         self._tables: dict = {}  # (expression, slots) -> its table of card values, or None (_card_table)
+        self._kdefs: dict = {}  # kind's def -> the table of its values by card, or False (_kdef_values)
         self._masks: dict = {}  # (expression, slot) -> (mask, chosen) of a fixed fact of a card, or False (card_mask)
 
     def inner(self, **changes) -> _Inner:
@@ -825,6 +826,12 @@ class ExpressionCompiler:
             return ls, f"(None if {o} is None or {row}[{o}] < 0 else {row}[{o}])"
         if isinstance(ref, KindDefRef):  # a kind's derived attribute, worked out for the card
             kd = ref.name
+            fixed = self._kdef_values(kd)
+            if fixed is not None:  # (of the card's printed attributes alone: one value a card, looked up)
+                if card:
+                    return ls, f"{fixed}[{o}]"
+                ls, o = self.spill(ls, o)
+                return ls, f"(None if {o} is None else {fixed}[{o}])"
             kinds = set(self.m.kind_defs[kd].kinds)
             has = self.k([k in kinds for k in g.card_kind])  # only the kind's own cards have the value
             cell = self.k(g.kdef_cells[kd])
@@ -1038,6 +1045,35 @@ class ExpressionCompiler:
             elif isinstance(n, A.BinOp) and isinstance(ref, JoinRef):
                 return False
         return True
+
+    def _kdef_values(self, name: str) -> str | None:
+        """The table of a kind's derived value by card number (none for a card of another
+        kind), when the value reads only the card's printed attributes and constants: worked out
+        here, once, for every card of the kind; None when it reads more, counts steps of the
+        budget, or faults for some card (then it is worked out where the rules ask for it)."""
+        made = self._kdefs.get(name)
+        if made is None:
+            made = self._kdefs[name] = self._kdef_table(name)
+        return made or None
+
+    def _kdef_table(self, name: str):
+        info = self.m.kind_defs[name]
+        if ("kdef", name) in self.counted_calls:
+            return False
+        body = info.decl.body
+        with self.own_locals({1: "_s0"}, cards=frozenset(["_s0"]), fn=_Fn()):
+            fn = self.ctx.fn
+            fn.unvetted += 1  # (the root: see x)
+            lines, val = getattr(self, "x_" + type(body).__name__)(body)
+        if fn.unvetted or fn.env:
+            return False
+        value = self._root("_s0", lambda: (lines, val), body.span, body.span)
+        kinds, card_kind = set(info.kinds), self.g.card_kind
+        try:
+            table = [value(c) if card_kind[c] in kinds else None for c in range(self.g.ncards)]
+        except Exception:
+            return False
+        return self.k(table)
 
     def _mask_of(self, e: A.Expr, k: int):
         """(mask, chosen) of a fixed fact e of the card at slot k (constants of the module), or

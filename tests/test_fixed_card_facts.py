@@ -1,9 +1,12 @@
-"""Fixed facts of cards picked in C (engine/expressions.py, `card_mask`): a condition over the
-cards of a zone that starts with a fact of the card alone (its printed attributes, its kind,
-constants) is worked out once for every card when the game is compiled; the generated code then
-picks the cards it holds for with C loops (`_compress`, a set's `isdisjoint`) and tests only the
-rest of the condition in Python. The same games, with the same steps of work, as without; a
-fact that faults for some card is left a loop, so the fault stays where the rules put it."""
+"""Fixed facts of cards, worked out once when the game is compiled (engine/expressions.py):
+- `card_mask`: a condition over the cards of a zone that starts with a fact of the card alone
+  (its printed attributes, its kind, constants, defs of those) is worked out for every card; the
+  generated code picks the cards it holds for with C loops (`_compress`, a set's `isdisjoint`)
+  and tests only the rest of the condition in Python;
+- `_kdef_values`: a kind's derived value that reads only the card's printed attributes is a
+  table by card number, not a call for each card.
+The same games, with the same steps of work, as without; a fact or value that faults for some
+card is left to be worked out where the rules ask, so the fault stays where they put it."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -15,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 GAME = '''game "Masks"
 players 2..3
-kind Gem { worth: int, colour: str, var shine: int = 0 }
+kind Gem { worth: int, colour: str, var shine: int = 0, def gleam: int = 10 * worth {gleam}, def glow: int = worth + shine }
 kind Rock { worth: int }
 card "Ruby" x3: Gem { worth: 3, colour: "red" }
 card "Opal" x2: Gem { worth: 1, colour: "white" }
@@ -31,6 +34,7 @@ action take "take a bright Gem" {
     move c to hand of me
     gain count(x in hand of me where x is Gem and x.colour == "red") score
     gain count(x in hand of me where x is Gem and x.shine < me.score) score
+    gain sum(x.gleam + x.glow for x in hand of me where x is Gem) score
     set c.shine = c.shine + 1
   }
 }
@@ -54,9 +58,9 @@ winner: highest score
 '''
 
 
-def _write(tmp_path, fact=">= 0"):
+def _write(tmp_path, fact=">= 0", gleam="+ 1"):
     p = tmp_path / "masks.tav"
-    p.write_text(GAME.replace("{fact}", fact))
+    p.write_text(GAME.replace("{fact}", fact).replace("{gleam}", gleam))
     return p
 
 
@@ -73,6 +77,7 @@ def _games(g, seeds=range(40), players=(2, 3)):
 
 def _without_masks(monkeypatch, path):
     monkeypatch.setattr(expressions.ExpressionCompiler, "card_mask", lambda self, cond, k, coll: None)
+    monkeypatch.setattr(expressions.ExpressionCompiler, "_kdef_values", lambda self, name: None)
     g = compile_file(path)
     g.playouts()  # (both flavours compiled without)
     monkeypatch.undo()
@@ -113,3 +118,20 @@ def test_the_seed_games_pick_cards_by_fixed_facts():
     for name in ("tavern_masters", "taverns_of_tiefenthal"):
         src = "\n".join(compile_file(ROOT / "games" / f"{name}.tav", fast=True).playouts().gen_source)
         assert "_compress(" in src, name
+
+
+def test_a_kind_value_of_printed_attributes_is_a_table_and_one_of_a_var_is_worked_out(tmp_path, monkeypatch):
+    p = _write(tmp_path)
+    src = "\n".join(compile_file(p).playouts().gen_source)
+    assert "kdef" not in src
+    assert src.count("[0](st, [") == 1  # (glow reads shine: still a call; gleam: a look-up)
+    plain = _without_masks(monkeypatch, p)
+    assert "\n".join(plain.playouts().gen_source).count("[0](st, [") == 2
+    assert _games(compile_file(p)) == _games(plain)
+
+
+def test_a_kind_value_that_faults_for_some_card_faults_where_the_rules_ask_for_it(tmp_path, monkeypatch):
+    p = _write(tmp_path, gleam="/ worth")  # the Dull Gems (worth 0) divide by zero
+    got, want = _games(compile_file(p)), _games(_without_masks(monkeypatch, p))
+    assert got == want
+    assert any(isinstance(r, tuple) and "zero" in r[0] for r in got)
