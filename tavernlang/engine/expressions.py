@@ -336,6 +336,15 @@ class ExpressionCompiler:
             with self._bound(k, "_x", over) as v:
                 lines, c = self.x(rest)
             src = picked
+        elif over is not None and self.only_cards(over):
+            equal = self._attr_equal(cond, k)
+            if equal is not None:  # `x.ATTR == V`: the cards' values looked up and compared in C
+                self.loops("")  # (as for the loop it stands for)
+                table, value = equal
+                pre, src = self.spill(pre, src)
+                out = self.tmp()
+                self.ctx.fn.fresh.add(out)
+                return pre + [f"{out} = list(_compress({src}, map(_eq, map({table}.__getitem__, {src}), _repeat({value}))))"], out
         # (a loop, not a list comprehension: in Python 3.11 a comprehension is a function of its
         # own whose reads of st and env go through cells, slower for the few items of a game's zones)
         out = self.tmp()
@@ -965,10 +974,14 @@ class ExpressionCompiler:
             c = f"_compress({c}, map({mask}.__getitem__, {c}))"
         else:
             rest = e.cond
-        equal = self._attr_equal(rest, k) if op in ("any", "count") and self.only_cards(e.coll) else None
+        equal = self._attr_equal(rest, k) if (op in ("any", "count") or op == "filter" and fixed is None) \
+            and self.only_cards(e.coll) else None
         if equal is not None:  # `x.ATTR == V`: the cards' values looked up and compared in C
             self.loops("")  # (as for the loop it stands for)
             table, value = equal
+            if op == "filter":
+                ls, c = self.spill(ls, c)
+                return ls, f"list(_compress({c}, map(_eq, map({table}.__getitem__, {c}), _repeat({value}))))"
             values = f"map({table}.__getitem__, {c})"
             return ls, f"list({values}).count({value})" if op == "count" else f"({value} in {values})"
         out = self.tmp()  # (a loop even for a filter: see filter_lines)
