@@ -323,6 +323,13 @@ class ExpressionCompiler:
         with self._bound(k, "_x", over) as v:
             lines, c = self.x(cond)
         pre, src = self.count_loop(src, over, self.looped_since(mark), over)
+        tests = self._zone_tests(cond, k, over)
+        if tests is not None:  # full/empty of each zone of a family: tested in C
+            self.loops("")  # (as for the loop it stands for)
+            pre, src = self.spill(pre, src)
+            out = self.tmp()
+            self.ctx.fn.fresh.add(out)
+            return pre + [f"{out} = list(_compress({src}, {tests(src, False)}))"], out
         fixed = self.card_mask(cond, k, over)
         if fixed is not None:  # the cards a fixed fact picks, picked in C; the rest tested in the loop
             mask, _, rest = fixed
@@ -956,6 +963,12 @@ class ExpressionCompiler:
             cl, cv = self.x(e.cond)
         cnt, c = self.count_loop(c, e, self.looped_since(mark), e.coll)
         ls = ls + cnt
+        tests = self._zone_tests(e.cond, k, e.coll)
+        if tests is not None:  # full/empty of each zone of a family: tested in C
+            self.loops("")  # (as for the loop it stands for)
+            ls, c = self.spill(ls, c)
+            t = tests(c, op == "count")
+            return ls, {"any": f"any({t})", "every": f"all({t})", "count": f"sum({t})"}.get(op, f"list(_compress({c}, {t}))")
         fixed = self.card_mask(e.cond, k, e.coll)
         if fixed is not None and (op != "every" or fixed[2] is None):  # the cards a fixed fact picks, in C (below); the rest tested in the loop
             mask, chosen, rest = fixed
@@ -1019,6 +1032,29 @@ class ExpressionCompiler:
             return None
         mask, chosen = made
         return mask, chosen, rest
+
+    def _zone_tests(self, cond: A.Expr, k: int, coll: A.Expr | None):
+        """When cond is `full(z)`, `empty(z)` or their `not`, z the zone bound at slot k over the
+        zones of a family (`every table`): a function (zones, counted) -> the text of an
+        iterator of cond for each of the zones, in C; else None."""
+        if not isinstance(coll, A.EveryZone):
+            return None
+        neg = isinstance(cond, A.Not)
+        call = cond.operand if neg else cond
+        if not (isinstance(call, A.Call) and len(call.args) == 1 and isinstance(call.args[0], A.Name)
+                and _is_local(self.m.refs.get(call.args[0]), k)):
+            return None
+        ref = self.m.refs.get(call)
+        if is_builtin(ref, "full"):
+            def tests(z, counted):
+                return f"map({'_lt' if neg else '_ge'}, map(len, map(st.zones.__getitem__, {z})), map(st.capn.__getitem__, {z}))"
+            return tests
+        if is_builtin(ref, "empty"):
+            def tests(z, counted):
+                lists = f"map(st.zones.__getitem__, {z})"
+                return f"map(_not, {lists})" if not neg else f"map(_truth, {lists})" if counted else lists
+            return tests
+        return None
 
     def _attr_equal(self, cond: A.Expr, k: int) -> tuple[str, str] | None:
         """(table, V) when cond is `x.ATTR == V` (either way round), x the card at slot k, ATTR

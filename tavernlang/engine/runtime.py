@@ -650,7 +650,8 @@ exported = {
     "_has_word": _has_word, "_has_word_lit": _has_word_lit, "_card_text": _card_text, "_order_from": _order_from,
     "_any_subset": _any_subset, "_subset_sum": _subset_sum, "_UNSET": _UNSET, "_int": int,
     "_bisect": bisect.bisect_left, "_insort": bisect.insort,  # (the fast layout's sorted zones, engine/layout.py)
-    "_compress": itertools.compress, "_repeat": itertools.repeat, "_eq": operator.eq,  # (the cards of a zone that a fixed fact of theirs picks: ExpressionCompiler.card_mask)
+    "_compress": itertools.compress, "_repeat": itertools.repeat, "_eq": operator.eq,
+    "_lt": operator.lt, "_ge": operator.ge, "_not": operator.not_, "_truth": operator.truth,  # (the cards of a zone that a fixed fact of theirs picks: ExpressionCompiler.card_mask)
     # the budget (engine/budget.py)
     "_over": budget.over, "_over_list": budget.over_list, "_mul": budget.mul, "_num": budget.num,
     "_numbers": budget.numbers,
