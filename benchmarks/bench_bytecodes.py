@@ -8,13 +8,13 @@ holds on a loaded machine (CPython 3.11's time per game is close to proportional
 Each playout (`tavernlang.playout`: a new state, the whole game by uniformly random bots, its
 result) runs under `sys.settrace` with opcode events on; every opcode executed in any frame is
 counted, the tracer's own frames aside. The figure is bytecodes / decisions over the seeds, where a
-decision is one with more than one option (the count `tav sim` reports). `--against DIR` counts
-the same games with the checkout in DIR as well (a subprocess with DIR first on the path) and
-prints both and their ratio. `--top N` prints, for each game, the N generated lines (and runtime
-functions) that execute the most bytecodes per decision: where the work goes. Three games of
-other seeds are played untraced first, so that what a long simulation keeps warm (the
-generated module's caches of card texts and def values) is warm. Deterministic: the same checkout
-gives the same figures on any load.
+decision is one with more than one option (the count `tav sim` reports). `--against DIR`
+counts the same rules files (this checkout's) with the engine of the checkout in DIR as well (a
+subprocess with DIR first on the path) and prints both and their ratio. `--top N` prints, for
+each game, the N generated lines (and run-time functions) that execute the most bytecodes per
+decision: where the work goes. Three games of other seeds are played untraced first, so that
+what a long simulation keeps warm (the generated module's caches of card texts and def values)
+is warm. Deterministic: the same checkout gives the same figures on any load.
 """
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def measure(names: list[str], players: list[int], seeds: int, exact: bool, top: 
     sys.setrecursionlimit(10000)
     out = {}
     for name in names:
-        game = compile_file(GAMES[name], fast=not exact).playouts()
+        game = compile_file(ROOT / GAMES[name], fast=not exact).playouts()  # (this checkout's rules files)
         lo, hi = game.model.min_players, game.model.max_players
         for n in players:
             if lo <= n <= hi:
