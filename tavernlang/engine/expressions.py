@@ -887,6 +887,8 @@ class ExpressionCompiler:
                 if name == "facedown":
                     return ls, f"st.facedown[{o}]"
                 if name == "zone":
+                    if o in self.ctx.cards:  # (a card of a zone: it is in one, and a card never leaves all zones)
+                        return ls, f"st.loc[{o}]"
                     if simple:
                         return ls, f"(None if st.loc[{o}] < 0 else st.loc[{o}])"
                     return ls, self.loops(f"_zone_of(st, {o})")
