@@ -27,8 +27,10 @@ ATTRS = {"append", "pop", "get", "zones", "zbase", "zfam", "bot_random", "bot_co
          "result", "ended", "value_text", "offered", "step_limit", "remove", "insert", "zprivate", "lands_on_itself", "card_name", "vis_mask", "holds", "drop_held", "move_everything", "swap", "rng", "final_scoring", "ended", "zsorted",
          # the turn loop's own locals and what it reads of an action
          "cur", "n", "taken", "idle", "steps", "log", "legal", "known", "r", "a", "used", "acted",
-         "name", "title", "alone", "frame", "first", "body", "add"}
-BUILTINS = {"len", "list", "range", "sum", "min", "max", "abs", "reversed", "any", "all", "set"}
+         "name", "title", "alone", "frame", "first", "body", "add",
+         # cards picked by a fixed fact of theirs, in C: a mask's look-up, a frozenset of the cards
+         "__getitem__", "isdisjoint", "intersection", "issuperset"}
+BUILTINS = {"len", "list", "range", "sum", "min", "max", "abs", "reversed", "any", "all", "set", "map"}
 STRINGS = {'"winners"', '"type"', '"log"', '"text"', '"effect"', '"effect: "'}
 
 

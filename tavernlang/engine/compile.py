@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Generator
 
-from ..check.model import DefRef, GameModel, elem
+from ..check.model import BuiltinRef, DefRef, GameModel, elem
 from ..check.checker import MAX_ROUNDS
 from ..syntax import ast as A
 from .budget import counted, self_calling
@@ -228,6 +228,8 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         self.playout = playout  # the playout flavour: an agent decides every choice, nothing is yielded
         self.option_fns: dict = {}  # choose statement -> function listing its options
         self.legal_me: dict = {}  # action name -> its legality as `f(st, me)`, for the turn loop (action_legal)
+        # does any rule ask `taken(A)` (st.turn_used: the actions of the turn being played)?
+        self.reads_taken = any(isinstance(r, BuiltinRef) and r.name == "taken" for r in self.m.refs.values())
 
     # ================================================================ top
     def compile_all(self, p: Program) -> Program:
@@ -652,17 +654,19 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                 with w.block("if legal:"):
                     w.line("idle = 0")
                     w.line(f"a = {ask}")
-                    with w.block("if log is not None:"):
+                    with w.logged("log is not None"):
                         w.line("_log_action(log, cur, a)")
                     w.fired("a.name")
-                    w.line("st.turn_used = a.alone")  # `taken(A)` inside the turn's one action
+                    if self.reads_taken:
+                        w.line("st.turn_used = a.alone")  # `taken(A)` inside the turn's one action
                     w.line(run)
-                    w.line("st.turn_used = _NOTHING")
+                    if self.reads_taken:
+                        w.line("st.turn_used = _NOTHING")
                     w.line(f"cur = {following}")
                 with w.block("else:"):  # a player who can do nothing is skipped; if nobody can, the phase is over
                     w.fired(idle_key)
                     w.line("idle += 1")
-                    with w.block("if log is not None:"):
+                    with w.logged("log is not None"):
                         w.line("_log_nothing(log, cur)")
                     with w.block("if idle >= n:"):
                         w.line("return")
@@ -683,15 +687,15 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                     with w.block("if len(legal) == 1 and legal[0] is None:"):
                         w.line("break")
                 with w.block("if not legal:"):
-                    with w.block("if not acted and st.fired is not None:"):
+                    with w.muted(self.playout), w.block("if not acted and st.fired is not None:"):
                         w.count_fired(idle_key)
                     w.line("break")
                 w.line(f"a = {ask}")
                 with w.block("if a is None:"):
-                    with w.block("if log is not None:"):
+                    with w.logged("log is not None"):
                         w.line("_log_pass(log, cur)")
                     w.line("break")
-                with w.block("if log is not None:"):
+                with w.logged("log is not None"):
                     w.line("_log_action(log, cur, a)")
                 w.fired("a.name")
                 w.lines(["used.add(a.name)", "acted = True", "steps += 1"])

@@ -139,6 +139,8 @@ class ExpressionCompiler:
         self._gen_count = 0  # generated functions so far
         self._def_order: dict | None = None  # def name -> the number of its function of its parameters
         self._tables: dict = {}  # (expression, slots) -> its table of card values, or None (_card_table)
+        self._kdefs: dict = {}  # kind's def -> the table of its values by card, or False (_kdef_values)
+        self._masks: dict = {}  # (expression, slot) -> (mask, chosen) of a fixed fact of a card, or False (card_mask)
 
     def inner(self, **changes) -> _Inner:
         """`with self.inner(...) as ctx:` while generating inside, the context with `changes`
@@ -321,6 +323,35 @@ class ExpressionCompiler:
         with self._bound(k, "_x", over) as v:
             lines, c = self.x(cond)
         pre, src = self.count_loop(src, over, self.looped_since(mark), over)
+        tests = self._zone_tests(cond, k, over)
+        if tests is not None:  # full/empty of each zone of a family: tested in C
+            self.loops("")  # (as for the loop it stands for)
+            pre, src = self.spill(pre, src)
+            out = self.tmp()
+            self.ctx.fn.fresh.add(out)
+            return pre + [f"{out} = list(_compress({src}, {tests(src, False)}))"], out
+        fixed = self.card_mask(cond, k, over)
+        if fixed is not None:  # the cards a fixed fact picks, picked in C; the rest tested in the loop
+            mask, _, rest = fixed
+            pre, src = self.spill(pre, src)
+            picked = f"_compress({src}, map({mask}.__getitem__, {src}))"
+            if rest is None:
+                self.loops("")  # (a loop still, in C: what holds it counts its steps as for one in Python)
+                out = self.tmp()
+                self.ctx.fn.fresh.add(out)
+                return pre + [f"{out} = list({picked})"], out
+            with self._bound(k, "_x", over) as v:
+                lines, c = self.x(rest)
+            src = picked
+        elif over is not None and self.only_cards(over):
+            equal = self._attr_equal(cond, k)
+            if equal is not None:  # `x.ATTR == V`: the cards' values looked up and compared in C
+                self.loops("")  # (as for the loop it stands for)
+                table, value = equal
+                pre, src = self.spill(pre, src)
+                out = self.tmp()
+                self.ctx.fn.fresh.add(out)
+                return pre + [f"{out} = list(_compress({src}, map(_eq, map({table}.__getitem__, {src}), _repeat({value}))))"], out
         # (a loop, not a list comprehension: in Python 3.11 a comprehension is a function of its
         # own whose reads of st and env go through cells, slower for the few items of a game's zones)
         out = self.tmp()
@@ -811,6 +842,12 @@ class ExpressionCompiler:
             return ls, f"(None if {o} is None or {row}[{o}] < 0 else {row}[{o}])"
         if isinstance(ref, KindDefRef):  # a kind's derived attribute, worked out for the card
             kd = ref.name
+            fixed = self._kdef_values(kd)
+            if fixed is not None:  # (of the card's printed attributes alone: one value a card, looked up)
+                if card:
+                    return ls, f"{fixed}[{o}]"
+                ls, o = self.spill(ls, o)
+                return ls, f"(None if {o} is None else {fixed}[{o}])"
             kinds = set(self.m.kind_defs[kd].kinds)
             has = self.k([k in kinds for k in g.card_kind])  # only the kind's own cards have the value
             cell = self.k(g.kdef_cells[kd])
@@ -850,6 +887,8 @@ class ExpressionCompiler:
                 if name == "facedown":
                     return ls, f"st.facedown[{o}]"
                 if name == "zone":
+                    if o in self.ctx.cards:  # (a card of a zone: it is in one, and a card never leaves all zones)
+                        return ls, f"st.loc[{o}]"
                     if simple:
                         return ls, f"(None if st.loc[{o}] < 0 else st.loc[{o}])"
                     return ls, self.loops(f"_zone_of(st, {o})")
@@ -926,6 +965,40 @@ class ExpressionCompiler:
             cl, cv = self.x(e.cond)
         cnt, c = self.count_loop(c, e, self.looped_since(mark), e.coll)
         ls = ls + cnt
+        tests = self._zone_tests(e.cond, k, e.coll)
+        if tests is not None:  # full/empty of each zone of a family: tested in C
+            self.loops("")  # (as for the loop it stands for)
+            ls, c = self.spill(ls, c)
+            t = tests(c, op == "count")
+            return ls, {"any": f"any({t})", "every": f"all({t})", "count": f"sum({t})"}.get(op, f"list(_compress({c}, {t}))")
+        fixed = self.card_mask(e.cond, k, e.coll)
+        if fixed is not None and (op != "every" or fixed[2] is None):  # the cards a fixed fact picks, in C (below); the rest tested in the loop
+            mask, chosen, rest = fixed
+            ls, c = self.spill(ls, c)
+            if rest is None:
+                self.loops("")  # (a loop still, in C: what holds it counts its steps as for one in Python)
+                if self.m.types.get(e.coll) == ZONE or isinstance(e.coll, A.AllZone):  # (each card once)
+                    return ls, {"any": f"(not {chosen}.isdisjoint({c}))", "count": f"len({chosen}.intersection({c}))",
+                                "every": f"{chosen}.issuperset({c})"}.get(
+                        op, f"list(_compress({c}, map({mask}.__getitem__, {c})))")
+                return ls, {"any": f"any(map({mask}.__getitem__, {c}))", "count": f"sum(map({mask}.__getitem__, {c}))",
+                            "every": f"all(map({mask}.__getitem__, {c}))"}.get(
+                    op, f"list(_compress({c}, map({mask}.__getitem__, {c})))")
+            with self._bound(k, over=e.coll) as v:
+                cl, cv = self.x(rest)
+            c = f"_compress({c}, map({mask}.__getitem__, {c}))"
+        else:
+            rest = e.cond
+        equal = self._attr_equal(rest, k) if (op in ("any", "count") or op == "filter" and fixed is None) \
+            and self.only_cards(e.coll) else None
+        if equal is not None:  # `x.ATTR == V`: the cards' values looked up and compared in C
+            self.loops("")  # (as for the loop it stands for)
+            table, value = equal
+            if op == "filter":
+                ls, c = self.spill(ls, c)
+                return ls, f"list(_compress({c}, map(_eq, map({table}.__getitem__, {c}), _repeat({value}))))"
+            values = f"map({table}.__getitem__, {c})"
+            return ls, f"list({values}).count({value})" if op == "count" else f"({value} in {values})"
         out = self.tmp()  # (a loop even for a filter: see filter_lines)
         init, test, then = {"filter": ("[]", f"if {cv}:", [f"{out}.append({v})"]),
                             "count": ("0", f"if {cv}:", [f"{out} += 1"]),
@@ -938,6 +1011,136 @@ class ExpressionCompiler:
             with w.block(test):
                 w.lines(then)
         return w.code, out
+
+    def card_mask(self, cond: A.Expr, k: int, coll: A.Expr | None) -> tuple[str, str, A.Expr | None] | None:
+        """(mask, chosen, rest) when a condition on the card bound at slot k, looping over the
+        cards `coll`, starts with a fixed fact of the card (its constant attributes, kind,
+        constants: `x is Guest and x.cost <= me.coins`): `mask` is the fact of each card (a list
+        by card number), `chosen` the cards it holds for (a frozenset), `rest` what is left to
+        test (None: nothing). Worked out here, once, for every card: not when a card would fault
+        on it (the loop would then fault where the rules say)."""
+        if coll is None or not self.only_cards(coll):
+            return None
+        if self._fixed_fact(cond, k):
+            first, rest = cond, None
+        elif isinstance(cond, A.BinOp) and cond.op == "and" and self._fixed_fact(cond.left, k):
+            first, rest = cond.left, cond.right  # (`a and b and c` is `(a and b) and c`: a rest is one node)
+        else:
+            return None
+        made = self._masks.get((id(first), k))
+        if made is None:
+            made = self._masks[id(first), k] = self._mask_of(first, k)
+        if made is False:
+            return None
+        mask, chosen = made
+        return mask, chosen, rest
+
+    def _zone_tests(self, cond: A.Expr, k: int, coll: A.Expr | None):
+        """When cond is `full(z)`, `empty(z)` or their `not`, z the zone bound at slot k over the
+        zones of a family (`every table`): a function (zones, counted) -> the text of an
+        iterator of cond for each of the zones, in C; else None."""
+        if not isinstance(coll, A.EveryZone):
+            return None
+        neg = isinstance(cond, A.Not)
+        call = cond.operand if neg else cond
+        if not (isinstance(call, A.Call) and len(call.args) == 1 and isinstance(call.args[0], A.Name)
+                and _is_local(self.m.refs.get(call.args[0]), k)):
+            return None
+        ref = self.m.refs.get(call)
+        if is_builtin(ref, "full"):
+            def tests(z, counted):
+                return f"map({'_lt' if neg else '_ge'}, map(len, map(st.zones.__getitem__, {z})), map(st.capn.__getitem__, {z}))"
+            return tests
+        if is_builtin(ref, "empty"):
+            def tests(z, counted):
+                lists = f"map(st.zones.__getitem__, {z})"
+                return f"map(_not, {lists})" if not neg else f"map(_truth, {lists})" if counted else lists
+            return tests
+        return None
+
+    def _attr_equal(self, cond: A.Expr, k: int) -> tuple[str, str] | None:
+        """(table, V) when cond is `x.ATTR == V` (either way round), x the card at slot k, ATTR
+        one of its printed attributes and V a value read without work or fault that does not
+        read x; else None."""
+        if not (isinstance(cond, A.BinOp) and cond.op == "=="):
+            return None
+        for a, other in ((cond.left, cond.right), (cond.right, cond.left)):
+            ref = self.m.refs.get(a)
+            if not (isinstance(a, (A.Attr, A.Of)) and isinstance(ref, CardAttrRef) and not ref.mutable
+                    and isinstance(a.obj, A.Name) and _is_local(self.m.refs.get(a.obj), k)):
+                continue
+            if any(isinstance(n, A.Name) and _is_local(self.m.refs.get(n), k) for n in A.walk(other)):
+                continue
+            ol, ov = self.x(other)
+            if not ol and _simple(ov):
+                return self.attrs_of(ref.slot), ov
+        return None
+
+    def _fixed_fact(self, e: A.Expr, k: int) -> bool:
+        """Does e read nothing but the card at slot k's constant attributes and kind, constants
+        and defs of those (no other name)?"""
+        m = self.m
+        for n in A.walk(e):
+            if not isinstance(n, (A.BinOp, A.Not, A.Lit, A.Name, A.Attr, A.Of, A.IsKind, A.Cond, A.Call)):
+                return False
+            ref = m.refs.get(n)
+            if isinstance(n, A.Call):  # (a def: kept when, written out, it reads only the card: _mask_of)
+                if not (isinstance(ref, DefRef) or is_builtin(ref, "has_word", "text")):
+                    return False
+            elif isinstance(n, A.Name):
+                if not (isinstance(ref, ConstRef) or _is_local(ref, k)):
+                    return False
+            elif isinstance(n, (A.Attr, A.Of)):
+                if not (isinstance(ref, CardAttrRef) and not ref.mutable):
+                    return False
+            elif isinstance(n, A.BinOp) and isinstance(ref, JoinRef):
+                return False
+        return True
+
+    def _kdef_values(self, name: str) -> str | None:
+        """The table of a kind's derived value by card number (none for a card of another
+        kind), when the value reads only the card's printed attributes and constants: worked out
+        here, once, for every card of the kind; None when it reads more, counts steps of the
+        budget, or faults for some card (then it is worked out where the rules ask for it)."""
+        made = self._kdefs.get(name)
+        if made is None:
+            made = self._kdefs[name] = self._kdef_table(name)
+        return made or None
+
+    def _kdef_table(self, name: str):
+        info = self.m.kind_defs[name]
+        if ("kdef", name) in self.counted_calls:
+            return False
+        body = info.decl.body
+        with self.own_locals({1: "_s0"}, cards=frozenset(["_s0"]), fn=_Fn()):
+            fn = self.ctx.fn
+            fn.unvetted += 1  # (the root: see x)
+            lines, val = getattr(self, "x_" + type(body).__name__)(body)
+        if fn.unvetted or fn.env:
+            return False
+        value = self._root("_s0", lambda: (lines, val), body.span, body.span)
+        kinds, card_kind = set(info.kinds), self.g.card_kind
+        try:
+            table = [value(c) if card_kind[c] in kinds else None for c in range(self.g.ncards)]
+        except Exception:
+            return False
+        return self.k(table)
+
+    def _mask_of(self, e: A.Expr, k: int):
+        """(mask, chosen) of a fixed fact e of the card at slot k (constants of the module), or
+        False when a card faults on it."""
+        with self.own_locals({k: "_s0"}, cards=frozenset(["_s0"]), fn=_Fn()):
+            fn = self.ctx.fn
+            fn.unvetted += 1  # (the root: see x)
+            lines, val = getattr(self, "x_" + type(e).__name__)(e)
+        if fn.unvetted:
+            return False
+        fact = self._root("_s0", lambda: (lines, val), e.span, e.span)
+        try:
+            mask = [bool(fact(c)) for c in range(self.g.ncards)]
+        except Exception:
+            return False
+        return self.k(mask), self.k(frozenset(c for c, yes in enumerate(mask) if yes))
 
     def _count_of(self, e, k: int) -> str | None:
         """V when the condition of `count(x in C where ...)` is `x == V` (either way round), V a

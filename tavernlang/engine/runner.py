@@ -250,6 +250,8 @@ def playout(game: CompiledGame, players: int, seed: int, options: dict[str, Any]
     code, every decision the bot's, inline)."""
     if fired is None:  # (lint's coverage counts what fires: the interactive flavour counts it)
         game = game.playouts()
+    elif game.playout:
+        raise ValueError("a playout that counts what fires plays the interactive flavour, not game.playouts()")
     st = game.new_state(players, seed, options)
     st.fired = fired
     # bots decide inline: the game never suspends. The uniform bot is written into the playout

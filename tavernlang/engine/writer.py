@@ -103,8 +103,8 @@ class Writer:
         self.line(f"st.fired[{key}] = st.fired.get({key}, 0) + 1")
 
     def fired(self, key: str) -> None:
-        """One more firing of `key`, when the run counts (st.fired)."""
-        with self.block("if st.fired is not None:"):
+        """One more firing of `key`, when the run counts (st.fired; never in the playout flavour)."""
+        with self.counted():
             self.count_fired(key)
 
     @contextmanager
