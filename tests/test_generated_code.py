@@ -28,9 +28,9 @@ ATTRS = {"append", "pop", "get", "zones", "zbase", "zfam", "bot_random", "bot_co
          # the turn loop's own locals and what it reads of an action
          "cur", "n", "taken", "idle", "steps", "log", "legal", "known", "r", "a", "used", "acted",
          "name", "title", "alone", "frame", "first", "body", "add",
-         # cards picked by a fixed fact of theirs, in C: a mask's look-up, a frozenset of the cards
-         "__getitem__", "isdisjoint", "intersection", "issuperset"}
-BUILTINS = {"len", "list", "range", "sum", "min", "max", "abs", "reversed", "any", "all", "set", "map"}
+         # the cards a fixed fact of theirs holds for (a frozenset): any and every of a zone
+         "isdisjoint", "issuperset"}
+BUILTINS = {"len", "list", "range", "sum", "min", "max", "abs", "reversed", "any", "all", "set"}
 STRINGS = {'"winners"', '"type"', '"log"', '"text"', '"effect"', '"effect: "'}
 
 

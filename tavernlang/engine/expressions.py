@@ -323,35 +323,23 @@ class ExpressionCompiler:
         with self._bound(k, "_x", over) as v:
             lines, c = self.x(cond)
         pre, src = self.count_loop(src, over, self.looped_since(mark), over)
-        tests = self._zone_tests(cond, k, over)
-        if tests is not None:  # full/empty of each zone of a family: tested in C
-            self.loops("")  # (as for the loop it stands for)
-            pre, src = self.spill(pre, src)
-            out = self.tmp()
-            self.ctx.fn.fresh.add(out)
-            return pre + [f"{out} = list(_compress({src}, {tests(src, False)}))"], out
         fixed = self.card_mask(cond, k, over)
-        if fixed is not None:  # the cards a fixed fact picks, picked in C; the rest tested in the loop
+        if fixed is not None:  # the fixed fact of the card, one look-up; the rest tested after it
             mask, _, rest = fixed
-            pre, src = self.spill(pre, src)
-            picked = f"_compress({src}, map({mask}.__getitem__, {src}))"
-            if rest is None:
-                self.loops("")  # (a loop still, in C: what holds it counts its steps as for one in Python)
-                out = self.tmp()
-                self.ctx.fn.fresh.add(out)
-                return pre + [f"{out} = list({picked})"], out
-            with self._bound(k, "_x", over) as v:
-                lines, c = self.x(rest)
-            src = picked
-        elif over is not None and self.only_cards(over):
-            equal = self._attr_equal(cond, k)
-            if equal is not None:  # `x.ATTR == V`: the cards' values looked up and compared in C
-                self.loops("")  # (as for the loop it stands for)
-                table, value = equal
-                pre, src = self.spill(pre, src)
-                out = self.tmp()
-                self.ctx.fn.fresh.add(out)
-                return pre + [f"{out} = list(_compress({src}, map(_eq, map({table}.__getitem__, {src}), _repeat({value}))))"], out
+            if rest is not None:
+                with self._bound(k, "_x", over) as v:
+                    rl, rc = self.x(rest)
+            out = self.tmp()
+            w = fragment(pre)
+            w.line(f"{out} = []")
+            with w.block(self.loops(f"for {v} in {src}:")), w.block(f"if {mask}[{v}]:"):
+                if rest is None:
+                    w.line(f"{out}.append({v})")
+                else:
+                    w.lines(rl)
+                    with w.block(f"if {rc}:"):
+                        w.line(f"{out}.append({v})")
+            return w.code, out
         # (a loop, not a list comprehension: in Python 3.11 a comprehension is a function of its
         # own whose reads of st and env go through cells, slower for the few items of a game's zones)
         out = self.tmp()
@@ -844,6 +832,7 @@ class ExpressionCompiler:
             kd = ref.name
             fixed = self._kdef_values(kd)
             if fixed is not None:  # (of the card's printed attributes alone: one value a card, looked up)
+                self.loops("")  # (what holds it counts its steps as for the call it stands for)
                 if card:
                     return ls, f"{fixed}[{o}]"
                 ls, o = self.spill(ls, o)
@@ -965,40 +954,20 @@ class ExpressionCompiler:
             cl, cv = self.x(e.cond)
         cnt, c = self.count_loop(c, e, self.looped_since(mark), e.coll)
         ls = ls + cnt
-        tests = self._zone_tests(e.cond, k, e.coll)
-        if tests is not None:  # full/empty of each zone of a family: tested in C
-            self.loops("")  # (as for the loop it stands for)
-            ls, c = self.spill(ls, c)
-            t = tests(c, op == "count")
-            return ls, {"any": f"any({t})", "every": f"all({t})", "count": f"sum({t})"}.get(op, f"list(_compress({c}, {t}))")
         fixed = self.card_mask(e.cond, k, e.coll)
-        if fixed is not None and (op != "every" or fixed[2] is None):  # the cards a fixed fact picks, in C (below); the rest tested in the loop
+        mask = None
+        if fixed is not None and (op != "every" or fixed[2] is None):  # the fixed fact of the card, one look-up
             mask, chosen, rest = fixed
-            ls, c = self.spill(ls, c)
-            if rest is None:
-                self.loops("")  # (a loop still, in C: what holds it counts its steps as for one in Python)
-                if self.m.types.get(e.coll) == ZONE or isinstance(e.coll, A.AllZone):  # (each card once)
-                    return ls, {"any": f"(not {chosen}.isdisjoint({c}))", "count": f"len({chosen}.intersection({c}))",
-                                "every": f"{chosen}.issuperset({c})"}.get(
-                        op, f"list(_compress({c}, map({mask}.__getitem__, {c})))")
-                return ls, {"any": f"any(map({mask}.__getitem__, {c}))", "count": f"sum(map({mask}.__getitem__, {c}))",
-                            "every": f"all(map({mask}.__getitem__, {c}))"}.get(
-                    op, f"list(_compress({c}, map({mask}.__getitem__, {c})))")
-            with self._bound(k, over=e.coll) as v:
-                cl, cv = self.x(rest)
-            c = f"_compress({c}, map({mask}.__getitem__, {c}))"
-        else:
-            rest = e.cond
-        equal = self._attr_equal(rest, k) if (op in ("any", "count") or op == "filter" and fixed is None) \
-            and self.only_cards(e.coll) else None
-        if equal is not None:  # `x.ATTR == V`: the cards' values looked up and compared in C
-            self.loops("")  # (as for the loop it stands for)
-            table, value = equal
-            if op == "filter":
+            if rest is None and op in ("any", "every") and self.m.types.get(e.coll) == ZONE:  # (each card once)
                 ls, c = self.spill(ls, c)
-                return ls, f"list(_compress({c}, map(_eq, map({table}.__getitem__, {c}), _repeat({value}))))"
-            values = f"map({table}.__getitem__, {c})"
-            return ls, f"list({values}).count({value})" if op == "count" else f"({value} in {values})"
+                self.loops("")  # (a loop still, in C: what holds it counts its steps as for one in Python)
+                return ls, f"(not {chosen}.isdisjoint({c}))" if op == "any" else f"{chosen}.issuperset({c})"
+            if rest is None:
+                cl, cv = [], f"{mask}[{v}]"
+                mask = None
+            else:
+                with self._bound(k, over=e.coll) as v:
+                    cl, cv = self.x(rest)
         out = self.tmp()  # (a loop even for a filter: see filter_lines)
         init, test, then = {"filter": ("[]", f"if {cv}:", [f"{out}.append({v})"]),
                             "count": ("0", f"if {cv}:", [f"{out} += 1"]),
@@ -1006,7 +975,7 @@ class ExpressionCompiler:
             op, ("True", f"if not {cv}:", [f"{out} = False", "break"]))
         w = fragment(ls)
         w.line(f"{out} = {init}")
-        with w.block(self.loops(f"for {v} in {c}:")):
+        with w.block(self.loops(f"for {v} in {c}:")), w.maybe(f"if {mask}[{v}]:" if mask is not None else None):
             w.lines(cl)
             with w.block(test):
                 w.lines(then)
@@ -1015,10 +984,11 @@ class ExpressionCompiler:
     def card_mask(self, cond: A.Expr, k: int, coll: A.Expr | None) -> tuple[str, str, A.Expr | None] | None:
         """(mask, chosen, rest) when a condition on the card bound at slot k, looping over the
         cards `coll`, starts with a fixed fact of the card (its constant attributes, kind,
-        constants: `x is Guest and x.cost <= me.coins`): `mask` is the fact of each card (a list
-        by card number), `chosen` the cards it holds for (a frozenset), `rest` what is left to
-        test (None: nothing). Worked out here, once, for every card: not when a card would fault
-        on it (the loop would then fault where the rules say)."""
+        constants, defs of those: `is_goods(c) and c.cost <= me.gold`): `mask` is the fact of
+        each card (a list by card number: one look-up in the loop), `chosen` the cards it holds
+        for (a frozenset: `any` and `every` of a zone without a rest are one call), `rest` what is
+        left to test (None: nothing). Worked out here, once, for every card: not when a card
+        would fault on it (the loop then faults where the rules say)."""
         if coll is None or not self.only_cards(coll):
             return None
         if self._fixed_fact(cond, k):
@@ -1034,47 +1004,6 @@ class ExpressionCompiler:
             return None
         mask, chosen = made
         return mask, chosen, rest
-
-    def _zone_tests(self, cond: A.Expr, k: int, coll: A.Expr | None):
-        """When cond is `full(z)`, `empty(z)` or their `not`, z the zone bound at slot k over the
-        zones of a family (`every table`): a function (zones, counted) -> the text of an
-        iterator of cond for each of the zones, in C; else None."""
-        if not isinstance(coll, A.EveryZone):
-            return None
-        neg = isinstance(cond, A.Not)
-        call = cond.operand if neg else cond
-        if not (isinstance(call, A.Call) and len(call.args) == 1 and isinstance(call.args[0], A.Name)
-                and _is_local(self.m.refs.get(call.args[0]), k)):
-            return None
-        ref = self.m.refs.get(call)
-        if is_builtin(ref, "full"):
-            def tests(z, counted):
-                return f"map({'_lt' if neg else '_ge'}, map(len, map(st.zones.__getitem__, {z})), map(st.capn.__getitem__, {z}))"
-            return tests
-        if is_builtin(ref, "empty"):
-            def tests(z, counted):
-                lists = f"map(st.zones.__getitem__, {z})"
-                return f"map(_not, {lists})" if not neg else f"map(_truth, {lists})" if counted else lists
-            return tests
-        return None
-
-    def _attr_equal(self, cond: A.Expr, k: int) -> tuple[str, str] | None:
-        """(table, V) when cond is `x.ATTR == V` (either way round), x the card at slot k, ATTR
-        one of its printed attributes and V a value read without work or fault that does not
-        read x; else None."""
-        if not (isinstance(cond, A.BinOp) and cond.op == "=="):
-            return None
-        for a, other in ((cond.left, cond.right), (cond.right, cond.left)):
-            ref = self.m.refs.get(a)
-            if not (isinstance(a, (A.Attr, A.Of)) and isinstance(ref, CardAttrRef) and not ref.mutable
-                    and isinstance(a.obj, A.Name) and _is_local(self.m.refs.get(a.obj), k)):
-                continue
-            if any(isinstance(n, A.Name) and _is_local(self.m.refs.get(n), k) for n in A.walk(other)):
-                continue
-            ol, ov = self.x(other)
-            if not ol and _simple(ov):
-                return self.attrs_of(ref.slot), ov
-        return None
 
     def _fixed_fact(self, e: A.Expr, k: int) -> bool:
         """Does e read nothing but the card at slot k's constant attributes and kind, constants

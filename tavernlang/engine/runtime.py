@@ -16,7 +16,6 @@ import bisect
 import functools
 import heapq
 import itertools
-import operator
 import math
 from typing import Any, Generator, Iterable
 
@@ -640,7 +639,7 @@ def _subset_tries(n, a, b, span):
 
 # ---------------------------------------------------------------- what generated code may call
 BUILTINS = {"len": len, "list": list, "range": range, "sum": sum, "min": min, "max": max, "abs": abs,
-            "reversed": reversed, "any": any, "all": all, "set": set, "map": map}
+            "reversed": reversed, "any": any, "all": all, "set": set}
 
 exported = {
     # expressions
@@ -650,8 +649,6 @@ exported = {
     "_has_word": _has_word, "_has_word_lit": _has_word_lit, "_card_text": _card_text, "_order_from": _order_from,
     "_any_subset": _any_subset, "_subset_sum": _subset_sum, "_UNSET": _UNSET, "_int": int,
     "_bisect": bisect.bisect_left, "_insort": bisect.insort,  # (the fast layout's sorted zones, engine/layout.py)
-    "_compress": itertools.compress, "_repeat": itertools.repeat, "_eq": operator.eq,
-    "_lt": operator.lt, "_ge": operator.ge, "_not": operator.not_, "_truth": operator.truth,  # (the cards of a zone that a fixed fact of theirs picks: ExpressionCompiler.card_mask)
     # the budget (engine/budget.py)
     "_over": budget.over, "_over_list": budget.over_list, "_mul": budget.mul, "_num": budget.num,
     "_numbers": budget.numbers,
