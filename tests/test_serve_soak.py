@@ -92,6 +92,8 @@ def soak(n_tables: int, keep_finished: int, warm_up: int) -> None:
     assert objects_end - objects_start < OBJECTS_MARGIN * objects_start, \
         f"live objects from {objects_start} to {objects_end}"
     assert not hub.conns and not hub.drivers
+    for th in set(threading.enumerate()) - threads:  # (the worker threads stop once the server's loop has ended)
+        th.join(RECEIVE_WITHIN)
     gc.collect()
     assert set(threading.enumerate()) <= threads and set(os.listdir("/proc/self/fd")) <= files
 
