@@ -1,4 +1,5 @@
-"""Fuzzing: rules files made by mutating the seed files and by a small grammar of
+"""Fuzzing: rules files made by mutating the seed files (Dice Tavern, Little Tavern, Tavern
+Masters, the Taverns of Tiefenthal, subset sums) and by a small grammar of
 declarations, run through `tav check`, `tav run` and `tav test` with a small step budget.
 Whatever the file, tav exits 0, 1 or 2, never with an internal error or a traceback, every
 error has a place (FILE:LINE:COL), and every run ends within its budget.
@@ -27,6 +28,8 @@ SEEDS = {  # entry file -> the folders it includes from (copied beside the mutan
     "examples/dice_tavern.tav": [],
     "games/little_tavern.tav": ["games/little_tavern"],
     "tests/subset_sums.tav": [],
+    "games/tavern_masters.tav": ["games/tavern_masters"],
+    "games/taverns_of_tiefenthal.tav": ["games/taverns_of_tiefenthal"],
 }
 PLACED = re.compile(r"^\S+:\d+:\d+: error: ")
 WATCHDOG = 120

@@ -70,9 +70,32 @@ class Hub:
         self.conns: dict[str, set[_Conn]] = {}
         self.drivers: dict[str, asyncio.Task] = {}
         self.observe = None  # a callable(table, seats, message) given every message before it is sent
+        server.on_drop.append(self.forget)
 
     def lock(self, t: Table) -> asyncio.Lock:
         return self.locks.setdefault(t.id, asyncio.Lock())
+
+    def forget(self, t: Table) -> None:
+        """The server has let the table go: its lock, its pages' set and its bot driver go too
+        (a page still open on it keeps its table, and `leave` forgets the rest when it closes)."""
+        task = self.drivers.get(t.id)
+        if task is not None and task.done():
+            del self.drivers[t.id]
+        self._tidy(t)
+
+    def _tidy(self, t: Table) -> None:
+        """The lock and the empty set of pages of a table the server has let go, once no page
+        and no bot driver uses them."""
+        if not self.conns.get(t.id):
+            self.conns.pop(t.id, None)
+        if t.id not in self.server.tables and t.id not in self.conns and t.id not in self.drivers:
+            self.locks.pop(t.id, None)
+
+    def leave(self, t: Table, conn: _Conn) -> None:
+        """A page has closed: it is no longer sent the table's states; a table's empty set of
+        pages goes, and so does the lock of a table the server has let go."""
+        self.conns.get(t.id, set()).discard(conn)
+        self._tidy(t)
 
     def message(self, t: Table, conn: _Conn | None, seats: frozenset[int]) -> dict:
         """The state for a page (run under the table's lock): the log from what it has."""
@@ -136,6 +159,14 @@ class Hub:
             self.drivers[t.id] = asyncio.get_running_loop().create_task(self._drive(t))
 
     async def _drive(self, t: Table) -> None:
+        try:
+            await self._moves(t)
+        finally:
+            if self.drivers.get(t.id) is asyncio.current_task():
+                del self.drivers[t.id]
+                self._tidy(t)
+
+    async def _moves(self, t: Table) -> None:
         try:
             while True:
                 async with self.lock(t):  # (the match is read only under its lock: a step may be running)
@@ -261,7 +292,7 @@ def make_app(server: Server, bot_delay: float = 0.5) -> Starlette:
         except WebSocketDisconnect:
             pass
         finally:
-            hub.conns.get(t.id, set()).discard(conn)
+            hub.leave(t, conn)
 
     routes = [
         Route("/", lobby),

@@ -20,6 +20,7 @@ from .. import play
 from ..options import describe_options
 
 MAX_TABLES = 200  # tables one server keeps at once (each holds a whole game)
+KEEP_FINISHED = 50  # finished tables a server keeps (their pages still load); older ones are let go
 MAX_SAVE_BYTES = 2_000_000  # an uploaded save
 MAX_MESSAGE = 4096  # one message of a page
 MAX_MCTS = 20_000  # a web table's mcts iterations (a lobby is open to whoever reaches the server)
@@ -89,6 +90,16 @@ class Table:
         self.epoch = 0  # grows when the game is played again from an earlier point (undo): pages get the whole log
         self.watch_token = secrets.token_urlsafe(18)  # the public view (a bots-only table is watched)
         self.tokens[self.watch_token] = frozenset()
+        self.ended: int | None = None  # the server's count of finished tables when this one finished
+
+    def _mark_end(self) -> None:
+        """Note whether the table has finished (its game over, or stopped by an error): a
+        finished table is numbered in the order tables finish; one played on again (an undo)
+        is not finished."""
+        if self.error is None and not self.match.over:
+            self.ended = None
+        elif self.ended is None:
+            self.ended = self.server.finish_count = self.server.finish_count + 1
 
     # ------------------------------------------------------------ playing
     @property
@@ -115,6 +126,7 @@ class Table:
             self.error = f"internal error: {type(e).__name__}: {e}"
             self.server.log_fault(self, traceback.format_exc())
         self.version += 1
+        self._mark_end()
 
     def bot_step(self) -> None:
         """One bot decision (the caller waits --bot-delay before it)."""
@@ -291,6 +303,9 @@ class ReplayTable(Table):
     def bot_to_move(self) -> bool:
         return False  # (nobody moves at a replay: its steps are the save's)
 
+    def _mark_end(self) -> None:
+        self.ended = None  # (a replay is read, never finished: the server keeps it)
+
     def choose(self, seats, decision, option) -> None:
         raise WebError("this is a replay: no decision can be made (step forward or back)")
 
@@ -384,6 +399,9 @@ class Server:
         self.by_token: dict[str, tuple[Table, frozenset[int]]] = {}
         self.faults: list[str] = []  # the last faults of the server, with their tracebacks
         self.report = None  # a callable given each fault's text (`tav serve` prints it)
+        self.keep_finished = KEEP_FINISHED
+        self.finish_count = 0  # tables finished so far (orders them: the first finished goes first)
+        self.on_drop: list = []  # callables given each table the server lets go (the web side forgets it)
 
     def log_fault(self, table, text: str) -> None:
         self.faults.append(f"table {table.id}:\n{text}")
@@ -407,17 +425,28 @@ class Server:
         return self._register(lambda tid: Table(self, tid, match, humans, bots, hotseat))
 
     def _register(self, make) -> Table:
-        """A new table, make(its id), with its tokens known to the server."""
+        """A new table, make(its id), with its tokens known to the server (finished tables past
+        `keep_finished`, or past MAX_TABLES with this one, are let go first: the first finished first)."""
+        self._let_go_finished(1)
         if len(self.tables) >= MAX_TABLES:
             raise WebError(f"this server has {MAX_TABLES} tables already")
         tid = secrets.token_hex(4)
         while tid in self.tables:
             tid = secrets.token_hex(4)
         t = make(tid)
+        t._mark_end()
         self.tables[tid] = t
         for tok, seats in t.tokens.items():
             self.by_token[tok] = (t, seats)
         return t
+
+    def _let_go_finished(self, coming: int) -> None:
+        """Drop the finished tables past `keep_finished`, and as many more as there must be room
+        for `coming` new ones within MAX_TABLES (live tables are never dropped)."""
+        finished = sorted((t for t in self.tables.values() if t.ended is not None), key=lambda t: t.ended)
+        extra = max(len(finished) - self.keep_finished, len(self.tables) + coming - MAX_TABLES)
+        for t in finished[:max(0, extra)]:
+            self.drop(t)
 
     def create(self, req) -> Table:
         """A new table from the lobby's form: players, options, seats, seed, hot seat."""
@@ -512,6 +541,8 @@ class Server:
         self.tables.pop(t.id, None)
         for tok in t.tokens:
             self.by_token.pop(tok, None)
+        for forget in self.on_drop:
+            forget(t)
 
     def links(self, t: Table) -> dict:
         seats = []
