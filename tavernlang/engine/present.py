@@ -8,6 +8,7 @@ expressions (evaluate) and read the state they are given; they change neither.
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from ..check.model import as_type
@@ -17,6 +18,20 @@ from .common import RULE_FAULTS
 if TYPE_CHECKING:
     from ..check.model import GameModel, Type
     from .state import State
+
+_SECOND = {"you": "they", "your": "their", "yours": "theirs", "yourself": "themselves",
+           "you're": "they're", "you've": "they've", "you'll": "they'll", "you'd": "they'd"}
+_SECOND_WORD = re.compile(r"\b(?:you(?:r|rs|rself|'re|'ve|'ll|'d)?)\b(?!')", re.IGNORECASE)
+
+
+def third_person(text: str) -> str:
+    """Words the rules address to a player ("your Character", "you can't hold more") as the
+    other players read them ("their Character", "they can't hold more")."""
+    def swap(m: re.Match) -> str:
+        w = m.group(0)
+        out = _SECOND[w.lower()]
+        return out[0].upper() + out[1:] if w[0].isupper() else out
+    return _SECOND_WORD.sub(swap, text)
 
 
 class Presentation:
@@ -71,6 +86,23 @@ class Presentation:
         if st.zholder is None or st.zholder[z] < 0:
             return (1 << st.n) - 1
         return st.vis_mask(st.zholder[z])
+
+    def for_reader(self, text: str, data: dict, viewer: int | None) -> str:
+        """A log line as `viewer` reads it (None: the log of no seat, `tav run`'s): a choice's
+        prompt and an action's title, written to the player who chose or acts ("your
+        Character"), read in the third person by everyone else ("P2 chooses Cornelius (their
+        Character)"); the chooser reads them as they were asked."""
+        p = data.get("player")
+        if not isinstance(p, int) or p == viewer:
+            return text
+        prompt = data.get("prompt")
+        if isinstance(prompt, str):
+            return text.replace(f"({prompt})", f"({third_person(prompt)})")
+        if data.get("type") in ("action", "refused") and data.get("action") in self.model.actions:
+            a = self.model.actions[data["action"]]
+            title = a.decl.title or a.name
+            return text.replace(title, third_person(title), 1)
+        return text
 
     def card_ref(self, c: int) -> str:
         """A card's name, with its copy number when the game has several of that name."""
