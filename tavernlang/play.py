@@ -244,7 +244,10 @@ def people_line(match: Match, seat: int, line: str, data: dict) -> str:
 
     def named(label: str) -> str:
         z = zones.get(label)
-        return label if z is None else _zone_place(match, z, seat)
+        if z is None or match.game.zone_is_card[match.st.zfamily[z]]:
+            # (a zone on a card: the line names its card as the seat could see it when written)
+            return label
+        return _zone_place(match, z, seat)
     if kind == "move":
         card, sep, path = line.partition(": ")
         src, arrow, to = path.partition(" -> ")
