@@ -209,24 +209,42 @@ class Presentation:
             if ref.name in names or a is None:
                 continue
             why = None
+            env = [me] + [None] * (a.frame + 1)
             for r in a.requires:
-                env = [me] + [None] * (a.frame + 1)
-                try:
-                    ok = self.evaluate(r.cond, st, env)
-                except RULE_FAULTS:
-                    ok = False
-                if not ok:
-                    sp = r.cond.span
+                if not self._holds(r.cond, st, env):
+                    if r.message:
+                        why = r.message
+                        break
+                    # (no message: the first part of `A and B and ...` that is false, as written)
+                    part = r.cond
+                    while isinstance(part, A.BinOp) and part.op == "and":
+                        part = part.left if not self._holds(part.left, st, env) else part.right
+                    sp = part.span
                     ln = self.model.sources.line(sp.file, sp.line) or ""
                     cond = ln[sp.col - 1:sp.end_col - 1] if sp.end_line == sp.line else ln.strip() + " ..."
-                    why = r.message or f"it requires {cond} ({sp})"
+                    why = f"it requires {cond} ({sp})"
                     break
             if why is None:
                 if phase_given:  # (inside a turn: only what its requirements rule out)
                     continue
-                why = "taken already this turn" if ref.once else "nothing to choose for it now"
+                why = "taken already this turn" if ref.once else self._nothing_to_choose(a.decl)
             out.append((a.decl.title or a.name, why))
         return out
+
+    def _holds(self, cond: A.Expr, st: State, env: list) -> bool:
+        try:
+            return bool(self.evaluate(cond, st, env))
+        except RULE_FAULTS:
+            return False
+
+    def _nothing_to_choose(self, decl) -> str:
+        """Why an action whose requirements hold is not offered: its first choice (by its
+        prompt, the words the player would be asked) has no option open now."""
+        for x in A.walk(decl.body):
+            prompt = getattr(x, "prompt", None)
+            if isinstance(x, A.Stmt) and isinstance(prompt, str) and prompt:
+                return f"nothing to choose for it now: no option is open for \"{prompt}\""
+        return "nothing to choose for it now"
 
     def value_text(self, v, st: State, t: str | None = None, viewer: int | None = None) -> str:
         """A value as the rules write it: true/false, none, P2, a card's name."""
