@@ -87,6 +87,23 @@ class Presentation:
             return (1 << st.n) - 1
         return st.vis_mask(st.zholder[z])
 
+    def prompt_text(self, choice: A.Stmt, st: State, env: list) -> str:
+        """A prompt with holes as the player asked reads it: each hole filled in with its value
+        now, in the frame `env` of the choice that asks it, as card text shows values ("card to
+        discard (Hand Size 7)"). The generated code calls it for a prompt with holes only."""
+        out = []
+        for x in self.model.prompt_holes[choice]:
+            if isinstance(x, str):
+                out.append(x)
+                continue
+            e, t = x
+            try:
+                v = self.evaluate(e, st, env)
+            except RULE_FAULTS:
+                v = None
+            out.append(self.text_value(v, st, str(t), None))
+        return "".join(out)
+
     def for_reader(self, text: str, data: dict, viewer: int | None) -> str:
         """A log line as `viewer` reads it (None: the log of no seat, `tav run`'s): a choice's
         prompt and an action's title, written to the player who chose or acts ("your

@@ -530,6 +530,11 @@ def _show(st, g, cards, q, me):
                        {"type": "show", "player": owner, "to": q, "cards": [g.card_name[c] for c in cards]}))
 
 
+def _prompt_text(st, g, choice, env):
+    """A choice's prompt with holes, filled in with their values in its frame (Presentation.prompt_text)."""
+    return g.prompt_text(choice, st, env)
+
+
 def _log_option(st, p, label, prompt):
     st.log.append((f"P{p + 1} chooses '{label}' ({prompt})", None,
                    {"type": "choice", "player": p, "prompt": prompt, "choice": label}))
@@ -654,7 +659,7 @@ exported = {
     "_numbers": budget.numbers,
     # statements: choices
     "_Decision": Decision, "_only_option": only_option, "_too_long": _too_long, "_DONE": _DONE,
-    "_n_labeler": _n_labeler, "_subset_tries": _subset_tries, "_combinations": itertools.combinations,
+    "_n_labeler": _n_labeler, "_prompt_text": _prompt_text, "_subset_tries": _subset_tries, "_combinations": itertools.combinations,
     "_numbers_msg": _numbers_msg, "_redraw_picks": _redraw_picks,
     # statements: running rules
     "_do_phase": _do_phase, "_do_named": _do_named, "_do_action": _do_action, "_run_handlers": _run_handlers,
