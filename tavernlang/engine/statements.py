@@ -528,7 +528,7 @@ class StatementCompiler(ExpressionCompiler):
         prompt = s.prompt or f"choose {s.var}"
         is_random = s.chooser is not None and s.chooser.random
         opts_fn = self.choose_options(s)
-        kp, kt, ks, node = self.k(prompt), self.k(t), self.k(s.span), self.k(s)
+        kp, kt, ks, node = self.prompt_k(s, prompt), self.k(t), self.k(s.span), self.k(s)
         x = self.tmp()
         body = self.writer()
         if ctype == ZONE:
@@ -588,6 +588,13 @@ class StatementCompiler(ExpressionCompiler):
         runner.playout set it (st.bot_random; each decision counted, at most st.bot_max), else st.agent's."""
         return (f"0 if len({opts}) == 1 else st.agent({p}, {opts}) if st.bot_random is None else "
                 f"_int(st.bot_random() * len({opts})) if st.bot_count() <= st.bot_max else _too_long()")
+
+    def prompt_k(self, s: A.Stmt, prompt: str) -> str:
+        """A choice's prompt in generated code: its text, or (a prompt with holes) the call that
+        fills them in with their values in the choice's frame when it is asked."""
+        if s not in self.m.prompt_holes:
+            return self.k(prompt)
+        return f"_prompt_text(st, _g, {self.k(s)}, env)"
 
     def ask(self, opts: str, p: str, kp: str, kt: str, ks: str | None = None, with_st: bool = True) -> str:
         """Which of the options `opts` player p takes: the only one without asking, else the
@@ -676,7 +683,7 @@ class StatementCompiler(ExpressionCompiler):
         holds, and its body (written out here)."""
         self.choose_options(s)
         prompt = s.prompt or "choose one"
-        kp, ks, node = self.k(prompt), self.k(s.span), self.k(s)
+        kp, ks, node = self.prompt_k(s, prompt), self.k(s.span), self.k(s)
         rnd, bl, by = self._chooser_lines(s)
         opts, o, p, pre = self.tmp(), self.tmp(), self.tmp(), self.tmp()
         w.lines(self._one_options(s, opts))
@@ -707,7 +714,7 @@ class StatementCompiler(ExpressionCompiler):
         hl, hi = self.spill(*self.x(s.high))
         k = self.m.slot(s)
         prompt = s.prompt or f"choose {s.var}"
-        kp, ks = self.k(prompt), self.k(s.span)
+        kp, ks = self.prompt_k(s, prompt), self.k(s.span)
         opts = self.tmp()
         w.lines(ll + hl)
         with w.block(f"if {hi} - {lo} + 1 > {MAX_NUMBERS}:"):
@@ -741,7 +748,7 @@ class StatementCompiler(ExpressionCompiler):
         lab = "list:" + (t or "any")
         k = self.m.slot(s)
         prompt = s.prompt or f"choose {s.var}"
-        kp, kt, ks = self.k(prompt), self.k(lab), self.k(s.span)
+        kp, kt, ks = self.prompt_k(s, prompt), self.k(lab), self.k(s.span)
         opts = self.tmp()
         self._given_options(w, s, opts, self.choose_options(s))
         return self._pick_then(w, s, opts, k, kp, kt, ks, True,
@@ -755,7 +762,7 @@ class StatementCompiler(ExpressionCompiler):
         k = self.m.slot(s)
         ck = self.m.slots.get(s.cond) if s.cond is not None else None
         prompt = s.prompt or f"choose {s.var}"
-        kp, ks, kt = self.k(prompt), self.k(s.span), self.k(t)
+        kp, ks, kt = self.prompt_k(s, prompt), self.k(s.span), self.k(t)
         cards = t == CARD or t in self.m.kinds
         cl, cv = self.xcards(s.coll) if ctype == ZONE else self.x(s.coll)
         cl, cv = self.spill(cl, cv)
@@ -820,7 +827,7 @@ class StatementCompiler(ExpressionCompiler):
         cards = t == CARD or t in self.m.kinds
         ps, cs = self.m.slot_pair(s)
         prompt = s.prompt or f"choose {s.var}"
-        kp, kt, ks = self.k(prompt), self.k(t), self.k(s.span)
+        kp, kt, ks = self.prompt_k(s, prompt), self.k(t), self.k(s.span)
         held = HELD_PREFIX if cards else "_t"  # (what a search bot re-deals: bots.remap_held)
         chosen, picks, offered = self.tmp(), self.tmp(held), self.tmp(held)
         pl, pv = self.spill(*self.x(s.players))
