@@ -392,22 +392,35 @@ def _amount(st, name, a) -> str:
     return f"{a} {one if a == 1 else many}"
 
 
-def _log_gain(st, op, name, per, p, a, new, span=None, env=None, node=None, q=None):
+def _log_gain(st, op, name, per, p, a, new, span=None, env=None, node=None, q=None, old=None):
     """The log's line for a counter changed by `gain`/`lose` (of p), or `give`/`take` (p, the
-    player acting, and q the other)."""
+    player acting, and q the other). `old`: a bounded counter's value before, for saying what
+    moved when its bound stopped it ("loses no space on the Nasty track (stays at 0, its lowest)")."""
     if not a:  # nothing gained, lost or given: no line
         return
     st.why[len(st.log)] = span
     if st.explain is not None and node is not None:  # (its terms, for `why N` / --explain)
         st.explain.gain(st, env, node, p, a, new)
-    if op == "gain":
-        text = f"P{p + 1} gains {_amount(st, name, a)}" if per else f"{name} +{a}"
-    elif op == "lose":
-        text = f"P{p + 1} loses {_amount(st, name, a)}" if per else f"{name} -{a}"
+    moved = a if old is None or a < 0 else abs(new - old)
+    data = {"type": op, "counter": name, "amount": moved, "player": p, "now": new}
+    if moved != a:
+        data["asked"] = a
+    if op in ("gain", "lose"):
+        sign, verb, edge = ("+", "gains", "its highest") if op == "gain" else ("-", "loses", "its lowest")
+        if not per:
+            text = f"{name} {sign}{moved}"
+        elif moved == 0:
+            text = f"P{p + 1} {verb} no {st.game.counter_words[name][0]}"
+        else:
+            text = f"P{p + 1} {verb} {_amount(st, name, moved)}"
+        if moved != a:
+            now = f"stays at {new}" if moved == 0 else f"not {a}: now {new}"
+            st.log.append((text + f" ({now}, {edge})", None, data))
+            return
     else:
         giver, getter = (p, q) if op == "give" else (q, p)
         text = f"P{giver + 1} gives {_amount(st, name, a)} to P{getter + 1}"
-    st.log.append((text + f" (now {new})", None, {"type": op, "counter": name, "amount": a, "player": p, "now": new}))
+    st.log.append((text + f" (now {new})", None, data))
 
 
 def _capply(st, row, p, delta, lo, hi, wrap, pad):
