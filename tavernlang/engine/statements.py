@@ -959,8 +959,9 @@ class StatementCompiler(ExpressionCompiler):
             w.line(f"_num({new}, {span})")
         if not self.playout:
             with w.logged():
+                held = f", None, {old}" if bounded and not d.wrap and op in ("gain", "lose") else ""  # (what moved)
                 w.line(f"_log_gain(st, {self.k(op)}, {self.k(s.counter)}, {per}, {p}, {a}, {new}, {span}, env, {self.k(s)}"
-                       + (f", {q})" if q is not None else ")"))
+                       + (f", {q})" if q is not None else held + ")"))
         if not trig or op == "lose":
             return False
         hi_lo = self.bounds(slot)
