@@ -274,8 +274,28 @@ def _log_move(st, g, c, old, z, face, me, knew: int = 0) -> None:
             mask &= zm
             alt_src = g.zone_text(old, st, -1) if old >= 0 and st.zholder[old] >= 0 else src
             alt_to = g.zone_text(z, st, -1) if st.zholder[z] >= 0 else to
-    st.log.append((f"{g.card_name[c]}: {src} -> {to}", (mask, f"a card: {alt_src} -> {alt_to}"),
-                   {"type": "move", "card": g.card_name[c], "from": src, "to": to}))
+    name = g.card_name[c]
+    if st.round == 0 and st.log and st.offered is None:
+        # the setup of a game (a scenario's transcript keeps a line per move): one line for the
+        # cards moved one after another the same way
+        text, hidden, data = st.log[-1]
+        if data.get("type") == "move" and data["from"] == src and data["to"] == to and hidden is not None \
+                and hidden[0] == mask and hidden[1].endswith(f": {alt_src} -> {alt_to}"):
+            names = data.get("cards") or [data["card"]]
+            names.append(name)
+            st.log[-1] = (f"{_names(names)}: {src} -> {to}", (mask, f"{len(names)} cards: {alt_src} -> {alt_to}"),
+                          {**data, "card": _names(names), "cards": names})
+            return
+    st.log.append((f"{name}: {src} -> {to}", (mask, f"a card: {alt_src} -> {alt_to}"),
+                   {"type": "move", "card": name, "from": src, "to": to}))
+
+
+def _names(names: list) -> str:
+    """Card names in one line: each once, in order, with how many when several ("red die ×3")."""
+    counts: dict = {}
+    for n in names:
+        counts[n] = counts.get(n, 0) + 1
+    return ", ".join(n if k == 1 else f"{n} ×{k}" for n, k in counts.items())
 
 
 def _do_action(st, g, name, me):
