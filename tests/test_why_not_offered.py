@@ -52,3 +52,30 @@ def test_a_requirement_with_a_message_reads_its_message(tmp_path):
 
 def test_an_action_with_nothing_to_choose_names_the_choice_it_would_ask(tmp_path):
     assert _missing(tmp_path)["buy"] == 'nothing to choose for it now: no option is open for "Goods to buy"'
+
+
+OPTIONS = """
+game "Expansion"
+players 2
+option expansion: bool = false "play with the expansion"
+counter coins per player
+action extra "use the expansion" {
+  require expansion "only with the expansion"
+  gain 1 coins
+}
+action wait "wait" { gain 1 coins }
+rounds {
+  phase play "Play" turns from player(1) once_each { actions extra, wait }
+}
+end when round > 1
+winner: highest coins
+"""
+
+
+def test_an_action_the_games_options_rule_out_is_not_listed(tmp_path):
+    f = tmp_path / "expansion.tav"
+    f.write_text(OPTIONS)
+    g = compile_file(f)
+    assert "use the expansion" not in dict(g.missing_actions(["wait"], g.new_state(2, 1), 0))
+    on = g.new_state(2, 1, {"expansion": True})  # (on, its requirement holds: it is listed for another reason)
+    assert "use the expansion" in dict(g.missing_actions(["wait"], on, 0))

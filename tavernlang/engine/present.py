@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ..check.model import as_type
+from ..check.model import OptionRef, as_type
 from ..syntax import ast as A
 from .common import RULE_FAULTS
 
@@ -229,6 +229,9 @@ class Presentation:
             env = [me] + [None] * (a.frame + 1)
             for r in a.requires:
                 if not self._holds(r.cond, st, env):
+                    if self._options_only(r.cond):
+                        why = ""  # (ruled out by the game's options: never offered in this game)
+                        break
                     if r.message:
                         why = r.message
                         break
@@ -241,12 +244,25 @@ class Presentation:
                     cond = ln[sp.col - 1:sp.end_col - 1] if sp.end_line == sp.line else ln.strip() + " ..."
                     why = f"it requires {cond} ({sp})"
                     break
+            if why == "":
+                continue
             if why is None:
                 if phase_given:  # (inside a turn: only what its requirements rule out)
                     continue
                 why = "taken already this turn" if ref.once else self._nothing_to_choose(a.decl)
             out.append((a.decl.title or a.name, why))
         return out
+
+    def _options_only(self, cond: A.Expr) -> bool:
+        """Does a condition read nothing but the game's options (so that it holds, or fails,
+        the whole game through)?"""
+        for x in A.walk(cond):
+            if isinstance(x, A.Name):
+                if not isinstance(self.model.refs.get(x), OptionRef):
+                    return False
+            elif not isinstance(x, (A.Lit, A.Not, A.BinOp)):
+                return False
+        return True
 
     def _holds(self, cond: A.Expr, st: State, env: list) -> bool:
         try:
