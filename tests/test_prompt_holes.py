@@ -69,3 +69,27 @@ def test_a_brace_that_closes_no_hole_is_an_error(tmp_path):
     with pytest.raises(TavError) as e:
         _game(tmp_path, RULES.replace("{{braces}}", "braces}"))
     assert "closes no '{'" in str(e.value)
+
+
+HIDDEN = """
+game "Hidden holes"
+players 2
+kind Food
+card "Ham": Food
+card "Egg": Food
+zone hand: per player hidden
+setup {
+  move cards to hand of player(2)
+  for c in hand of player(2) where c.name == "Ham" {
+    choose "pass {c} on?" by player(2) { option "yes" { } option "no" { } }
+  }
+}
+end when true
+winner: highest 0
+"""
+
+
+def test_a_card_hole_names_a_card_only_everyone_may_see(tmp_path):
+    # (the prompt is in the log every player reads)
+    m = Match(_game(tmp_path, HIDDEN), 2, 1)
+    assert m.pending.prompt == "pass a face-down card on?"

@@ -101,8 +101,20 @@ class Presentation:
                 v = self.evaluate(e, st, env)
             except RULE_FAULTS:
                 v = None
-            out.append(self.text_value(v, st, str(t), None))
+            out.append(self._public_text(v, st, str(t)))
         return "".join(out)
+
+    def _public_text(self, v, st: State, t: str) -> str:
+        """A value as everyone may read it (a prompt is in the log every player reads): a card
+        some player may not see is "a face-down card", a zone on such a card names no card."""
+        elem = t[5:] if t.startswith("list:") else None
+        if elem is not None and isinstance(v, (list, tuple)):
+            return ", ".join(self._public_text(x, st, elem) for x in v) if v else "-"
+        if (t == "card" or t in self.model.kinds) and isinstance(v, int):
+            return self.card_name[v] if st.vis_mask(v) == (1 << st.n) - 1 else "a face-down card"
+        if t == "zone" and isinstance(v, int):
+            return self.zone_text(v, st, -1)
+        return self.text_value(v, st, t, None)
 
     def for_reader(self, text: str, data: dict, viewer: int | None) -> str:
         """A log line as `viewer` reads it (None: the log of no seat, `tav run`'s): a choice's
