@@ -911,12 +911,13 @@ class Checker:
                 seen[name] = sp
                 if name in m.card_zones:
                     continue
-                decl = m.zones[name].decl if name in m.zones else m.counters[name].decl if name in m.counters else None
+                decl = m.zones[name].decl if name in m.zones else m.counters[name].decl if name in m.counters \
+                    else m.vars[name].decl if name in m.vars else None
                 if decl is None:
-                    self.err(sp, f"the view shows zones and counters: '{name}' is neither"
-                             + did_you_mean(name, list(m.zones) + list(m.counters) + list(m.card_zones)))
+                    self.err(sp, f"the view shows zones, counters and vars: '{name}' is none of them"
+                             + did_you_mean(name, list(m.zones) + list(m.counters) + list(m.card_zones) + list(m.vars)))
                 elif decl.per_player and not grp.per_player:
-                    self.err(sp, f"'{name}' is a zone or counter of each player: put it in a 'per player' group of the view")
+                    self.err(sp, f"'{name}' is a zone, counter or var of each player: put it in a 'per player' group of the view")
                 elif not decl.per_player and grp.per_player:
                     self.err(sp, f"'{name}' is shared: put it in a titled group of the view, not 'per player'")
 
