@@ -390,13 +390,16 @@ def _log_simultaneous(st, g, chosen, picks, prompt, t):
         st.log.append((text, hidden, {"type": "choice", "player": p, "prompt": prompt, "choice": g.label(x, st, t)}))
 
 
-def _log_random(st, g, x, prompt, t):
+def _log_random(st, g, x, prompt, t, among=None):
+    """The log's line for a pick `at random` (`among`: how many options there were, when known:
+    a pick among one was no draw, and says so: "the only one: P3 (gets the white die)")."""
+    how = "the only one" if among == 1 else "at random"
     if t == "card":
-        text = f"at random: {g.card_label(x, st)} ({prompt})"
-        st.log.append((text, g.card_hiding(x, st, text, f"at random: a card ({prompt})"),
+        text = f"{how}: {g.card_label(x, st)} ({prompt})"
+        st.log.append((text, g.card_hiding(x, st, text, f"{how}: a card ({prompt})"),
                        {"type": "random", "prompt": prompt, "choice": g.card_name[x]}))
     else:
-        st.log.append((f"at random: {g.label(x, st, t)} ({prompt})", None,
+        st.log.append((f"{how}: {g.label(x, st, t)} ({prompt})", None,
                        {"type": "random", "prompt": prompt, "choice": g.label(x, st, t)}))
 
 
