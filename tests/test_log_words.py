@@ -58,3 +58,24 @@ def test_a_counter_stopped_by_its_bound_logs_what_moved_and_why(tmp_path):
                    "P1 gains 2 spaces on the Heat track (not 5: now 9, its highest)",
                    "P1 loses 2 spaces on the Heat track (now 7)"]
     assert [e["amount"] for e in m.events() if e.get("type") in ("gain", "lose")] == [0, 7, 2, 2]
+
+
+RANDOM = """
+game "Draws"
+players 3
+counter coins per player
+setup {
+  choose p in players where p == player(2) "gets the die" at random { gain 1 coins to p }
+  choose p in players where p != player(2) "starts" at random { gain 1 coins to p }
+}
+end when true
+winner: highest coins
+"""
+
+
+def test_a_pick_at_random_among_one_option_is_no_draw(tmp_path):
+    f = tmp_path / "draws.tav"
+    f.write_text(RANDOM)
+    lines = Match(compile_file(f), 3, 1).log_lines()
+    assert "the only one: P2 (gets the die)" in lines
+    assert any(ln.startswith("at random: P") and ln.endswith("(starts)") for ln in lines)

@@ -550,10 +550,10 @@ class StatementCompiler(ExpressionCompiler):
         else:
             body_gen = self.write_stmts(body, s.body.stmts)
         if is_random:
-            self._random_pick(w, s, k, x)
+            among = self._random_pick(w, s, k, x)
             with w.block(f"if {x} is not None:"):
                 with w.logged():
-                    w.line(f"_log_random(st, _g, {x}, {kp}, {kt})")
+                    w.line(f"_log_random(st, _g, {x}, {kp}, {kt}" + (f", {among})" if among is not None else ")"))
                 w.line(f"env[{k}] = {x}")
                 w.write(body)
             return body_gen
@@ -607,9 +607,10 @@ class StatementCompiler(ExpressionCompiler):
                 f"st.agent({p}, {opts}) if st.agent is not None else (yield _Decision({p}, {opts}, {kp}, {kt}{span}{', st' if ks and with_st else ''}))")
 
 
-    def _random_pick(self, w: Writer, s, k, x: str) -> None:
+    def _random_pick(self, w: Writer, s, k, x: str) -> str | None:
         """`choose x in L at random` written out: x = one of the options, drawn with the game's
-        RNG (none when there is none)."""
+        RNG (none when there is none). Returns how many options there were, as an expression
+        for the log line (None where the draw does not list them)."""
         mask, rest = self._kind_split(s.cond, k)
         ls, src = self.spill(*self.xcoll(s.coll))
         if s.cond is not None and not (mask is not None and rest is None):  # the options listed, one drawn
@@ -618,11 +619,11 @@ class StatementCompiler(ExpressionCompiler):
             w.lines(ls + fl)
             w.line(f"{o} = {fv}")
             w.line(f"{x} = {o}[_int(st.rng.random() * len({o}))] if {o} else None")
-            return
+            return f"len({o})"
         if s.cond is None:
             w.lines(ls)
             w.line(f"{x} = {src}[_int(st.rng.random() * len({src}))] if {src} else None")
-            return
+            return f"len({src})"
         run = self.sorted_run(s.coll, mask)
         if run is not None:  # the fast layout: the kind's cards are one run of the sorted zone
             ls, src = self.spill(ls, src)
@@ -633,7 +634,7 @@ class StatementCompiler(ExpressionCompiler):
             start, k = ("", hi) if lo == "0" else (f"{lo} + ", f"({hi} - {lo})")
             w.lines(ls)
             w.line(f"{x} = {src}[{start}_int(st.rng.random() * {k})] if {hi} > {lo} else None")
-            return
+            return k
         # rejection sampling: uniform over the matching cards, without listing them
         n, y, km, rnd = self.tmp(), self.tmp(), self.k(mask), self.tmp()
         w.lines(ls)
@@ -649,6 +650,7 @@ class StatementCompiler(ExpressionCompiler):
             with w.block("else:"):
                 w.line(f"{y} = [_c for _c in {src} if {km}[_c]]")
                 w.line(f"{x} = {y}[_int(st.rng.random() * len({y}))] if {y} else None")
+        return None
 
     def _chooser_lines(self, s) -> tuple[bool, list[str], str]:
         """(at random?, lines, who chooses) of a choice's `by p` / `at random` (default: me)."""
