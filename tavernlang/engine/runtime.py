@@ -283,8 +283,9 @@ def _log_move(st, g, c, old, z, face, me, knew: int = 0) -> None:
                 and hidden[0] == mask and hidden[1].endswith(f": {alt_src} -> {alt_to}"):
             names = data.get("cards") or [data["card"]]
             names.append(name)
-            st.log[-1] = (f"{_names(names)}: {src} -> {to}", (mask, f"{len(names)} cards: {alt_src} -> {alt_to}"),
-                          {**data, "card": _names(names), "cards": names})
+            st.log.pop()  # (the joined line appended anew: a log that watches what it is given sees it)
+            st.log.append((f"{_names(names)}: {src} -> {to}", (mask, f"{len(names)} cards: {alt_src} -> {alt_to}"),
+                           {**data, "card": _names(names), "cards": names}))
             return
     st.log.append((f"{name}: {src} -> {to}", (mask, f"a card: {alt_src} -> {alt_to}"),
                    {"type": "move", "card": name, "from": src, "to": to}))
