@@ -244,7 +244,10 @@ def people_line(match: Match, seat: int, line: str, data: dict) -> str:
 
     def named(label: str) -> str:
         z = zones.get(label)
-        return label if z is None else _zone_place(match, z, seat)
+        if z is None or match.game.zone_is_card[match.st.zfamily[z]]:
+            # (a zone on a card: the line names its card as the seat could see it when written)
+            return label
+        return _zone_place(match, z, seat)
     if kind == "move":
         card, sep, path = line.partition(": ")
         src, arrow, to = path.partition(" -> ")
@@ -306,6 +309,23 @@ def _counter_line(match: Match, seat: int, name: str, owner=None) -> str:
     return f"  {title}: {row[owner if d.per_player else 0]}" + (f" ({rng})" if rng else "")
 
 
+def _var_line(match: Match, seat: int, name: str, owner=None) -> str:
+    """A `var` as people read it: its name in words and its value ("server: P2", "you"), each
+    player's (yours first), or with `owner`, that player's alone."""
+    st, g = match.st, match.game
+    info = g.model.vars[name]
+    row = st.vars[info.slot]
+    t = str(info.type)
+
+    def text(v) -> str:
+        return "you" if t == "player" and v == seat else g.label(v, st, t, seat)
+    title = name.replace("_", " ")
+    if info.decl.per_player and owner is None:
+        vals = [f"you {text(row[seat])}"] + [f"P{p + 1} {text(x)}" for p, x in enumerate(row) if p != seat]
+        return f"  {title}: " + ", ".join(vals)
+    return f"  {title}: {text(row[owner if info.decl.per_player else 0])}"
+
+
 def _zone_line(match: Match, seat: int, z: int, title: str | None = None) -> str:
     """`Title: Apple ×6, Pear, 3 face-down cards`: what the seat may see of a zone, counted."""
     st, g = match.st, match.game
@@ -330,6 +350,9 @@ def view_lines(match: Match, seat: int) -> list[str]:
     out = [f"-- round {st.round} --"]
     for name in g.model.counters:
         out.append(_counter_line(match, seat, name))
+    for name, info in g.model.vars.items():  # a marker a player holds (the first player, a Server)
+        if str(info.type) == "player" and not info.decl.per_player and st.vars[info.slot][0] is not None:
+            out.append(_var_line(match, seat, name))
     groups: dict = {}
     for z, cards in enumerate(st.zones):
         if not cards:
@@ -362,6 +385,9 @@ def _designed_view(match: Match, seat: int, v) -> list[str]:
             for name, _ in grp.names:
                 if name in m.counters:
                     lines.append("    " + _counter_line(match, seat, name, owner).strip())
+                    continue
+                if name in m.vars:
+                    lines.append("    " + _var_line(match, seat, name, owner).strip())
                     continue
                 f = fam[name]
                 if g.zone_is_card[f]:  # a zone on cards: each held by this owner (or shared)

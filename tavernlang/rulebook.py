@@ -45,6 +45,18 @@ def _human(name: str) -> str:
     return name.replace("_", " ")
 
 
+_HOLE = re.compile(r"\{\{|\}\}|\{\s*([A-Za-z_][\w.]*)\s*\}")
+
+
+def _prompt_words(prompt: str) -> str:
+    """A prompt as the rulebook quotes it: a hole by the value it names ("Hand Size *hand size*")."""
+    def word(m: re.Match) -> str:
+        if m.group(1) is None:
+            return m.group(0)[0]
+        return "*" + _human(m.group(1).replace("me.", "your ").replace(".", "'s ")) + "*"
+    return _HOLE.sub(word, prompt)
+
+
 class _Words:
     """Expressions and statements of one checked game, in words."""
 
@@ -351,7 +363,7 @@ class _Words:
         L = lambda t: [self._line(depth, t)]  # noqa: E731
         sub = lambda b: self.block(b, depth + 1)  # noqa: E731
         where = lambda c: f" where {self.e(c)}" if c is not None else ""  # noqa: E731
-        prompt = lambda p: f" (“{p}”)" if p else ""  # noqa: E731
+        prompt = lambda p: f" (“{_prompt_words(p)}”)" if p else ""  # noqa: E731
         if isinstance(s, A.Move):
             pos = {"top": " on top", "bottom": " at the bottom"}.get(s.position or "", "")
             face = {"facedown": " face down", "faceup": " face up"}.get(s.face or "", "")

@@ -141,3 +141,16 @@ def test_a_save_with_its_rules_text_resumes_identically_and_keeps_hands_hidden(g
         for z, cards in m.view(p)["zones"].items():
             if z.startswith(("items of", "secret of", "looking of")) and not z.endswith(f"P{p + 1}"):
                 assert set(cards) <= {"?"}, (p, z, cards)
+
+
+def test_a_space_says_what_it_gives_not_its_own_name_again(game):
+    st = game.new_state(2, 1)
+    talk = game.card_name.index("Talk to Nasty")
+    text = game.card_text(talk, st)
+    assert "Talk to Nasty" not in text and "Nasty track" in text
+
+
+def test_a_cellar_space_takes_dice_of_a_total_not_one_die_of_a_value(game):
+    st = game.new_state(2, 1)
+    text = game.card_text(game.card_name.index("Liqueur or Spirits"), st)
+    assert text.startswith("Place dice of total value 6 (one die or more)")

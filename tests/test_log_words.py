@@ -30,3 +30,52 @@ def test_amounts_read_in_the_counters_words(tmp_path):
                    "P1 gains 1 glass", "P1 gains 2 glass", "P1 gains 1 space on the Heat track",
                    "P1 gains 3 spaces on the Heat track", "P1 loses 1 space on the Heat track",
                    "P1 gains 1 Modifier token", "P1 gains 2 Modifier tokens"]
+
+
+BOUNDED = """
+game "Bounds"
+players 2
+counter heat per player = 0 in 0..9 unit "space on the Heat track" "spaces on the Heat track"
+effect push {
+  lose 1 heat
+  gain 7 heat
+  gain 5 heat
+  lose 2 heat
+}
+setup { do push as player(1) }
+end when true
+winner: highest heat
+"""
+
+
+def test_a_counter_stopped_by_its_bound_logs_what_moved_and_why(tmp_path):
+    f = tmp_path / "bounds.tav"
+    f.write_text(BOUNDED)
+    m = Match(compile_file(f), 2, 1)
+    got = [ln for ln in m.log_lines() if " gains " in ln or " loses " in ln]
+    assert got == ["P1 loses no space on the Heat track (stays at 0, its lowest)",
+                   "P1 gains 7 spaces on the Heat track (now 7)",
+                   "P1 gains 2 spaces on the Heat track (not 5: now 9, its highest)",
+                   "P1 loses 2 spaces on the Heat track (now 7)"]
+    assert [e["amount"] for e in m.events() if e.get("type") in ("gain", "lose")] == [0, 7, 2, 2]
+
+
+RANDOM = """
+game "Draws"
+players 3
+counter coins per player
+setup {
+  choose p in players where p == player(2) "gets the die" at random { gain 1 coins to p }
+  choose p in players where p != player(2) "starts" at random { gain 1 coins to p }
+}
+end when true
+winner: highest coins
+"""
+
+
+def test_a_pick_at_random_among_one_option_is_no_draw(tmp_path):
+    f = tmp_path / "draws.tav"
+    f.write_text(RANDOM)
+    lines = Match(compile_file(f), 3, 1).log_lines()
+    assert "the only one: P2 (gets the die)" in lines
+    assert any(ln.startswith("at random: P") and ln.endswith("(starts)") for ln in lines)

@@ -76,3 +76,34 @@ def test_move_none_is_a_check_error(tav, rules_file, line_of):
     r = tav("check", f)
     assert r.exit_code == 1
     assert f"{f}:{line_of(f, 'action tidy')}:27: error: move of nothing: this is always none, never a card" in r.output
+
+
+SETUP_MOVES = """
+game "Setup lines"
+players 2
+kind Chip
+card "red chip" x3: Chip
+card "blue chip": Chip
+zone box: shared public
+zone bag: shared hidden
+zone tray: per player public
+setup {
+  move cards to box
+  for c in box where c.name == "red chip" { move c to tray of player(1) }
+  for c in box where c.name == "blue chip" { move c to tray of player(1) }
+}
+rounds { phase p "Play" { for c in tray of player(1) { move c to tray of player(2) } } }
+end when round >= 1
+winner: highest 0
+"""
+
+
+def test_setup_moves_one_after_another_the_same_way_share_one_log_line(tmp_path):
+    from tavernlang import compile_file
+    from tavernlang.engine.runner import Match
+    f = tmp_path / "setup.tav"
+    f.write_text(SETUP_MOVES)
+    lines = Match(compile_file(f), 2, 1).log_lines()
+    assert lines[:2] == ["4 cards -> box", "red chip ×3, blue chip: box -> tray of P1"]
+    # in a round, each move keeps its own line
+    assert sum(1 for ln in lines if ln.endswith(": tray of P1 -> tray of P2")) == 4

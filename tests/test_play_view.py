@@ -71,8 +71,8 @@ def test_a_designed_view_shows_its_groups_in_order(tmp_path):
 
 
 @pytest.mark.parametrize("group, message", [
-    ('"A": stal', "the view shows zones and counters: 'stal' is neither (did you mean 'stall'?)"),
-    ('"A": hand', "'hand' is a zone or counter of each player: put it in a 'per player' group"),
+    ('"A": stal', "the view shows zones, counters and vars: 'stal' is none of them (did you mean 'stall'?)"),
+    ('"A": hand', "'hand' is a zone, counter or var of each player: put it in a 'per player' group"),
     ("per player: box", "'box' is shared: put it in a titled group of the view"),
     ('"A": box, box', "'box' is in the view twice"),
     ('"A" if me.coins > 1: box', "a view group's 'if'"),
@@ -85,3 +85,22 @@ def test_the_checker_reads_the_view(tmp_path, group, message):
     f.write_text(VIEW_RULES.replace('"Never" if not market: box', group))
     r = CliRunner().invoke(main, ["check", str(f)])
     assert r.exit_code == 1 and message in r.output, r.output
+
+
+def test_a_designed_view_may_show_a_var(tmp_path):
+    f = tmp_path / "shop.tav"
+    f.write_text(VIEW_RULES.replace('"Market" if market: stall, clock', '"Market" if market: stall, clock, opener')
+                 .replace("setup {", "var opener: player\nsetup {\n  set opener = player(2)"))
+    m = Match(compile_file(f), 3, 1)
+    lines = view_lines(m, 0)
+    assert lines[lines.index("  Market:") + 3] == "    opener: P2"
+    assert "    opener: you" in view_lines(m, 1)
+
+
+def test_a_view_without_a_design_shows_who_holds_a_marker():
+    # Tavern Masters: the Server Chip is a var holding a player
+    m = Match(compile_file(ROOT / "games" / "tavern_masters.tav"), 3, 1)
+    server = m.st.vars[m.game.var_slots["server"]][0]
+    lines = view_lines(m, 0)
+    assert ("  server: you" if server == 0 else f"  server: P{server + 1}") in lines
+    assert not any(ln.startswith("  one more round") for ln in lines)  # (a var of no player: not a marker)

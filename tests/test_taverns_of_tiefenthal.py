@@ -122,3 +122,11 @@ def test_tav_info_lists_the_modules_and_online_options():
     for name in ("reputation_module", "guest_book", "auto_dishwashers", "serve_early", "unlimited", "hidden_refill"):
         assert name in r.output
     assert "2 to 4 players" in r.output
+
+
+def test_each_tile_says_what_it_yields_before_what_its_upgrade_costs(game):
+    st = game.new_state(2, 1)
+    texts = {game.card_name[c]: game.card_text(c, st) for c in range(game.ncards) if game.card_kind[c] == "Tile"}
+    assert texts["Cashbox"].startswith("An action space for any die: 1 Thaler for each die removed (upgraded: 3).")
+    assert texts["Safe"].startswith("Keep up to 2 Thalers")
+    assert all(t.index("Upgrade (") > 0 for t in texts.values())  # (the cost after what it does)

@@ -360,6 +360,46 @@ class Checker:
                 self.err(part[1], f"kind '{k.name}' has no attribute '{part[0]}' for its card text"
                          + did_you_mean(part[0], known))
 
+    def prompt_holes(self, s: A.Stmt, prompt: str, sc: _Scope) -> None:
+        """A choice's prompt's holes, as in card text: `{NAME}` or `{NAME.ATTR}` names a value
+        where the choice is (a local, a definition, an option, a var; `me.coins`); `{{` and
+        `}}` are braces. Recorded in the model's prompt_holes, by the choice."""
+        span = s.span
+        parts: list = []
+        lit: list[str] = []
+        i = 0
+        while i < len(prompt):
+            ch = prompt[i]
+            if ch in "{}" and prompt[i + 1:i + 2] == ch:
+                lit.append(ch)
+                i += 2
+                continue
+            if ch == "}":
+                self.err(span, f"a '}}' in the prompt '{prompt}' closes no '{{' (write '}}}}' for a brace)")
+                return
+            if ch == "{":
+                j = prompt.find("}", i)
+                path = prompt[i + 1:j].strip().split(".") if j >= 0 else [""]
+                if not all(x.isidentifier() for x in path):
+                    self.err(span, f"a '{{' in the prompt '{prompt}' opens a hole that names a value, like "
+                             "'{hand_size}' or '{me.coins}' (write '{{' for a brace)")
+                    return
+                e: A.Expr = A.Name(span, path[0])
+                for x in path[1:]:
+                    e = A.Attr(span, e, x)
+                before = len(self.errors)
+                t = self.expr(e, sc)
+                if len(self.errors) > before:
+                    return
+                parts += ["".join(lit), (e, t)]
+                lit = []
+                i = j + 1
+                continue
+            lit.append(ch)
+            i += 1
+        parts.append("".join(lit))
+        self.m.prompt_holes[s] = tuple(parts)
+
     def int_value(self, e: A.Expr | None) -> int | None:
         """The value of a literal integer expression (None if it is not one)."""
         if isinstance(e, A.Lit) and isinstance(e.value, int) and not isinstance(e.value, bool):
@@ -698,6 +738,9 @@ class Checker:
 
     def stmt(self, s: A.Stmt, sc: _Scope) -> None:
         m = self.m
+        prompt = getattr(s, "prompt", None)
+        if isinstance(prompt, str) and ("{" in prompt or "}" in prompt):
+            self.prompt_holes(s, prompt, sc)
         if isinstance(s, A.Move):
             t = self.expr(s.what, sc)
             if t == NONE:
@@ -868,12 +911,13 @@ class Checker:
                 seen[name] = sp
                 if name in m.card_zones:
                     continue
-                decl = m.zones[name].decl if name in m.zones else m.counters[name].decl if name in m.counters else None
+                decl = m.zones[name].decl if name in m.zones else m.counters[name].decl if name in m.counters \
+                    else m.vars[name].decl if name in m.vars else None
                 if decl is None:
-                    self.err(sp, f"the view shows zones and counters: '{name}' is neither"
-                             + did_you_mean(name, list(m.zones) + list(m.counters) + list(m.card_zones)))
+                    self.err(sp, f"the view shows zones, counters and vars: '{name}' is none of them"
+                             + did_you_mean(name, list(m.zones) + list(m.counters) + list(m.card_zones) + list(m.vars)))
                 elif decl.per_player and not grp.per_player:
-                    self.err(sp, f"'{name}' is a zone or counter of each player: put it in a 'per player' group of the view")
+                    self.err(sp, f"'{name}' is a zone, counter or var of each player: put it in a 'per player' group of the view")
                 elif not decl.per_player and grp.per_player:
                     self.err(sp, f"'{name}' is shared: put it in a titled group of the view, not 'per player'")
 

@@ -8,15 +8,30 @@ expressions (evaluate) and read the state they are given; they change neither.
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
-from ..check.model import as_type
+from ..check.model import OptionRef, as_type
 from ..syntax import ast as A
 from .common import RULE_FAULTS
 
 if TYPE_CHECKING:
     from ..check.model import GameModel, Type
     from .state import State
+
+_SECOND = {"you": "they", "your": "their", "yours": "theirs", "yourself": "themselves",
+           "you're": "they're", "you've": "they've", "you'll": "they'll", "you'd": "they'd"}
+_SECOND_WORD = re.compile(r"\b(?:you(?:r|rs|rself|'re|'ve|'ll|'d)?)\b(?!')", re.IGNORECASE)
+
+
+def third_person(text: str) -> str:
+    """Words the rules address to a player ("your Character", "you can't hold more") as the
+    other players read them ("their Character", "they can't hold more")."""
+    def swap(m: re.Match) -> str:
+        w = m.group(0)
+        out = _SECOND[w.lower()]
+        return out[0].upper() + out[1:] if w[0].isupper() else out
+    return _SECOND_WORD.sub(swap, text)
 
 
 class Presentation:
@@ -71,6 +86,52 @@ class Presentation:
         if st.zholder is None or st.zholder[z] < 0:
             return (1 << st.n) - 1
         return st.vis_mask(st.zholder[z])
+
+    def prompt_text(self, choice: A.Stmt, st: State, env: list) -> str:
+        """A prompt with holes as the player asked reads it: each hole filled in with its value
+        now, in the frame `env` of the choice that asks it, as card text shows values ("card to
+        discard (Hand Size 7)"). The generated code calls it for a prompt with holes only."""
+        out = []
+        for x in self.model.prompt_holes[choice]:
+            if isinstance(x, str):
+                out.append(x)
+                continue
+            e, t = x
+            try:
+                v = self.evaluate(e, st, env)
+            except RULE_FAULTS:
+                v = None
+            out.append(self._public_text(v, st, str(t)))
+        return "".join(out)
+
+    def _public_text(self, v, st: State, t: str) -> str:
+        """A value as everyone may read it (a prompt is in the log every player reads): a card
+        some player may not see is "a face-down card", a zone on such a card names no card."""
+        elem = t[5:] if t.startswith("list:") else None
+        if elem is not None and isinstance(v, (list, tuple)):
+            return ", ".join(self._public_text(x, st, elem) for x in v) if v else "-"
+        if (t == "card" or t in self.model.kinds) and isinstance(v, int):
+            return self.card_name[v] if st.vis_mask(v) == (1 << st.n) - 1 else "a face-down card"
+        if t == "zone" and isinstance(v, int):
+            return self.zone_text(v, st, -1)
+        return self.text_value(v, st, t, None)
+
+    def for_reader(self, text: str, data: dict, viewer: int | None) -> str:
+        """A log line as `viewer` reads it (None: the log of no seat, `tav run`'s): a choice's
+        prompt and an action's title, written to the player who chose or acts ("your
+        Character"), read in the third person by everyone else ("P2 chooses Cornelius (their
+        Character)"); the chooser reads them as they were asked."""
+        p = data.get("player")
+        if not isinstance(p, int) or p == viewer:
+            return text
+        prompt = data.get("prompt")
+        if isinstance(prompt, str):
+            return text.replace(f"({prompt})", f"({third_person(prompt)})")
+        if data.get("type") in ("action", "refused") and data.get("action") in self.model.actions:
+            a = self.model.actions[data["action"]]
+            title = a.decl.title or a.name
+            return text.replace(title, third_person(title), 1)
+        return text
 
     def card_ref(self, c: int) -> str:
         """A card's name, with its copy number when the game has several of that name."""
@@ -177,24 +238,58 @@ class Presentation:
             if ref.name in names or a is None:
                 continue
             why = None
+            env = [me] + [None] * (a.frame + 1)
             for r in a.requires:
-                env = [me] + [None] * (a.frame + 1)
-                try:
-                    ok = self.evaluate(r.cond, st, env)
-                except RULE_FAULTS:
-                    ok = False
-                if not ok:
-                    sp = r.cond.span
+                if not self._holds(r.cond, st, env):
+                    if self._options_only(r.cond):
+                        why = ""  # (ruled out by the game's options: never offered in this game)
+                        break
+                    if r.message:
+                        why = r.message
+                        break
+                    # (no message: the first part of `A and B and ...` that is false, as written)
+                    part = r.cond
+                    while isinstance(part, A.BinOp) and part.op == "and":
+                        part = part.left if not self._holds(part.left, st, env) else part.right
+                    sp = part.span
                     ln = self.model.sources.line(sp.file, sp.line) or ""
                     cond = ln[sp.col - 1:sp.end_col - 1] if sp.end_line == sp.line else ln.strip() + " ..."
-                    why = r.message or f"it requires {cond} ({sp})"
+                    why = f"it requires {cond} ({sp})"
                     break
+            if why == "":
+                continue
             if why is None:
                 if phase_given:  # (inside a turn: only what its requirements rule out)
                     continue
-                why = "taken already this turn" if ref.once else "nothing to choose for it now"
+                why = "taken already this turn" if ref.once else self._nothing_to_choose(a.decl)
             out.append((a.decl.title or a.name, why))
         return out
+
+    def _options_only(self, cond: A.Expr) -> bool:
+        """Does a condition read nothing but the game's options (so that it holds, or fails,
+        the whole game through)?"""
+        for x in A.walk(cond):
+            if isinstance(x, A.Name):
+                if not isinstance(self.model.refs.get(x), OptionRef):
+                    return False
+            elif not isinstance(x, (A.Lit, A.Not, A.BinOp)):
+                return False
+        return True
+
+    def _holds(self, cond: A.Expr, st: State, env: list) -> bool:
+        try:
+            return bool(self.evaluate(cond, st, env))
+        except RULE_FAULTS:
+            return False
+
+    def _nothing_to_choose(self, decl) -> str:
+        """Why an action whose requirements hold is not offered: its first choice (by its
+        prompt, the words the player would be asked) has no option open now."""
+        for x in A.walk(decl.body):
+            prompt = getattr(x, "prompt", None)
+            if isinstance(x, A.Stmt) and isinstance(prompt, str) and prompt:
+                return f"nothing to choose for it now: no option is open for \"{prompt}\""
+        return "nothing to choose for it now"
 
     def value_text(self, v, st: State, t: str | None = None, viewer: int | None = None) -> str:
         """A value as the rules write it: true/false, none, P2, a card's name."""

@@ -104,12 +104,15 @@ class Match:
 
     # ------------------------------------------------------------ views
     def log_lines(self, viewer: int | None = None) -> list[str]:
+        """The log as `viewer` may read it (None: the rules' log, no seat's): a line some may not
+        read whole reads as they may; a choice's prompt and an action's title read in the third
+        person but to the player who made them (Presentation.for_reader)."""
         out = []
-        for text, hidden, _ in self.st.log or []:
+        g = self.game
+        for text, hidden, data in self.st.log or []:
             if hidden is not None and viewer is not None and not (hidden[0] >> viewer & 1):
-                out.append(hidden[1])
-            else:
-                out.append(text)
+                text = hidden[1]
+            out.append(g.for_reader(text, data, viewer))
         return out
 
     def events(self) -> list[dict]:

@@ -274,8 +274,29 @@ def _log_move(st, g, c, old, z, face, me, knew: int = 0) -> None:
             mask &= zm
             alt_src = g.zone_text(old, st, -1) if old >= 0 and st.zholder[old] >= 0 else src
             alt_to = g.zone_text(z, st, -1) if st.zholder[z] >= 0 else to
-    st.log.append((f"{g.card_name[c]}: {src} -> {to}", (mask, f"a card: {alt_src} -> {alt_to}"),
-                   {"type": "move", "card": g.card_name[c], "from": src, "to": to}))
+    name = g.card_name[c]
+    if st.round == 0 and st.log and st.offered is None:
+        # the setup of a game (a scenario's transcript keeps a line per move): one line for the
+        # cards moved one after another the same way
+        text, hidden, data = st.log[-1]
+        if data.get("type") == "move" and data["from"] == src and data["to"] == to and hidden is not None \
+                and hidden[0] == mask and hidden[1].endswith(f": {alt_src} -> {alt_to}"):
+            names = data.get("cards") or [data["card"]]
+            names.append(name)
+            st.log.pop()  # (the joined line appended anew: a log that watches what it is given sees it)
+            st.log.append((f"{_names(names)}: {src} -> {to}", (mask, f"{len(names)} cards: {alt_src} -> {alt_to}"),
+                           {**data, "card": _names(names), "cards": names}))
+            return
+    st.log.append((f"{name}: {src} -> {to}", (mask, f"a card: {alt_src} -> {alt_to}"),
+                   {"type": "move", "card": name, "from": src, "to": to}))
+
+
+def _names(names: list) -> str:
+    """Card names in one line: each once, in order, with how many when several ("red die ×3")."""
+    counts: dict = {}
+    for n in names:
+        counts[n] = counts.get(n, 0) + 1
+    return ", ".join(n if k == 1 else f"{n} ×{k}" for n, k in counts.items())
 
 
 def _do_action(st, g, name, me):
@@ -370,13 +391,16 @@ def _log_simultaneous(st, g, chosen, picks, prompt, t):
         st.log.append((text, hidden, {"type": "choice", "player": p, "prompt": prompt, "choice": g.label(x, st, t)}))
 
 
-def _log_random(st, g, x, prompt, t):
+def _log_random(st, g, x, prompt, t, among=None):
+    """The log's line for a pick `at random` (`among`: how many options there were, when known:
+    a pick among one was no draw, and says so: "the only one: P3 (gets the white die)")."""
+    how = "the only one" if among == 1 else "at random"
     if t == "card":
-        text = f"at random: {g.card_label(x, st)} ({prompt})"
-        st.log.append((text, g.card_hiding(x, st, text, f"at random: a card ({prompt})"),
+        text = f"{how}: {g.card_label(x, st)} ({prompt})"
+        st.log.append((text, g.card_hiding(x, st, text, f"{how}: a card ({prompt})"),
                        {"type": "random", "prompt": prompt, "choice": g.card_name[x]}))
     else:
-        st.log.append((f"at random: {g.label(x, st, t)} ({prompt})", None,
+        st.log.append((f"{how}: {g.label(x, st, t)} ({prompt})", None,
                        {"type": "random", "prompt": prompt, "choice": g.label(x, st, t)}))
 
 
@@ -392,22 +416,35 @@ def _amount(st, name, a) -> str:
     return f"{a} {one if a == 1 else many}"
 
 
-def _log_gain(st, op, name, per, p, a, new, span=None, env=None, node=None, q=None):
+def _log_gain(st, op, name, per, p, a, new, span=None, env=None, node=None, q=None, old=None):
     """The log's line for a counter changed by `gain`/`lose` (of p), or `give`/`take` (p, the
-    player acting, and q the other)."""
+    player acting, and q the other). `old`: a bounded counter's value before, for saying what
+    moved when its bound stopped it ("loses no space on the Nasty track (stays at 0, its lowest)")."""
     if not a:  # nothing gained, lost or given: no line
         return
     st.why[len(st.log)] = span
     if st.explain is not None and node is not None:  # (its terms, for `why N` / --explain)
         st.explain.gain(st, env, node, p, a, new)
-    if op == "gain":
-        text = f"P{p + 1} gains {_amount(st, name, a)}" if per else f"{name} +{a}"
-    elif op == "lose":
-        text = f"P{p + 1} loses {_amount(st, name, a)}" if per else f"{name} -{a}"
+    moved = a if old is None or a < 0 else abs(new - old)
+    data = {"type": op, "counter": name, "amount": moved, "player": p, "now": new}
+    if moved != a:
+        data["asked"] = a
+    if op in ("gain", "lose"):
+        sign, verb, edge = ("+", "gains", "its highest") if op == "gain" else ("-", "loses", "its lowest")
+        if not per:
+            text = f"{name} {sign}{moved}"
+        elif moved == 0:
+            text = f"P{p + 1} {verb} no {st.game.counter_words[name][0]}"
+        else:
+            text = f"P{p + 1} {verb} {_amount(st, name, moved)}"
+        if moved != a:
+            now = f"stays at {new}" if moved == 0 else f"not {a}: now {new}"
+            st.log.append((text + f" ({now}, {edge})", None, data))
+            return
     else:
         giver, getter = (p, q) if op == "give" else (q, p)
         text = f"P{giver + 1} gives {_amount(st, name, a)} to P{getter + 1}"
-    st.log.append((text + f" (now {new})", None, {"type": op, "counter": name, "amount": a, "player": p, "now": new}))
+    st.log.append((text + f" (now {new})", None, data))
 
 
 def _capply(st, row, p, delta, lo, hi, wrap, pad):
@@ -528,6 +565,11 @@ def _show(st, g, cards, q, me):
         mask |= common  # and whoever could see them all anyway
         st.log.append((f"{who} shows {names} to P{q + 1}", (mask, f"{who} shows {len(cards)} card(s) to P{q + 1}"),
                        {"type": "show", "player": owner, "to": q, "cards": [g.card_name[c] for c in cards]}))
+
+
+def _prompt_text(st, g, choice, env):
+    """A choice's prompt with holes, filled in with their values in its frame (Presentation.prompt_text)."""
+    return g.prompt_text(choice, st, env)
 
 
 def _log_option(st, p, label, prompt):
@@ -654,7 +696,7 @@ exported = {
     "_numbers": budget.numbers,
     # statements: choices
     "_Decision": Decision, "_only_option": only_option, "_too_long": _too_long, "_DONE": _DONE,
-    "_n_labeler": _n_labeler, "_subset_tries": _subset_tries, "_combinations": itertools.combinations,
+    "_n_labeler": _n_labeler, "_prompt_text": _prompt_text, "_subset_tries": _subset_tries, "_combinations": itertools.combinations,
     "_numbers_msg": _numbers_msg, "_redraw_picks": _redraw_picks,
     # statements: running rules
     "_do_phase": _do_phase, "_do_named": _do_named, "_do_action": _do_action, "_run_handlers": _run_handlers,

@@ -528,7 +528,7 @@ class StatementCompiler(ExpressionCompiler):
         prompt = s.prompt or f"choose {s.var}"
         is_random = s.chooser is not None and s.chooser.random
         opts_fn = self.choose_options(s)
-        kp, kt, ks, node = self.k(prompt), self.k(t), self.k(s.span), self.k(s)
+        kp, kt, ks, node = self.prompt_k(s, prompt), self.k(t), self.k(s.span), self.k(s)
         x = self.tmp()
         body = self.writer()
         if ctype == ZONE:
@@ -550,10 +550,10 @@ class StatementCompiler(ExpressionCompiler):
         else:
             body_gen = self.write_stmts(body, s.body.stmts)
         if is_random:
-            self._random_pick(w, s, k, x)
+            among = self._random_pick(w, s, k, x)
             with w.block(f"if {x} is not None:"):
                 with w.logged():
-                    w.line(f"_log_random(st, _g, {x}, {kp}, {kt})")
+                    w.line(f"_log_random(st, _g, {x}, {kp}, {kt}" + (f", {among})" if among is not None else ")"))
                 w.line(f"env[{k}] = {x}")
                 w.write(body)
             return body_gen
@@ -589,6 +589,13 @@ class StatementCompiler(ExpressionCompiler):
         return (f"0 if len({opts}) == 1 else st.agent({p}, {opts}) if st.bot_random is None else "
                 f"_int(st.bot_random() * len({opts})) if st.bot_count() <= st.bot_max else _too_long()")
 
+    def prompt_k(self, s: A.Stmt, prompt: str) -> str:
+        """A choice's prompt in generated code: its text, or (a prompt with holes) the call that
+        fills them in with their values in the choice's frame when it is asked."""
+        if s not in self.m.prompt_holes:
+            return self.k(prompt)
+        return f"_prompt_text(st, _g, {self.k(s)}, env)"
+
     def ask(self, opts: str, p: str, kp: str, kt: str, ks: str | None = None, with_st: bool = True) -> str:
         """Which of the options `opts` player p takes: the only one without asking, else the
         agent's pick, else the player's (a yield). A playout has an agent and no scenario
@@ -600,9 +607,10 @@ class StatementCompiler(ExpressionCompiler):
                 f"st.agent({p}, {opts}) if st.agent is not None else (yield _Decision({p}, {opts}, {kp}, {kt}{span}{', st' if ks and with_st else ''}))")
 
 
-    def _random_pick(self, w: Writer, s, k, x: str) -> None:
+    def _random_pick(self, w: Writer, s, k, x: str) -> str | None:
         """`choose x in L at random` written out: x = one of the options, drawn with the game's
-        RNG (none when there is none)."""
+        RNG (none when there is none). Returns how many options there were, as an expression
+        for the log line (None where the draw does not list them)."""
         mask, rest = self._kind_split(s.cond, k)
         ls, src = self.spill(*self.xcoll(s.coll))
         if s.cond is not None and not (mask is not None and rest is None):  # the options listed, one drawn
@@ -611,11 +619,11 @@ class StatementCompiler(ExpressionCompiler):
             w.lines(ls + fl)
             w.line(f"{o} = {fv}")
             w.line(f"{x} = {o}[_int(st.rng.random() * len({o}))] if {o} else None")
-            return
+            return f"len({o})"
         if s.cond is None:
             w.lines(ls)
             w.line(f"{x} = {src}[_int(st.rng.random() * len({src}))] if {src} else None")
-            return
+            return f"len({src})"
         run = self.sorted_run(s.coll, mask)
         if run is not None:  # the fast layout: the kind's cards are one run of the sorted zone
             ls, src = self.spill(ls, src)
@@ -626,7 +634,7 @@ class StatementCompiler(ExpressionCompiler):
             start, k = ("", hi) if lo == "0" else (f"{lo} + ", f"({hi} - {lo})")
             w.lines(ls)
             w.line(f"{x} = {src}[{start}_int(st.rng.random() * {k})] if {hi} > {lo} else None")
-            return
+            return k
         # rejection sampling: uniform over the matching cards, without listing them
         n, y, km, rnd = self.tmp(), self.tmp(), self.k(mask), self.tmp()
         w.lines(ls)
@@ -642,6 +650,7 @@ class StatementCompiler(ExpressionCompiler):
             with w.block("else:"):
                 w.line(f"{y} = [_c for _c in {src} if {km}[_c]]")
                 w.line(f"{x} = {y}[_int(st.rng.random() * len({y}))] if {y} else None")
+        return None
 
     def _chooser_lines(self, s) -> tuple[bool, list[str], str]:
         """(at random?, lines, who chooses) of a choice's `by p` / `at random` (default: me)."""
@@ -676,7 +685,7 @@ class StatementCompiler(ExpressionCompiler):
         holds, and its body (written out here)."""
         self.choose_options(s)
         prompt = s.prompt or "choose one"
-        kp, ks, node = self.k(prompt), self.k(s.span), self.k(s)
+        kp, ks, node = self.prompt_k(s, prompt), self.k(s.span), self.k(s)
         rnd, bl, by = self._chooser_lines(s)
         opts, o, p, pre = self.tmp(), self.tmp(), self.tmp(), self.tmp()
         w.lines(self._one_options(s, opts))
@@ -707,7 +716,7 @@ class StatementCompiler(ExpressionCompiler):
         hl, hi = self.spill(*self.x(s.high))
         k = self.m.slot(s)
         prompt = s.prompt or f"choose {s.var}"
-        kp, ks = self.k(prompt), self.k(s.span)
+        kp, ks = self.prompt_k(s, prompt), self.k(s.span)
         opts = self.tmp()
         w.lines(ll + hl)
         with w.block(f"if {hi} - {lo} + 1 > {MAX_NUMBERS}:"):
@@ -741,7 +750,7 @@ class StatementCompiler(ExpressionCompiler):
         lab = "list:" + (t or "any")
         k = self.m.slot(s)
         prompt = s.prompt or f"choose {s.var}"
-        kp, kt, ks = self.k(prompt), self.k(lab), self.k(s.span)
+        kp, kt, ks = self.prompt_k(s, prompt), self.k(lab), self.k(s.span)
         opts = self.tmp()
         self._given_options(w, s, opts, self.choose_options(s))
         return self._pick_then(w, s, opts, k, kp, kt, ks, True,
@@ -755,7 +764,7 @@ class StatementCompiler(ExpressionCompiler):
         k = self.m.slot(s)
         ck = self.m.slots.get(s.cond) if s.cond is not None else None
         prompt = s.prompt or f"choose {s.var}"
-        kp, ks, kt = self.k(prompt), self.k(s.span), self.k(t)
+        kp, ks, kt = self.prompt_k(s, prompt), self.k(s.span), self.k(t)
         cards = t == CARD or t in self.m.kinds
         cl, cv = self.xcards(s.coll) if ctype == ZONE else self.x(s.coll)
         cl, cv = self.spill(cl, cv)
@@ -820,7 +829,7 @@ class StatementCompiler(ExpressionCompiler):
         cards = t == CARD or t in self.m.kinds
         ps, cs = self.m.slot_pair(s)
         prompt = s.prompt or f"choose {s.var}"
-        kp, kt, ks = self.k(prompt), self.k(t), self.k(s.span)
+        kp, kt, ks = self.prompt_k(s, prompt), self.k(t), self.k(s.span)
         held = HELD_PREFIX if cards else "_t"  # (what a search bot re-deals: bots.remap_held)
         chosen, picks, offered = self.tmp(), self.tmp(held), self.tmp(held)
         pl, pv = self.spill(*self.x(s.players))
@@ -952,8 +961,9 @@ class StatementCompiler(ExpressionCompiler):
             w.line(f"_num({new}, {span})")
         if not self.playout:
             with w.logged():
+                held = f", None, {old}" if bounded and not d.wrap and op in ("gain", "lose") else ""  # (what moved)
                 w.line(f"_log_gain(st, {self.k(op)}, {self.k(s.counter)}, {per}, {p}, {a}, {new}, {span}, env, {self.k(s)}"
-                       + (f", {q})" if q is not None else ")"))
+                       + (f", {q})" if q is not None else held + ")"))
         if not trig or op == "lose":
             return False
         hi_lo = self.bounds(slot)
