@@ -88,6 +88,8 @@ def record(r: dict, options: dict | None, bots: str, side: str | None = None) ->
         "winners": [p + 1 for p in r["winners"]], "scores": list(r["scores"]),
         "rounds": r["rounds"], "decisions": r["decisions"],
     })
+    if "forced" in r:  # (decisions with one option, taken without asking: not in "decisions")
+        rec["forced"] = r["forced"]
     if "error" in r:
         rec["error"] = r["error"]
     return rec

@@ -602,6 +602,7 @@ def play(game, players: int, seed: int, options: dict | None = None,
     except GameError as e:
         raise GameError(f"{e} (seed {seed}, {players} players)", e.span) from None
     r["decisions"] = len(history)
+    r["forced"] = len(st.forced)  # (decisions with one option, taken without asking)
     r["rounds"] = st.round
     r["steps"] = st.steps  # (the game's own work, as runner.playout gives it; not the searches')
     r["seed"] = seed

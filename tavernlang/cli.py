@@ -307,7 +307,8 @@ def run(file, players, seed, options, bots_spec, as_json, quiet=False, explain=F
         click.echo(json.dumps({
             "game": game.title, "seed": seed, "players": players, "options": opts,
             "winners": [p + 1 for p in r["winners"]], "scores": r["scores"], "rounds": match.st.round,
-            "decisions": len(match.choices),
+            "decisions": len(match.choices),  # (with more than one option; "forced": with one, taken without asking)
+            "forced": len(match.st.forced),
             # a gain or loss carries the place of the rules statement that made it ("at"); with
             # --explain, its amount term by term ("why"), and the result its winner decision
             "log": [_json_event(e, i, match.st) for i, e in enumerate(match.events())],
@@ -330,7 +331,8 @@ def run(file, players, seed, options, bots_spec, as_json, quiet=False, explain=F
                 click.echo(ln)
     if not quiet:
         click.echo("")
-    click.echo(f"{game.title}, {players} players, seed {seed}: {match.st.round} rounds, {len(match.choices)} decisions")
+    click.echo(f"{game.title}, {players} players, seed {seed}: {match.st.round} rounds, {len(match.choices)} decisions"
+               + (f" (and {len(match.st.forced)} with one option)" if match.st.forced else ""))
     for p, s in enumerate(r["scores"]):
         click.echo(f"  P{p + 1}: {s}" + ("  (winner)" if p in r["winners"] else ""))
 
@@ -527,7 +529,7 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
     _outputs(games_out, plot)
     wins = [0.0] * players
     score_sum = [0] * players
-    decisions = 0
+    decisions = forced = 0
     rounds = 0
     t0 = time.perf_counter()
     seeds = range(seed, seed + n_games)
@@ -557,6 +559,7 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
                 acc[2] += st["seconds"]
                 acc[3] += st.get("failed_worlds", 0)
             decisions += r["decisions"]
+            forced += r.get("forced", 0)
             rounds += r["rounds"]
             w = r["winners"]
             for p in w:
@@ -573,6 +576,7 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
         "games": n_games, "jobs": jobs, "exact": game.layout.exact, "seconds": round(secs, 4),
         "playouts_per_s": round(n_games / secs, 2), "decisions": decisions,
         "decisions_per_s": round(decisions / secs, 1),
+        "forced": forced,  # (decisions with one option, taken without asking: not in "decisions")
         "mean_rounds": round(rounds / ended, 3),
         "wins_by_seat": [round(w, 3) for w in wins],
         "win_rate_by_seat": [round(w / ended, 4) for w in wins],
@@ -602,6 +606,7 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
     click.echo(f"{game.title}: {n_games} games, {players} players, seeds {seed}..{seed + n_games - 1}"
                + (f", bots {data['bots']}" + (" (rotated)" if rotate else "") if bots is not None else ""))
     click.echo(f"  {secs:.2f} s, {data['playouts_per_s']} playouts/s, {decisions} decisions, {data['decisions_per_s']} decisions/s"
+               + (f" (and {forced} with one option, taken without asking)" if forced else "")
                + (f" ({jobs} processes)" if jobs > 1 else ""))
     if not game.layout.exact:
         click.echo(f"  fast layout ({', '.join(_sorted_names(game))} kept sorted): `tav run --fast --seed N` replays a game; "

@@ -65,7 +65,9 @@ def _const(v):
 
 def only_option(st, player, options, prompt, labeler, span=None) -> bool:
     """A decision with one option is not asked: the engine takes it. A scenario still records
-    it as offered (so `offered(...)` and `saw(...)` see it) and its transcript says so. Always True."""
+    it as offered (so `offered(...)` and `saw(...)` see it) and its transcript says so; it is
+    counted in st.forced. Always True."""
+    st.forced.append(0)
     if st.offered is not None:
         labels = Decision(player, options, prompt, labeler, span, st).labels()
         st.offered.setdefault(prompt, []).append(list(labels))

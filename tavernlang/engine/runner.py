@@ -274,6 +274,7 @@ def playout(game: CompiledGame, players: int, seed: int, options: dict[str, Any]
     decisions = counter() - 1
     r = game.result(st)
     r["decisions"] = decisions
+    r["forced"] = len(st.forced)  # (decisions with one option, taken without asking: not in "decisions")
     r["rounds"] = st.round
     r["steps"] = st.steps  # the work the game took, against its budget (engine/budget.py)
     r["seed"] = seed

@@ -26,7 +26,7 @@ class State:
                  "opt", "current", "next_player", "round", "rng", "log", "decisions", "attrs",
                  "zbase", "zfam", "zowner", "zfamily", "zhidden", "zprivate", "cap", "capn", "all_cards", "fired", "game", "agent", "turn_used", "offered", "views", "preset",
                  "zholder", "czone", "holds", "known_opts", "why", "explain", "steps", "step_limit", "deadline",
-                 "bot_random", "bot_count", "bot_max", "zsorted")
+                 "bot_random", "bot_count", "bot_max", "forced", "zsorted")
 
     def __init__(self, game, n: int, seed: int):
         self.game = game
@@ -52,6 +52,7 @@ class State:
         self.bot_random: Callable[[], float] | None = None
         self.bot_count: Callable[[], int] | None = None
         self.bot_max = 0
+        self.forced: list = []  # one entry for each decision with one option, taken without asking
         self.turn_used: set = set()  # the actions taken in the turn being played (`taken(A)`)
         self.offered: dict | None = None  # scenarios: prompt -> the labels offered, each time it was asked
         self.views: dict | None = None  # scenarios: prompt -> what each player could see, each time it was asked

@@ -585,8 +585,9 @@ class StatementCompiler(ExpressionCompiler):
     @staticmethod
     def bot_pick(opts: str, p: str) -> str:
         """The playout flavour's pick among `opts` (not one): the uniform bot's, written out, when
-        runner.playout set it (st.bot_random; each decision counted, at most st.bot_max), else st.agent's."""
-        return (f"0 if len({opts}) == 1 else st.agent({p}, {opts}) if st.bot_random is None else "
+        runner.playout set it (st.bot_random; each decision counted, at most st.bot_max), else st.agent's.
+        A decision with one option is taken without asking, and counted in st.forced."""
+        return (f"(st.forced.append(0) or 0) if len({opts}) == 1 else st.agent({p}, {opts}) if st.bot_random is None else "
                 f"_int(st.bot_random() * len({opts})) if st.bot_count() <= st.bot_max else _too_long()")
 
     def prompt_k(self, s: A.Stmt, prompt: str) -> str:
