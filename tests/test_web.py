@@ -582,3 +582,42 @@ def test_tav_serve_is_a_command_that_checks_its_options_before_it_serves(tmp_pat
     f.write_text('game "No Game"\nplayers 2\n')
     r = CliRunner().invoke(main, ["serve", str(f)])
     assert r.exit_code == 1 and "no 'rounds' block" in r.output
+
+
+def test_a_flood_from_one_page_is_dropped_past_its_limit_then_closed_and_the_table_goes_on(monkeypatch):
+    """A page may send BURST messages at once and RATE a second: the first message past that
+    gets an error, the next are dropped unanswered, and past REFUSED of them the socket is
+    closed (1008). Other pages of the table are not held back, and a page that slows down is
+    answered again. (The clock is held still, so that no message is earned back meanwhile.)"""
+    from starlette.websockets import WebSocketDisconnect
+
+    from tavernlang.web import app as web
+    now = [1000.0]
+    monkeypatch.setattr(web, "clock", lambda: now[0])
+    monkeypatch.setattr(web, "REFUSED", 5)
+    _, app = _client("games/little_tavern.tav")
+    with TestClient(app) as client:
+        links, toks = _table(client)
+        with client.websocket_connect(f"/ws/{toks[0]}") as ws, client.websocket_connect(f"/ws/{toks[1]}") as other:
+            _recv(ws), _recv(other)
+            for _ in range(web.BURST):
+                ws.send_json({"type": "state"})
+                assert _recv(ws)["type"] == "state"
+            ws.send_json({"type": "state"})
+            m = _recv(ws)
+            assert m["type"] == "error" and "too many messages" in m["message"], m
+            ws.send_json({"type": "state"})  # (dropped, unanswered)
+            other.send_json({"type": "state"})
+            assert _recv(other)["type"] == "state"
+            now[0] += 1.0  # a second later: RATE messages earned back
+            for _ in range(int(web.RATE)):
+                ws.send_json({"type": "state"})
+                assert _recv(ws)["type"] == "state"
+            for _ in range(web.REFUSED + 1):
+                ws.send_json({"type": "state"})
+            assert _recv(ws)["type"] == "error"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                _recv(ws)
+            assert closed.value.code == 1008
+            other.send_json({"type": "state"})
+            assert _recv(other)["type"] == "state"

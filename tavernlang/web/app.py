@@ -15,7 +15,10 @@ WebSocket per open page that pushes its seat's state whenever the table moves.
                                 {"type": "error", "message": ...}. A replay's page (`tav serve
                                 --replay`) also sends {"type": "step", "step": K} (0 to the
                                 save's choices: every page of the replay goes there) and
-                                {"type": "seat", "seat": N} (1 to players; 0: the public view)
+                                {"type": "seat", "seat": N} (1 to players; 0: the public view).
+                                A page sends at most RATE messages a second (BURST at once):
+                                past that its messages are dropped (the first with an error),
+                                and past REFUSED dropped in a row the socket is closed (1008)
 
 The engine runs in worker threads, one step of one table at a time (each table has its lock);
 bots move `bot_delay` seconds after the decision before theirs.
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections import deque
 from pathlib import Path
 
@@ -39,6 +43,10 @@ from .tables import MAX_MESSAGE, MAX_SAVE_BYTES, ReplayTable, Server, Table, Web
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_FORM = 64_000  # a new table's request
+RATE = 20.0  # messages a second one page may send, on average
+BURST = 40  # messages one page may send at once, beyond the rate
+REFUSED = 200  # messages past the rate after which the page is closed (a flood, not a fast hand)
+clock = time.monotonic
 
 
 class _Conn:
@@ -53,6 +61,21 @@ class _Conn:
         self.version = -1  # the table's version of the last state it was given
         self.outbox: deque[dict] = deque()
         self.sending = asyncio.Lock()  # one sender at a time: the messages leave in order
+        self.tokens, self.refill = float(BURST), clock()  # the messages it may send now (a token bucket)
+        self.refused = 0  # its messages refused since it last kept to the rate
+
+    def allow(self) -> bool:
+        """Whether the page may send one more message now: RATE a second on average, BURST at
+        once; a message past that is refused (and counted)."""
+        now = clock()
+        self.tokens = min(float(BURST), self.tokens + (now - self.refill) * RATE)
+        self.refill = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            self.refused = 0
+            return True
+        self.refused += 1
+        return False
 
 
 class Hub:
@@ -251,6 +274,16 @@ def make_app(server: Server, bot_delay: float = 0.5) -> Starlette:
                 event = await ws.receive()
                 if event["type"] == "websocket.disconnect":
                     break
+                if not conn.allow():
+                    if conn.refused > REFUSED:
+                        await ws.close(code=1008, reason="too many messages")
+                        break
+                    if conn.refused == 1:
+                        hub.queue(conn, {"type": "error", "message": f"too many messages: a page may send "
+                                         f"{RATE:g} a second ({BURST} at once): the messages past that are dropped, "
+                                         "and a page that keeps on is closed"})
+                        await hub.flush(conn)
+                    continue
                 text = event.get("text")
                 if text is None:
                     text = (event.get("bytes") or b"").decode("utf-8", "replace")
