@@ -34,6 +34,15 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 RECEIVE_WITHIN = 60.0  # seconds a test waits for one message of the server before it fails
 
 
+@pytest.fixture(autouse=True)
+def _scripted_pages(monkeypatch):
+    """The scripted pages of these tests send at machine speed: the per-page rate is lifted
+    (the test of the rate sets its own)."""
+    from tavernlang.web import app as web
+    monkeypatch.setattr(web, "RATE", 1e9)
+    monkeypatch.setattr(web, "BURST", 1_000_000)
+
+
 def _recv(ws, within: float = RECEIVE_WITHIN) -> dict:
     """The next message a page is sent (`receive_json` with a deadline): a message that never
     comes fails the test with a message instead of stalling the run. (Starlette's test socket
@@ -467,7 +476,8 @@ def test_a_save_downloaded_loads_into_a_new_table_at_the_same_decision():
 def test_a_crafted_save_is_refused_with_a_clear_error_and_the_server_goes_on(make, says):
     server, app = _client("games/little_tavern.tav")
     with TestClient(app) as client:
-        links, toks = _table(client)
+        links = client.post("/api/tables", json={"players": 2, "seats": ["human", "random"], "seed": 2}).json()
+        toks = [x["url"].rsplit("/", 1)[1] for x in links["links"]]
         data = client.get(f"/api/t/{toks[0]}/save").json()
         r = client.post("/api/load", content=make(data))
         assert r.status_code == 400 and says in r.json()["error"], r.text
@@ -595,6 +605,8 @@ def test_a_flood_from_one_page_is_dropped_past_its_limit_then_closed_and_the_tab
     now = [1000.0]
     monkeypatch.setattr(web, "clock", lambda: now[0])
     monkeypatch.setattr(web, "REFUSED", 5)
+    monkeypatch.setattr(web, "RATE", 20.0)
+    monkeypatch.setattr(web, "BURST", 40)
     _, app = _client("games/little_tavern.tav")
     with TestClient(app) as client:
         links, toks = _table(client)
@@ -621,3 +633,42 @@ def test_a_flood_from_one_page_is_dropped_past_its_limit_then_closed_and_the_tab
             assert closed.value.code == 1008
             other.send_json({"type": "state"})
             assert _recv(other)["type"] == "state"
+
+
+def test_a_table_of_several_people_gives_no_page_the_seed_or_the_save_before_the_end():
+    """The seed and the rules fix every shuffle: at a table of people on separate pages, no page
+    is told the seed, and no seat downloads the save (which holds it), until the game is over;
+    then both are given. A table of one person shows its own seed, and saves."""
+    _, app = _client("games/little_tavern.tav")
+    with TestClient(app) as client:
+        links, toks = _table(client)
+        for tok in toks + [links["watch"].rsplit("/", 1)[1]]:
+            s = client.get(f"/api/t/{tok}/state").json()
+            assert s["seed"] is None and s["save"] is False, s
+            r = client.get(f"/api/t/{tok}/save")
+            assert r.status_code == 403 and "error" in r.json(), r.text
+        _play(client, links, random.Random(1))
+        for tok in toks:
+            s = client.get(f"/api/t/{tok}/state").json()
+            assert s["seed"] == 2 and s["save"] is True
+            assert client.get(f"/api/t/{tok}/save").json()["seed"] == 2
+        solo = client.post("/api/tables", json={"players": 2, "seats": ["human", "random"], "seed": 5}).json()
+        tok = solo["links"][0]["url"].rsplit("/", 1)[1]
+        s = client.get(f"/api/t/{tok}/state").json()
+        assert s["seed"] == 5 and s["save"] is True
+        assert client.get(f"/api/t/{tok}/save").json()["seed"] == 5
+
+
+def test_a_save_names_no_card_to_the_seat_that_downloads_it():
+    """A save keeps a hash of the state, never the state: the cards hidden from the seat that
+    saved are named nowhere in it."""
+    server, app = _client("games/tavern_masters.tav")
+    with TestClient(app) as client:
+        links = client.post("/api/tables", json={"players": 3, "seats": ["human", "random", "random"], "seed": 3}).json()
+        tok = links["links"][0]["url"].rsplit("/", 1)[1]
+        text = client.get(f"/api/t/{tok}/save").text
+        t = server.tables[links["table"]]
+        w = Watch(t.match.game, t.match.st)
+        w.learn()
+        w.check(0, text, "the save")
+        assert w.problems == [] and "state_sha256" in json.loads(text)

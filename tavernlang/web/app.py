@@ -251,7 +251,10 @@ def make_app(server: Server, bot_delay: float = 0.5) -> Starlette:
         if not seats:
             return err("a watcher's link cannot save the table", 403)
         async with hub.lock(t):
-            data = await run_in_threadpool(t.save)
+            refused = t.save_refused()
+            data = None if refused else await run_in_threadpool(t.save)
+        if refused:
+            return err(refused, 403)
         name = Path(server.file).stem + f"-{t.id}.tavsave.json"
         return Response(json.dumps(data), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
