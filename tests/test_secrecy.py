@@ -1,13 +1,16 @@
-"""Secrecy, as a property: in random games of every seed game, no seat's view, options
-or log names a card that seat may not see.
+"""Secrecy, as a property: in random games of every seed game, no seat's view, options (with
+their lines as `tav play` shows them), log, `why` of a log line, `w` (why an action is not
+offered) or save names a card that seat may not see.
 
 Each log line is checked when it is written (the log is a list that looks at what it is given):
 for each seat, the text that seat reads (its hidden version when the line is hidden from it) may
-not name a card that the seat cannot see at that moment and never could see before. The view
-and the options are checked at every decision the same way. A name is "named" when it stands as
+not name a card that the seat cannot see at that moment and never could see before. The views,
+the options, `why`, `w` and the save are checked the same way at every 5th decision
+(TAV_SECRECY_VIEW_EVERY); `why` and `w` quote the rules, whose own words are passed over. A name is "named" when it stands as
 a whole phrase, not inside a longer name the seat may read ("Ale" in "Pale Ale")."""
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -17,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tavernlang import compile_file
+from tavernlang import compile_file, play
 from tavernlang.engine.runner import Match
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,6 +48,7 @@ class Watch:
         self.known = [set() for _ in st.players]  # cards each seat could see at some check
         self.values = {v for vals in game.model.enums.values() for v in vals}  # the rules' enum values
         self.problems: list = []
+        self.rules = None  # the rules' text (read for `unquoted`)
 
     def learn(self):
         """Every card in play each seat can see now is one it knows (a card out of play, in the
@@ -69,6 +73,23 @@ class Watch:
                     known.add(c)
                 hit = True
         return not hit
+
+    def unquoted(self, text: str) -> str:
+        """The text with each name that stands in a quote of the rules blanked (`why` and `w`
+        quote the rules' lines and titles: "hire a Bard: it requires can_buy(me, Bard)"): a
+        name found in the rules' text with 5 to 10 characters of its line before or after it."""
+        if self.rules is None:
+            self.rules = self.g.model.sources.all_text().decode("utf-8", "replace")
+        out = text
+        for n in self.names:
+            for hit in self.patterns[n].finditer(text):
+                a, b = hit.span()
+                line_a = text.rfind("\n", 0, a) + 1
+                line_b = text.find("\n", b) % (len(text) + 1)
+                if any(text[max(line_a, a - k):b] in self.rules or text[a:min(line_b, b + k)] in self.rules
+                       for k in range(5, 11)):
+                    out = out[:a] + " " * (b - a) + out[b:]
+        return out
 
     def check(self, p, text: str, where: str):
         if not text:
@@ -117,7 +138,7 @@ def play_checked(path: str, players: int, seed: int) -> list:
                 watch[0].learn()
                 self.st.log = CheckedLog(watch[0])
             super()._step(send)
-    m = Checked(game, players, seed)
+    m = Checked(game, players, seed, explain=True)
     w = watch[0]
     rng = random.Random(seed)
     k = 0
@@ -134,6 +155,15 @@ def play_checked(path: str, players: int, seed: int) -> list:
             if d.player == p:
                 for label in view.get("options", []):
                     w.check(p, label, f"an option of '{d.prompt}'")
+                for line in play._option_lines(m, p):  # (as `tav play` shows them; a card's text is the rules' words)
+                    w.check(p, line.partition(" — ")[0], f"an option's line of '{d.prompt}'")
+                w.check(p, w.unquoted(play._why_lines(m, p)), "why an action is not offered (w)")
+            if p == 0:
+                saved = json.dumps(m.save(path))
+            w.check(p, saved, "a save")
+            n = len(m.st.log)
+            for line in play.explain(m, p, n - (k % 3)) if n > 2 else ():
+                w.check(p, w.unquoted(line), f"why of log line {n - k % 3}")
         m.apply(rng.randrange(len(d.options)))
     return w.problems
 
@@ -194,3 +224,12 @@ def test_the_check_finds_a_card_label_that_ignores_its_reader(tmp_path, monkeypa
     monkeypatch.setattr(type(game), "card_label", lambda self, c, st, p=None: label(self, c, st, None))
     problems = play_checked(str(f), 2, 1)
     assert problems and problems[0][0] == 1 and problems[0][1] == "Ruby", problems
+
+
+def test_the_check_reads_why_as_each_seat_reads_it(monkeypatch):
+    """The property can fail through `why`: an explanation that quotes its log line as written,
+    not as the seat reads it, names a card drawn to another seat's hand."""
+    monkeypatch.setattr(play, "explain", lambda m, seat, n: [f"{n}. " + m.log_lines(None)[n - 1]])
+    monkeypatch.setitem(globals(), "VIEW_EVERY", 1)
+    problems = play_checked("games/tavern_masters.tav", 3, 1)
+    assert problems and "why of log line" in problems[0][2], problems
