@@ -672,3 +672,44 @@ def test_a_save_names_no_card_to_the_seat_that_downloads_it():
         w.learn()
         w.check(0, text, "the save")
         assert w.problems == [] and "state_sha256" in json.loads(text)
+
+
+def test_a_flood_of_http_requests_from_one_connection_is_answered_429_past_its_limit(monkeypatch):
+    """An HTTP connection may make BURST requests at once and RATE a second: past that each
+    request is answered 429 without being handled (no table opened), and a second later it is
+    served again. (The clock is held still, then moved.)"""
+    from tavernlang.web import app as web
+    now = [1000.0]
+    monkeypatch.setattr(web, "clock", lambda: now[0])
+    monkeypatch.setattr(web, "RATE", 20.0)
+    monkeypatch.setattr(web, "BURST", 40)
+    server, app = _client("games/little_tavern.tav")
+    with TestClient(app) as client:
+        new = {"players": 2, "seats": ["human", "random"]}
+        codes = [client.post("/api/tables", json=new).status_code for _ in range(web.BURST + 5)]
+        assert codes == [200] * web.BURST + [429] * 5
+        assert len(server.tables) == web.BURST
+        r = client.get("/api/game")
+        assert r.status_code == 429 and "too many requests" in r.json()["error"] and r.headers["retry-after"] == "1"
+        now[0] += 1.0
+        assert client.get("/api/game").status_code == 200
+
+
+def test_an_oversized_or_endless_request_body_is_refused_unread():
+    """A new table's request over 64 KB, a save over 2 MB, is refused, whether its
+    Content-Length says so or it comes in pieces with none."""
+    from tavernlang.web import app as web
+    server, app = _client("games/little_tavern.tav")
+    with TestClient(app) as client:
+        big = b'{"players": 2, "seats": ["human", "random"], "pad": "' + b"x" * web.MAX_FORM + b'"}'
+        r = client.post("/api/tables", content=big)
+        assert r.status_code == 400 and "larger than 64000 bytes" in r.json()["error"]
+
+        def pieces():
+            for _ in range(100):
+                yield b"x" * 10_000
+        r = client.post("/api/tables", content=pieces())
+        assert r.status_code == 400 and "larger than 64000 bytes" in r.json()["error"]
+        r = client.post("/api/load", content=(b"y" * 10_000 for _ in range(300)))
+        assert r.status_code == 400 and "larger than" in r.json()["error"]
+    assert server.tables == {}

@@ -18,7 +18,8 @@ WebSocket per open page that pushes its seat's state whenever the table moves.
                                 {"type": "seat", "seat": N} (1 to players; 0: the public view).
                                 A page sends at most RATE messages a second (BURST at once):
                                 past that its messages are dropped (the first with an error),
-                                and past REFUSED dropped in a row the socket is closed (1008)
+                                and past REFUSED dropped in a row the socket is closed (1008).
+                                An HTTP connection makes at most as many requests (past that: 429).
 
 The engine runs in worker threads, one step of one table at a time (each table has its lock);
 bots move `bot_delay` seconds after the decision before theirs.
@@ -28,10 +29,11 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -46,6 +48,7 @@ MAX_FORM = 64_000  # a new table's request
 RATE = 20.0  # messages a second one page may send, on average
 BURST = 40  # messages one page may send at once, beyond the rate
 REFUSED = 200  # messages past the rate after which the page is closed (a flood, not a fast hand)
+MAX_CONNECTIONS = 10_000  # HTTP connections whose rate is remembered
 clock = time.monotonic
 
 
@@ -61,12 +64,26 @@ class _Conn:
         self.version = -1  # the table's version of the last state it was given
         self.outbox: deque[dict] = deque()
         self.sending = asyncio.Lock()  # one sender at a time: the messages leave in order
-        self.tokens, self.refill = float(BURST), clock()  # the messages it may send now (a token bucket)
-        self.refused = 0  # its messages refused since it last kept to the rate
+        self.limit = _Bucket()  # the messages it may send
 
     def allow(self) -> bool:
-        """Whether the page may send one more message now: RATE a second on average, BURST at
-        once; a message past that is refused (and counted)."""
+        return self.limit.allow()
+
+    @property
+    def refused(self) -> int:
+        return self.limit.refused
+
+
+class _Bucket:
+    """What one connection may send (a token bucket): RATE messages or requests a second on
+    average, BURST at once."""
+
+    def __init__(self):
+        self.tokens, self.refill = float(BURST), clock()
+        self.refused = 0  # refused since it last kept to the rate
+
+    def allow(self) -> bool:
+        """Whether one more may go now; one past the rate is refused (and counted)."""
         now = clock()
         self.tokens = min(float(BURST), self.tokens + (now - self.refill) * RATE)
         self.refill = now
@@ -76,6 +93,30 @@ class _Conn:
             return True
         self.refused += 1
         return False
+
+
+class _HttpLimit:
+    """ASGI middleware: each HTTP connection (the client's address and port) may make RATE
+    requests a second, BURST at once; a request past that is answered 429 and not handled. The
+    buckets of the last MAX_CONNECTIONS connections are kept."""
+
+    def __init__(self, app):
+        self.app = app
+        self.buckets: OrderedDict = OrderedDict()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            key = tuple(scope.get("client") or ())
+            b = self.buckets.pop(key, None) or _Bucket()
+            self.buckets[key] = b
+            while len(self.buckets) > MAX_CONNECTIONS:
+                self.buckets.popitem(last=False)
+            if not b.allow():
+                reply = JSONResponse({"error": f"too many requests: a connection may make {RATE:g} a second "
+                                      f"({BURST} at once)"}, status_code=429, headers={"Retry-After": "1"})
+                await reply(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class Hub:
@@ -310,7 +351,7 @@ def make_app(server: Server, bot_delay: float = 0.5) -> Starlette:
         WebSocketRoute("/ws/{token}", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, middleware=[Middleware(_HttpLimit)])
     app.state.hub = hub
     app.state.server = server
     return app
