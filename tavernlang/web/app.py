@@ -41,10 +41,12 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .tables import MAX_MESSAGE, MAX_SAVE_BYTES, ReplayTable, Server, Table, WebError
+from . import tables
+from .tables import ReplayTable, Server, Table, WebError
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_FORM = 64_000  # a new table's request
+MAX_FRAME = 64_000  # a WebSocket frame: uvicorn refuses a larger one unread (tav serve passes it as ws_max_size)
 RATE = 20.0  # messages a second one page may send, on average
 BURST = 40  # messages one page may send at once, beyond the rate
 REFUSED = 200  # messages past the rate after which the page is closed (a flood, not a fast hand)
@@ -263,7 +265,7 @@ def make_app(server: Server, bot_delay: float = 0.5) -> Starlette:
 
     async def load(request: Request):
         try:
-            raw = await body(request, MAX_SAVE_BYTES)
+            raw = await body(request, tables.MAX_SAVE_BYTES)
             t = await run_in_threadpool(server.load, raw)
         except WebError as e:
             return err(str(e))
@@ -360,8 +362,8 @@ def make_app(server: Server, bot_delay: float = 0.5) -> Starlette:
 async def _answer(hub: Hub, t: Table, conn: _Conn, text: str) -> dict | None:
     """A page's message -> the reply to that page; None: the reply (a change's new states to
     every page, or the answer made under the table's lock) is queued already, in order."""
-    if len(text) > MAX_MESSAGE:
-        return {"type": "error", "message": f"a message may be at most {MAX_MESSAGE} characters"}
+    if len(text) > tables.MAX_MESSAGE:
+        return {"type": "error", "message": f"a message may be at most {tables.MAX_MESSAGE} characters"}
     try:
         msg = json.loads(text)
     except ValueError:
