@@ -664,7 +664,8 @@ def test_a_save_names_no_card_to_the_seat_that_downloads_it():
     saved are named nowhere in it."""
     server, app = _client("games/tavern_masters.tav")
     with TestClient(app) as client:
-        links = client.post("/api/tables", json={"players": 3, "seats": ["human", "random", "random"], "seed": 3}).json()
+        new = {"players": 3, "seats": ["human", "random", "random"], "seed": 3}
+        links = client.post("/api/tables", json=new).json()
         tok = links["links"][0]["url"].rsplit("/", 1)[1]
         text = client.get(f"/api/t/{tok}/save").text
         t = server.tables[links["table"]]
