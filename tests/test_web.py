@@ -471,6 +471,9 @@ def test_a_save_downloaded_loads_into_a_new_table_at_the_same_decision():
     (lambda d: json.dumps(dict(d, seats=[7])).encode(), "'seats'"),
     (lambda d: json.dumps(dict(d, bots="wizard")).encode(), "'bots'"),
     (lambda d: json.dumps(dict(d, bot_rng=[1, [2], None])).encode(), "random generator"),
+    (lambda d: json.dumps(dict(d, hotseat="yes")).encode(), "'hotseat' must be true or false"),
+    (lambda d: json.dumps(dict(d, state_sha256="0" * 64)).encode(), "saved state differs"),
+    (lambda d: json.dumps(dict(d, options={"win_coins": 0})).encode(), "it is in 1..1000"),
     (lambda d: b" " * (tables.MAX_SAVE_BYTES + 1), "larger than"),
 ])
 def test_a_crafted_save_is_refused_with_a_clear_error_and_the_server_goes_on(make, says):

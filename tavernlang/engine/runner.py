@@ -212,7 +212,6 @@ def check_save(game: CompiledGame, data) -> tuple[int, int, list[int], dict]:
     for field in ("players", "seed", "choices"):
         if field not in data:
             raise bad(field, "is missing")
-
     players, seed, choices = data["players"], data["seed"], data["choices"]
     if not _whole(players) or not game.min_players <= players <= game.max_players:
         raise bad("players", f"must be a whole number from {game.min_players} to {game.max_players}, not {players!r:.40}")
@@ -236,9 +235,10 @@ def check_save(game: CompiledGame, data) -> tuple[int, int, list[int], dict]:
             raise bad("options", f"gives '{name}' as {v!r:.40}: it is one of {', '.join(game.model.enums[t.enum])}")
         if t == "str" and not isinstance(v, str):
             raise bad("options", f"gives '{name}' as {v!r:.40}: it is a text")
-        if t == "int" and o.decl.low is not None:
+        low, high = o.decl.low, o.decl.high
+        if t == "int" and low is not None and high is not None:
             st = game.new_state(game.min_players, 0)
-            lo, hi = game.evaluate(o.decl.low, st), game.evaluate(o.decl.high, st)
+            lo, hi = game.evaluate(low, st), game.evaluate(high, st)
             if not lo <= v <= hi:
                 raise bad("options", f"gives '{name}' as {v}: it is in {lo}..{hi}")
     for field in ("rules_sha256", "state_sha256"):
