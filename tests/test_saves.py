@@ -224,3 +224,16 @@ def test_play_load_names_a_damaged_field_of_a_hot_seat_save(tmp_path, fields, me
     p.write_text(json.dumps({**_hot_seat_save(tmp_path), **fields}))
     r = CliRunner().invoke(main, ["play", GAME, "-p", "3", "--load", str(p)], input="q\n")
     assert r.exit_code == 1 and message in r.output and "internal error" not in r.output, r.output
+
+
+def test_a_save_that_holds_the_whole_state_still_loads_and_is_compared_with_it(game):
+    """Saves once held the state itself: such a save loads, checked against its state."""
+    m = Match(game, 2, 7)
+    for _ in range(5):
+        m.apply(0)
+    data = {k: v for k, v in _save(game).items() if k != "state_sha256"}
+    data["state"] = json.loads(json.dumps(m.st.snapshot()))
+    assert Match.load(game, data).choices == m.choices
+    data["state"]["round"] += 1
+    with pytest.raises(GameError, match="the saved state differs from the replayed one"):
+        Match.load(game, data)
