@@ -419,6 +419,30 @@ def _search_bots(spec: str | None, players: int, seed: int) -> dict:
     return Seats(parse_bots(spec, players), seed).search
 
 
+def _saved_search_bots(data: dict, bots: str | None, match: Match) -> tuple[dict, str | None]:
+    """The search bots of a save (its 'bots', unless `--bots` gives others), each at its saved
+    'search_rng': a damaged field is an error naming it."""
+    from .bots import BotSpecError
+    saved = data.get("bots")
+    if saved is not None and not isinstance(saved, str):
+        raise GameError("the save file is damaged: 'bots' must be a --bots text")
+    try:
+        search = _search_bots(bots or saved, match.players, match.seed)
+    except BotSpecError as e:
+        raise GameError(f"the save file is damaged: 'bots': {e}" if not bots else str(e)) from None
+    rngs = data.get("search_rng") or {}
+    try:
+        if not isinstance(rngs, dict):
+            raise TypeError
+        for k, st in rngs.items():
+            if int(k) in search:
+                _rng_from_json(search[int(k)].rng, st)
+    except (TypeError, ValueError, IndexError, KeyError, OverflowError):
+        raise GameError("the save file is damaged: 'search_rng' is not the state of each search bot's "
+                        "random generator, by seat") from None
+    return search, bots or saved
+
+
 def _replay(match: Match, k: int) -> Match:
     """The same game with only its first k decisions made (undo)."""
     m = Match(match.game, match.players, match.seed, match.options, explain=True)
@@ -469,11 +493,7 @@ def play_terminal(game, file: str, players: int, seed: int, opts: dict, seat: in
                 _rng_from_json(bot, data["bot_rng"])
             except (TypeError, ValueError, IndexError, KeyError, OverflowError):
                 raise GameError("the save file is damaged: 'bot_rng' is not the state of a random generator") from None
-        bots = bots or data.get("bots")
-        search = _search_bots(bots, match.players, match.seed)
-        for k, st in (data.get("search_rng") or {}).items():
-            if int(k) in search:
-                _rng_from_json(search[int(k)].rng, st)
+        search, bots = _saved_search_bots(data, bots, match)
         click.echo(f"resumed {game.title} after {len(match.choices)} decisions; you are P{seat + 1}")
     else:
         match = Match(game, players, seed, opts, explain=True)

@@ -111,11 +111,13 @@ def test_compact_observations_name_no_card_in_another_players_hand(games):
     assert theirs[hidden] == 0 and theirs[:hidden].sum() > 0
 
 
-@pytest.mark.parametrize("name", ["tavern_masters", "cavern_tavern"])
-def test_compact_observations_are_the_views_and_nothing_more(games, name):
-    """Along a played game, what a seat observes depends only on its view: cards the view shows
-    as hidden add only to `hidden`, never to a name or a kind."""
-    e = env(games[name], players=2, seed=4)
+@pytest.mark.parametrize("observation", ["compact", "full"])
+@pytest.mark.parametrize("name", ["little_tavern", "tavern_masters", "taverns_of_tiefenthal", "cavern_tavern"])
+def test_observations_are_the_views_and_nothing_more(games, name, observation):
+    """Along a played game of every seed game, in either layout, what a seat observes depends
+    only on its view: cards the view shows as hidden add only to `hidden`, never to a name or a
+    kind. (What a view may show is the secrecy oracle's: test_secrecy.py.)"""
+    e = env(games[name], players=2, seed=4, observation=observation)
     play(e, 0, seed=4)
     rng = np.random.default_rng(4)
     feats = e.observation_layout()["zone_features"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 
 import pytest
 from click.testing import CliRunner
@@ -100,3 +101,139 @@ def test_a_save_loads_from_another_folder(tmp_path, game):
     finally:
         os.chdir(here)
     assert r.exit_code == 0 and "resumed" in r.output, r.output
+
+
+# ---- every game and layout: Tavern Masters, Tiefenthal, the fast layout, a hot-seat save
+
+LAYOUTS = {  # name: (rules, fast layout, players, a damaged option and the words that name it)
+    "tavern_masters": ("games/tavern_masters.tav", False, 3, {"offers_per_day": 9}, "it is in 0..3"),
+    "tiefenthal": ("games/taverns_of_tiefenthal.tav", False, 2, {"guest_book": 1}, "it is true or false"),
+    "fast_layout": ("games/little_tavern.tav", True, 2, {"event_cost": 26}, "it is in 0..25"),
+}
+_GAMES: dict = {}
+
+
+def _layout_game(name):
+    path, fast, _, _, _ = LAYOUTS[name]
+    if name not in _GAMES:
+        _GAMES[name] = compile_file(path, fast=fast)
+    return _GAMES[name]
+
+
+def _layout_save(name, decisions=12):
+    path, _, players, _, _ = LAYOUTS[name]
+    g = _layout_game(name)
+    m = Match(g, players, 3)
+    rng = random.Random(3)
+    for _ in range(decisions):
+        m.apply(rng.randrange(len(m.pending.options)))
+    return m, json.loads(json.dumps(m.save(path, g.model.sources.all_text())))
+
+
+def _strings(x):
+    if isinstance(x, str):
+        yield x
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            yield k
+            yield from _strings(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from _strings(v)
+
+
+@pytest.mark.parametrize("name", list(LAYOUTS))
+def test_a_save_of_each_game_and_layout_resumes_the_same_state_and_names_no_card(name):
+    m, data = _layout_save(name)
+    g = _layout_game(name)
+    assert data.get("layout") == ("fast" if LAYOUTS[name][1] else None)
+    assert not set(_strings(data)) & set(g.card_name), "a save names a card"
+    again = Match.load(g, data, rules_text=g.model.sources.all_text())
+    assert again.choices == m.choices and again.st.snapshot() == m.st.snapshot()
+    play_bots(again)
+    assert again.over
+
+
+def _damages(name):
+    opt, says = LAYOUTS[name][3:]
+    players = LAYOUTS[name][2]
+    return [
+        ({"format": "tavernlang-save/0"}, "not a tavernlang save file"),
+        ({"players": 99}, "'players' must be a whole number from"),
+        ({"players": float(players)}, "'players' must be a whole number"),
+        ({"seed": 1.5}, "'seed' must be a whole number"),
+        ({"choices": [0, "1"]}, "'choices' must be a list of option numbers"),
+        ({"choices": None}, "'choices' must be a list of option numbers"),
+        ({"options": opt}, says),
+        ({"options": {"no_such_option": 1}}, "names 'no_such_option', which is not an option"),
+        ({"rules_sha256": 7}, "'rules_sha256' must be a sha256 in hex"),
+        ({"rules_sha256": "0" * 64}, "the rules file has changed"),
+        ({"state_sha256": "ABC"}, "'state_sha256' must be a sha256 in hex"),
+        ({"state_sha256": "0" * 64}, "the saved state differs from the replayed one"),
+        ({"state_sha256": None}, "'state_sha256' is missing"),
+        ({"layout": "slow"}, "'layout' must be \"fast\" or left out"),
+        ({"layout": None if LAYOUTS[name][1] else "fast"}, "it replays only in that layout"),
+        ({"choices": [10 ** 6]}, "the save does not replay with these rules"),
+    ]
+
+
+@pytest.mark.parametrize("name, fields, says", [(n, f, s) for n in LAYOUTS for f, s in _damages(n)],
+                         ids=[f"{n}-{i}" for n in LAYOUTS for i in range(len(_damages(n)))])
+def test_each_damaged_field_of_each_game_and_layouts_save_is_named(name, fields, says):
+    _, data = _layout_save(name, decisions=4)
+    g = _layout_game(name)
+    data = {k: v for k, v in {**data, **fields}.items() if v is not None or k == "choices"}
+    with pytest.raises(GameError) as e:
+        Match.load(g, data, rules_text=g.model.sources.all_text())
+    assert says in str(e.value)
+
+
+def _hot_seat_save(tmp_path):
+    """A hot-seat save of `tav play` (people at seats 1 and 2 of a three-player game, a greedy
+    bot at seat 3)."""
+    p = tmp_path / "hot.json"
+    r = CliRunner().invoke(main, ["play", GAME, "-p", "3", "--seat", "1", "--seat", "2", "--seed", "4",
+                                  "--bots", "random,random,greedy", "--save-to", str(p)],
+                           input="1\n\n1\n\n1\ns\nq\n")
+    assert r.exit_code == 0 and p.exists(), r.output
+    data = json.loads(p.read_text())
+    assert data["seats"] == [1, 2] and data["bots"] == "random,random,greedy" and "2" in data["search_rng"]
+    return data
+
+
+def test_a_hot_seat_save_resumes_with_its_people_and_bots(tmp_path):
+    data = _hot_seat_save(tmp_path)
+    p = tmp_path / "again.json"
+    p.write_text(json.dumps(data))
+    r = CliRunner().invoke(main, ["play", GAME, "-p", "3", "--load", str(p)], input="q\n")
+    assert r.exit_code == 0 and f"resumed Cavern Tavern after {len(data['choices'])} decisions" in r.output, r.output
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"seats": [1, 9]}, "'seats' must be seats from 1 to 3"),
+    ({"seats": "1,2"}, "'seats' must be seats from 1 to 3"),
+    ({"seat": 4}, "'seat' must be a seat from 1 to 3"),
+    ({"bots": 5}, "'bots' must be a --bots text"),
+    ({"bots": "wizard,random,random"}, "'bots': unknown bot 'wizard'"),
+    ({"search_rng": [1]}, "'search_rng' is not the state of each search bot's random generator"),
+    ({"search_rng": {"2": "x"}}, "'search_rng' is not the state of each search bot's random generator"),
+    ({"search_rng": {"seat": [3, [1], None]}}, "'search_rng' is not the state of each search bot's random generator"),
+])
+def test_play_load_names_a_damaged_field_of_a_hot_seat_save(tmp_path, fields, message):
+    p = tmp_path / "bad.json"
+    p.write_text(json.dumps({**_hot_seat_save(tmp_path), **fields}))
+    r = CliRunner().invoke(main, ["play", GAME, "-p", "3", "--load", str(p)], input="q\n")
+    assert r.exit_code == 1 and message in r.output and "internal error" not in r.output, r.output
+
+
+def test_a_save_that_holds_the_whole_state_still_loads_and_is_compared_with_it(game):
+    """Saves once held the state itself: such a save loads, checked against its state."""
+    m = Match(game, 2, 7)
+    for _ in range(5):
+        m.apply(0)
+    data = {k: v for k, v in _save(game).items() if k != "state_sha256"}
+    data["state"] = json.loads(json.dumps(m.st.snapshot()))
+    assert Match.load(game, data).choices == m.choices
+    data["state"]["round"] += 1
+    with pytest.raises(GameError, match="the saved state differs from the replayed one"):
+        Match.load(game, data)

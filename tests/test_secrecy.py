@@ -1,13 +1,18 @@
-"""Secrecy, as a property: in random games of every seed game, no seat's view, options
-or log names a card that seat may not see.
+"""Secrecy, as a property: in random games of every seed game, no seat's view, options (with
+their lines as `tav play` shows them), log, `why` of a log line, `w` (why an action is not
+offered) or save names a card that seat may not see; and the same in the seed games with the
+visibility of some of their zones changed (a deck made public, a table made private...).
 
 Each log line is checked when it is written (the log is a list that looks at what it is given):
 for each seat, the text that seat reads (its hidden version when the line is hidden from it) may
-not name a card that the seat cannot see at that moment and never could see before. The view
-and the options are checked at every decision the same way. A name is "named" when it stands as
-a whole phrase, not inside a longer name the seat may read ("Ale" in "Pale Ale")."""
+not name a card that the seat cannot see at that moment and never could see before. The views
+and the options are checked the same way at every 5th decision (TAV_SECRECY_VIEW_EVERY), `why`,
+`w` and the save at every 20th. A name is "named" when it stands as a whole phrase, not inside a
+longer name the seat may read ("Ale" in "Pale Ale"), nor in a quote of the rules (a prompt, a
+title, the rules' lines `why` and `w` show: the rules' own words, not a card shown)."""
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -17,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tavernlang import compile_file
+from tavernlang import compile_file, play
 from tavernlang.engine.runner import Match
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,6 +50,7 @@ class Watch:
         self.known = [set() for _ in st.players]  # cards each seat could see at some check
         self.values = {v for vals in game.model.enums.values() for v in vals}  # the rules' enum values
         self.problems: list = []
+        self.rules = None  # the rules' text (read for `unquoted`)
 
     def learn(self):
         """Every card in play each seat can see now is one it knows (a card out of play, in the
@@ -70,16 +76,34 @@ class Watch:
                 hit = True
         return not hit
 
+    def unquoted(self, text: str) -> str:
+        """The text with each name that stands in a quote of the rules blanked (a prompt, a
+        title, a rules line of `why` or `w`: "hire a Bard: it requires can_buy(me, Bard)"): a
+        name found in the rules' text with 5 to 10 characters of its line before or after it."""
+        if self.rules is None:
+            self.rules = self.g.model.sources.all_text().decode("utf-8", "replace")
+        out = text
+        for n in self.names:
+            for hit in self.patterns[n].finditer(text):
+                a, b = hit.span()
+                line_a = text.rfind("\n", 0, a) + 1
+                line_b = text.find("\n", b) % (len(text) + 1)
+                if any(text[max(line_a, a - k):b] in self.rules or text[a:min(line_b, b + k)] in self.rules
+                       for k in range(5, 11)):
+                    out = out[:a] + " " * (b - a) + out[b:]
+        return out
+
     def check(self, p, text: str, where: str):
         if not text:
             return
+        said = text
         for n in self.names:  # the longest first: a name inside a longer one read is not named
             if n not in text:
                 continue
             if self.patterns[n].search(text) is None:
                 continue
-            if self.secret(p, n):
-                self.problems.append((p, n, where, text))
+            if self.secret(p, n) and self.patterns[n].search(self.unquoted(said)) is not None:
+                self.problems.append((p, n, where, said))
                 return
             text = self.patterns[n].sub(" ", text)
 
@@ -103,6 +127,9 @@ class CheckedLog(list):
             shown = hidden[1] if hidden is not None and not (hidden[0] >> p & 1) else text
             if value in w.values and shown == text:  # the choice of a value (a Clan) that a card's name shares
                 shown = shown.replace(f" {value} (", " (")
+            prompt = data.get("prompt")
+            if isinstance(prompt, str) and shown.endswith(f" ({prompt})"):  # (the rules' prompt: "(Item to keep)")
+                shown = shown[:-len(prompt) - 3]
             w.check(p, shown, f"log line {len(self)}")
 
 
@@ -117,7 +144,7 @@ def play_checked(path: str, players: int, seed: int) -> list:
                 watch[0].learn()
                 self.st.log = CheckedLog(watch[0])
             super()._step(send)
-    m = Checked(game, players, seed)
+    m = Checked(game, players, seed, explain=True)
     w = watch[0]
     rng = random.Random(seed)
     k = 0
@@ -134,6 +161,18 @@ def play_checked(path: str, players: int, seed: int) -> list:
             if d.player == p:
                 for label in view.get("options", []):
                     w.check(p, label, f"an option of '{d.prompt}'")
+                for line in play._option_lines(m, p):  # (as `tav play` shows them; a card's text is the rules' words)
+                    w.check(p, line.partition(" — ")[0], f"an option's line of '{d.prompt}'")
+            if k % (4 * VIEW_EVERY) > 1 and VIEW_EVERY > 1:
+                continue  # (the costlier readings, every 4th look)
+            if d.player == p:
+                w.check(p, play._why_lines(m, p), "why an action is not offered (w)")
+            if p == 0:
+                saved = json.dumps(m.save(path))
+            w.check(p, saved, "a save")
+            n = len(m.st.log)
+            for line in play.explain(m, p, n - (k % 3)) if n > 2 else ():
+                w.check(p, line, f"why of log line {n - k % 3}")
         m.apply(rng.randrange(len(d.options)))
     return w.problems
 
@@ -194,3 +233,77 @@ def test_the_check_finds_a_card_label_that_ignores_its_reader(tmp_path, monkeypa
     monkeypatch.setattr(type(game), "card_label", lambda self, c, st, p=None: label(self, c, st, None))
     problems = play_checked(str(f), 2, 1)
     assert problems and problems[0][0] == 1 and problems[0][1] == "Ruby", problems
+
+
+def test_the_check_reads_why_as_each_seat_reads_it(monkeypatch):
+    """The property can fail through `why`: an explanation that quotes its log line as written,
+    not as the seat reads it, names a card drawn to another seat's hand."""
+    monkeypatch.setattr(play, "explain", lambda m, seat, n: [f"{n}. " + m.log_lines(None)[n - 1]])
+    monkeypatch.setitem(globals(), "VIEW_EVERY", 1)
+    problems = play_checked("games/tavern_masters.tav", 3, 1)
+    assert problems and "why of log line" in problems[0][2], problems
+
+
+# ---- the seed games with other visibilities: each zone declaration's `public`, `private` or
+# `hidden` changed (a per-player zone made public, a deck made public, a table made private...)
+
+VISIBILITY = re.compile(r"^(zone \w+: (?:shared|per player) )(public|private|hidden)\b", re.M)
+SHARED = {"public": ["hidden"], "hidden": ["public"]}
+PER_PLAYER = {"public": ["private", "hidden"], "private": ["public", "hidden"], "hidden": ["public", "private"]}
+
+
+def _with_visibility(path: str, changes: list[tuple[int, str]]):
+    """The game with its entry file's k-th zone declaration made `vis`, for each (k, vis) (its
+    includes as they are); None when the rules no longer check (a zone a rule needs hidden)."""
+    from tavernlang import TavError
+    from tavernlang.engine.compile import CompiledGame
+    from tavernlang.engine.layout import Layout
+    from tavernlang.loader import load
+    entry = (ROOT / path).resolve()
+    text = entry.read_text("utf-8")
+    hits = list(VISIBILITY.finditer(text))
+    for k, vis in sorted(changes, reverse=True):
+        h = hits[k]
+        text = text[:h.start(2)] + vis + text[h.end(2):]
+    try:
+        return CompiledGame(load(entry, overlay={entry: text}), layout=Layout())
+    except TavError:
+        return None
+
+
+@st.composite
+def other_visibilities(draw):
+    path = draw(st.sampled_from(GAMES))
+    hits = list(VISIBILITY.finditer((ROOT / path).read_text("utf-8")))
+    changes = []
+    for k in sorted(draw(st.sets(st.integers(0, len(hits) - 1), min_size=1, max_size=3))):
+        h = hits[k]
+        ways = (PER_PLAYER if "per player" in h.group(1) else SHARED)[h.group(2)]
+        changes.append((k, draw(st.sampled_from(ways))))
+    g = _game(path)
+    return path, changes, draw(st.integers(max(2, g.min_players), min(4, g.max_players))), draw(st.integers(0, 10 ** 6))
+
+
+@settings(max_examples=3, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
+@given(case=other_visibilities())
+def test_no_seat_reads_a_card_it_may_not_see_with_other_visibilities(case):
+    path, changes, players, seed = case
+    game = _with_visibility(path, changes)
+    if game is None:
+        return
+    key = f"{path} {changes}"
+    _COMPILED[key] = game
+    assert play_checked(key, players, seed) == [], case
+
+
+@pytest.mark.slow
+@SLOW
+@given(case=other_visibilities())
+def test_no_seat_reads_a_card_it_may_not_see_with_other_visibilities_long(case):
+    path, changes, players, seed = case
+    game = _with_visibility(path, changes)
+    if game is None:
+        return
+    key = f"{path} {changes}"
+    _COMPILED[key] = game
+    assert play_checked(key, players, seed) == [], case

@@ -181,3 +181,39 @@ def test_a_thousand_random_games_end(game, n, options, request):
         pytest.skip("a long simulation: run with -m slow")
     for seed in range(1, 1001):
         playout(game, n, seed, options)
+
+
+def test_a_card_offered_from_the_hand_is_shown_to_the_partner_only(game):
+    """A trade's offered card from the offerer's Hand (`show c to p`): the partner sees it; a
+    third player who could not see it before the offer still cannot, and reads the offer without
+    its name."""
+    checked = 0
+    for seed in range(30):
+        m = Match(game, 4, seed)
+        rng = random.Random(seed)
+        while not m.over and checked < 3:
+            d = m.pending
+            i = rng.randrange(len(d.options))
+            if d.prompt != "card you offer" or not isinstance(d.options[i], int):
+                m.apply(i)
+                continue
+            offerer, c = d.player, d.options[i]
+            before = [m.st.visible(c, q) for q in range(4)]
+            start = len(m.st.log)
+            m.apply(i)
+            show = next((k for k in range(start, len(m.st.log)) if m.st.log[k][2].get("type") == "show"), None)
+            if show is None:  # (from the Tavern: in play, seen by all, nothing shown)
+                continue
+            partner = m.st.log[show][2]["to"]
+            assert m.st.visible(c, partner) and m.st.visible(c, offerer)
+            name = game.card_name[c]
+            for q in set(range(4)) - {offerer, partner}:
+                if before[q]:
+                    continue
+                checked += 1
+                assert not m.st.visible(c, q), (seed, q, name)
+                read = m.log_lines(q)[start:show + 1]  # (the choice of the card, and its show)
+                assert not any(name in line for line in read), (seed, q, read)
+        if checked >= 3:
+            return
+    raise AssertionError(f"only {checked} offers from a Hand to look at in 30 games")

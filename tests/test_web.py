@@ -34,6 +34,15 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 RECEIVE_WITHIN = 60.0  # seconds a test waits for one message of the server before it fails
 
 
+@pytest.fixture(autouse=True)
+def _scripted_pages(monkeypatch):
+    """The scripted pages of these tests send at machine speed: the per-page rate is lifted
+    (the test of the rate sets its own)."""
+    from tavernlang.web import app as web
+    monkeypatch.setattr(web, "RATE", 1e9)
+    monkeypatch.setattr(web, "BURST", 1_000_000)
+
+
 def _recv(ws, within: float = RECEIVE_WITHIN) -> dict:
     """The next message a page is sent (`receive_json` with a deadline): a message that never
     comes fails the test with a message instead of stalling the run. (Starlette's test socket
@@ -462,12 +471,16 @@ def test_a_save_downloaded_loads_into_a_new_table_at_the_same_decision():
     (lambda d: json.dumps(dict(d, seats=[7])).encode(), "'seats'"),
     (lambda d: json.dumps(dict(d, bots="wizard")).encode(), "'bots'"),
     (lambda d: json.dumps(dict(d, bot_rng=[1, [2], None])).encode(), "random generator"),
+    (lambda d: json.dumps(dict(d, hotseat="yes")).encode(), "'hotseat' must be true or false"),
+    (lambda d: json.dumps(dict(d, state_sha256="0" * 64)).encode(), "saved state differs"),
+    (lambda d: json.dumps(dict(d, options={"win_coins": 0})).encode(), "it is in 1..1000"),
     (lambda d: b" " * (tables.MAX_SAVE_BYTES + 1), "larger than"),
 ])
 def test_a_crafted_save_is_refused_with_a_clear_error_and_the_server_goes_on(make, says):
     server, app = _client("games/little_tavern.tav")
     with TestClient(app) as client:
-        links, toks = _table(client)
+        links = client.post("/api/tables", json={"players": 2, "seats": ["human", "random"], "seed": 2}).json()
+        toks = [x["url"].rsplit("/", 1)[1] for x in links["links"]]
         data = client.get(f"/api/t/{toks[0]}/save").json()
         r = client.post("/api/load", content=make(data))
         assert r.status_code == 400 and says in r.json()["error"], r.text
@@ -582,3 +595,125 @@ def test_tav_serve_is_a_command_that_checks_its_options_before_it_serves(tmp_pat
     f.write_text('game "No Game"\nplayers 2\n')
     r = CliRunner().invoke(main, ["serve", str(f)])
     assert r.exit_code == 1 and "no 'rounds' block" in r.output
+
+
+def test_a_flood_from_one_page_is_dropped_past_its_limit_then_closed_and_the_table_goes_on(monkeypatch):
+    """A page may send BURST messages at once and RATE a second: the first message past that
+    gets an error, the next are dropped unanswered, and past REFUSED of them the socket is
+    closed (1008). Other pages of the table are not held back, and a page that slows down is
+    answered again. (The clock is held still, so that no message is earned back meanwhile.)"""
+    from starlette.websockets import WebSocketDisconnect
+
+    from tavernlang.web import app as web
+    now = [1000.0]
+    monkeypatch.setattr(web, "clock", lambda: now[0])
+    monkeypatch.setattr(web, "REFUSED", 5)
+    monkeypatch.setattr(web, "RATE", 20.0)
+    monkeypatch.setattr(web, "BURST", 40)
+    _, app = _client("games/little_tavern.tav")
+    with TestClient(app) as client:
+        links, toks = _table(client)
+        with client.websocket_connect(f"/ws/{toks[0]}") as ws, client.websocket_connect(f"/ws/{toks[1]}") as other:
+            _recv(ws), _recv(other)
+            for _ in range(web.BURST):
+                ws.send_json({"type": "state"})
+                assert _recv(ws)["type"] == "state"
+            ws.send_json({"type": "state"})
+            m = _recv(ws)
+            assert m["type"] == "error" and "too many messages" in m["message"], m
+            ws.send_json({"type": "state"})  # (dropped, unanswered)
+            other.send_json({"type": "state"})
+            assert _recv(other)["type"] == "state"
+            now[0] += 1.0  # a second later: RATE messages earned back
+            for _ in range(int(web.RATE)):
+                ws.send_json({"type": "state"})
+                assert _recv(ws)["type"] == "state"
+            for _ in range(web.REFUSED + 1):
+                ws.send_json({"type": "state"})
+            assert _recv(ws)["type"] == "error"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                _recv(ws)
+            assert closed.value.code == 1008
+            other.send_json({"type": "state"})
+            assert _recv(other)["type"] == "state"
+
+
+def test_a_table_of_several_people_gives_no_page_the_seed_or_the_save_before_the_end():
+    """The seed and the rules fix every shuffle: at a table of people on separate pages, no page
+    is told the seed, and no seat downloads the save (which holds it), until the game is over;
+    then both are given. A table of one person shows its own seed, and saves."""
+    _, app = _client("games/little_tavern.tav")
+    with TestClient(app) as client:
+        links, toks = _table(client)
+        for tok in toks + [links["watch"].rsplit("/", 1)[1]]:
+            s = client.get(f"/api/t/{tok}/state").json()
+            assert s["seed"] is None and s["save"] is False, s
+            r = client.get(f"/api/t/{tok}/save")
+            assert r.status_code == 403 and "error" in r.json(), r.text
+        _play(client, links, random.Random(1))
+        for tok in toks:
+            s = client.get(f"/api/t/{tok}/state").json()
+            assert s["seed"] == 2 and s["save"] is True
+            assert client.get(f"/api/t/{tok}/save").json()["seed"] == 2
+        solo = client.post("/api/tables", json={"players": 2, "seats": ["human", "random"], "seed": 5}).json()
+        tok = solo["links"][0]["url"].rsplit("/", 1)[1]
+        s = client.get(f"/api/t/{tok}/state").json()
+        assert s["seed"] == 5 and s["save"] is True
+        assert client.get(f"/api/t/{tok}/save").json()["seed"] == 5
+
+
+def test_a_save_names_no_card_to_the_seat_that_downloads_it():
+    """A save keeps a hash of the state, never the state: the cards hidden from the seat that
+    saved are named nowhere in it."""
+    server, app = _client("games/tavern_masters.tav")
+    with TestClient(app) as client:
+        new = {"players": 3, "seats": ["human", "random", "random"], "seed": 3}
+        links = client.post("/api/tables", json=new).json()
+        tok = links["links"][0]["url"].rsplit("/", 1)[1]
+        text = client.get(f"/api/t/{tok}/save").text
+        t = server.tables[links["table"]]
+        w = Watch(t.match.game, t.match.st)
+        w.learn()
+        w.check(0, text, "the save")
+        assert w.problems == [] and "state_sha256" in json.loads(text)
+
+
+def test_a_flood_of_http_requests_from_one_connection_is_answered_429_past_its_limit(monkeypatch):
+    """An HTTP connection may make BURST requests at once and RATE a second: past that each
+    request is answered 429 without being handled (no table opened), and a second later it is
+    served again. (The clock is held still, then moved.)"""
+    from tavernlang.web import app as web
+    now = [1000.0]
+    monkeypatch.setattr(web, "clock", lambda: now[0])
+    monkeypatch.setattr(web, "RATE", 20.0)
+    monkeypatch.setattr(web, "BURST", 40)
+    server, app = _client("games/little_tavern.tav")
+    with TestClient(app) as client:
+        new = {"players": 2, "seats": ["human", "random"]}
+        codes = [client.post("/api/tables", json=new).status_code for _ in range(web.BURST + 5)]
+        assert codes == [200] * web.BURST + [429] * 5
+        assert len(server.tables) == web.BURST
+        r = client.get("/api/game")
+        assert r.status_code == 429 and "too many requests" in r.json()["error"] and r.headers["retry-after"] == "1"
+        now[0] += 1.0
+        assert client.get("/api/game").status_code == 200
+
+
+def test_an_oversized_or_endless_request_body_is_refused_unread():
+    """A new table's request over 64 KB, a save over 2 MB, is refused, whether its
+    Content-Length says so or it comes in pieces with none."""
+    from tavernlang.web import app as web
+    server, app = _client("games/little_tavern.tav")
+    with TestClient(app) as client:
+        big = b'{"players": 2, "seats": ["human", "random"], "pad": "' + b"x" * web.MAX_FORM + b'"}'
+        r = client.post("/api/tables", content=big)
+        assert r.status_code == 400 and "larger than 64000 bytes" in r.json()["error"]
+
+        def pieces():
+            for _ in range(100):
+                yield b"x" * 10_000
+        r = client.post("/api/tables", content=pieces())
+        assert r.status_code == 400 and "larger than 64000 bytes" in r.json()["error"]
+        r = client.post("/api/load", content=(b"y" * 10_000 for _ in range(300)))
+        assert r.status_code == 400 and "larger than" in r.json()["error"]
+    assert server.tables == {}

@@ -30,6 +30,15 @@ PATH = "games/little_tavern.tav"
 DEADLINE = 60.0  # seconds a test waits for one message before it fails
 
 
+@pytest.fixture(autouse=True)
+def _scripted_pages(monkeypatch):
+    """The scripted pages of these tests send at machine speed: the per-page rate is lifted
+    (the test of the rate sets its own)."""
+    from tavernlang.web import app as web
+    monkeypatch.setattr(web, "RATE", 1e9)
+    monkeypatch.setattr(web, "BURST", 1_000_000)
+
+
 def _receive(ws, seconds: float = DEADLINE) -> dict:
     """The next JSON message of the socket, or a failure after `seconds` (never a test that hangs)."""
     async def get():

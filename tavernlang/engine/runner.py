@@ -161,7 +161,7 @@ class Match:
             "seed": self.seed,
             "options": self.options,
             "choices": list(self.choices),
-            "state": self.st.snapshot(),
+            "state_sha256": state_digest(self.st),
         }
         if not self.game.layout.exact:  # (a game of the fast layout, engine/layout.py: it replays only in that layout)
             data["layout"] = "fast"
@@ -186,9 +186,19 @@ class Match:
             if m.pending is None or not 0 <= i < len(m.pending.options):
                 raise GameError("the save does not replay with these rules (were they changed?)")
             m.apply(i)
-        if json.loads(json.dumps(m.st.snapshot())) != data.get("state"):
+        if "state" in data:  # (a save that holds the whole state, as saves once did)
+            same = json.loads(json.dumps(m.st.snapshot())) == data["state"]
+        else:
+            same = state_digest(m.st) == data["state_sha256"]
+        if not same:
             raise GameError("the saved state differs from the replayed one (were the rules changed?)")
         return m
+
+
+def state_digest(st: State) -> str:
+    """A hash of the whole state: what a save keeps of it to check a replay against. (Never the
+    state itself: a save would name every hidden card to whoever reads it.)"""
+    return hashlib.sha256(json.dumps(st.snapshot(), sort_keys=True).encode()).hexdigest()
 
 
 def _whole(v) -> bool:
@@ -228,6 +238,20 @@ def check_save(game: CompiledGame, data) -> tuple[int, int, list[int], dict]:
             raise bad("options", f"gives '{name}' as {v!r:.40}: it is one of {', '.join(game.model.enums[t.enum])}")
         if t == "str" and not isinstance(v, str):
             raise bad("options", f"gives '{name}' as {v!r:.40}: it is a text")
+        low, high = o.decl.low, o.decl.high
+        if t == "int" and low is not None and high is not None:
+            st = game.new_state(game.min_players, 0)
+            lo, hi = game.evaluate(low, st), game.evaluate(high, st)
+            if not lo <= v <= hi:
+                raise bad("options", f"gives '{name}' as {v}: it is in {lo}..{hi}")
+    for field in ("rules_sha256", "state_sha256"):
+        v = data.get(field)
+        if v is not None and not (isinstance(v, str) and len(v) == 64 and all(ch in "0123456789abcdef" for ch in v)):
+            raise bad(field, f"must be a sha256 in hex (64 digits 0-9, a-f), not {v!r:.40}")
+    if "state" not in data and "state_sha256" not in data:
+        raise bad("state_sha256", "is missing")
+    if data.get("layout", "fast") != "fast":
+        raise bad("layout", f"must be \"fast\" or left out (the exact layout), not {data['layout']!r:.40}")
     return players, seed, choices, options
 
 

@@ -15,7 +15,11 @@ WebSocket per open page that pushes its seat's state whenever the table moves.
                                 {"type": "error", "message": ...}. A replay's page (`tav serve
                                 --replay`) also sends {"type": "step", "step": K} (0 to the
                                 save's choices: every page of the replay goes there) and
-                                {"type": "seat", "seat": N} (1 to players; 0: the public view)
+                                {"type": "seat", "seat": N} (1 to players; 0: the public view).
+                                A page sends at most RATE messages a second (BURST at once):
+                                past that its messages are dropped (the first with an error),
+                                and past REFUSED dropped in a row the socket is closed (1008).
+                                An HTTP connection makes at most as many requests (past that: 429).
 
 The engine runs in worker threads, one step of one table at a time (each table has its lock);
 bots move `bot_delay` seconds after the decision before theirs.
@@ -24,21 +28,30 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections import deque
+import time
+from collections import OrderedDict, deque
 from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .tables import MAX_MESSAGE, MAX_SAVE_BYTES, ReplayTable, Server, Table, WebError
+from . import tables
+from .tables import ReplayTable, Server, Table, WebError
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_FORM = 64_000  # a new table's request
+MAX_FRAME = 64_000  # a WebSocket frame: uvicorn refuses a larger one unread (tav serve passes it as ws_max_size)
+RATE = 20.0  # messages a second one page may send, on average
+BURST = 40  # messages one page may send at once, beyond the rate
+REFUSED = 200  # messages past the rate after which the page is closed (a flood, not a fast hand)
+MAX_CONNECTIONS = 10_000  # HTTP connections whose rate is remembered
+clock = time.monotonic
 
 
 class _Conn:
@@ -53,6 +66,59 @@ class _Conn:
         self.version = -1  # the table's version of the last state it was given
         self.outbox: deque[dict] = deque()
         self.sending = asyncio.Lock()  # one sender at a time: the messages leave in order
+        self.limit = _Bucket()  # the messages it may send
+
+    def allow(self) -> bool:
+        return self.limit.allow()
+
+    @property
+    def refused(self) -> int:
+        return self.limit.refused
+
+
+class _Bucket:
+    """What one connection may send (a token bucket): RATE messages or requests a second on
+    average, BURST at once."""
+
+    def __init__(self):
+        self.tokens, self.refill = float(BURST), clock()
+        self.refused = 0  # refused since it last kept to the rate
+
+    def allow(self) -> bool:
+        """Whether one more may go now; one past the rate is refused (and counted)."""
+        now = clock()
+        self.tokens = min(float(BURST), self.tokens + (now - self.refill) * RATE)
+        self.refill = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            self.refused = 0
+            return True
+        self.refused += 1
+        return False
+
+
+class _HttpLimit:
+    """ASGI middleware: each HTTP connection (the client's address and port) may make RATE
+    requests a second, BURST at once; a request past that is answered 429 and not handled. The
+    buckets of the last MAX_CONNECTIONS connections are kept."""
+
+    def __init__(self, app):
+        self.app = app
+        self.buckets: OrderedDict = OrderedDict()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            key = tuple(scope.get("client") or ())
+            b = self.buckets.pop(key, None) or _Bucket()
+            self.buckets[key] = b
+            while len(self.buckets) > MAX_CONNECTIONS:
+                self.buckets.popitem(last=False)
+            if not b.allow():
+                reply = JSONResponse({"error": f"too many requests: a connection may make {RATE:g} a second "
+                                      f"({BURST} at once)"}, status_code=429, headers={"Retry-After": "1"})
+                await reply(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class Hub:
@@ -230,7 +296,7 @@ def make_app(server: Server, bot_delay: float = 0.5) -> Starlette:
 
     async def load(request: Request):
         try:
-            raw = await body(request, MAX_SAVE_BYTES)
+            raw = await body(request, tables.MAX_SAVE_BYTES)
             t = await run_in_threadpool(server.load, raw)
         except WebError as e:
             return err(str(e))
@@ -259,7 +325,10 @@ def make_app(server: Server, bot_delay: float = 0.5) -> Starlette:
         if not seats:
             return err("a watcher's link cannot save the table", 403)
         async with hub.lock(t):
-            data = await run_in_threadpool(t.save)
+            refused = t.save_refused()
+            data = None if refused else await run_in_threadpool(t.save)
+        if refused:
+            return err(refused, 403)
         name = Path(server.file).stem + f"-{t.id}.tavsave.json"
         return Response(json.dumps(data), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
@@ -282,6 +351,16 @@ def make_app(server: Server, bot_delay: float = 0.5) -> Starlette:
                 event = await ws.receive()
                 if event["type"] == "websocket.disconnect":
                     break
+                if not conn.allow():
+                    if conn.refused > REFUSED:
+                        await ws.close(code=1008, reason="too many messages")
+                        break
+                    if conn.refused == 1:
+                        hub.queue(conn, {"type": "error", "message": f"too many messages: a page may send "
+                                         f"{RATE:g} a second ({BURST} at once): the messages past that are dropped, "
+                                         "and a page that keeps on is closed"})
+                        await hub.flush(conn)
+                    continue
                 text = event.get("text")
                 if text is None:
                     text = (event.get("bytes") or b"").decode("utf-8", "replace")
@@ -305,7 +384,7 @@ def make_app(server: Server, bot_delay: float = 0.5) -> Starlette:
         WebSocketRoute("/ws/{token}", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, middleware=[Middleware(_HttpLimit)])
     app.state.hub = hub
     app.state.server = server
     return app
@@ -314,8 +393,8 @@ def make_app(server: Server, bot_delay: float = 0.5) -> Starlette:
 async def _answer(hub: Hub, t: Table, conn: _Conn, text: str) -> dict | None:
     """A page's message -> the reply to that page; None: the reply (a change's new states to
     every page, or the answer made under the table's lock) is queued already, in order."""
-    if len(text) > MAX_MESSAGE:
-        return {"type": "error", "message": f"a message may be at most {MAX_MESSAGE} characters"}
+    if len(text) > tables.MAX_MESSAGE:
+        return {"type": "error", "message": f"a message may be at most {tables.MAX_MESSAGE} characters"}
     try:
         msg = json.loads(text)
     except ValueError:

@@ -39,7 +39,7 @@ def _serve(file, host, port, options, bot_delay, compile_, playable, replay=None
     try:
         import uvicorn
 
-        from .app import make_app
+        from .app import MAX_FRAME, make_app
     except ImportError as e:
         raise click.ClickException(f"tav serve needs the web extra: pip install 'tavernlang[web]' ({e})") from None
     from ..options import parse_options
@@ -67,5 +67,5 @@ def _serve(file, host, port, options, bot_delay, compile_, playable, replay=None
                    f"http://{shown}:{port}/; Ctrl-C stops the server)")
     else:
         click.echo(f"{game.title}: open http://{shown}:{port}/ (Ctrl-C stops the server)")
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64_000)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_FRAME)
     sys.exit(0)

@@ -200,13 +200,14 @@ class Table:
                     "error": self.error, "seat": None, "players": self.match.players, "view": [], "cards": {},
                     "log": [], "decision": None, "result": None, "to_act": None, "decision_id": None, "hotseat": self.hotseat,
                     "humans": sorted(p + 1 for p in self.humans), "who": [], "round": None, "phase": None,
-                    "seed": self.match.seed}
+                    "seed": self.match.seed if self.seed_shown() else None, "save": False}
 
     def _state(self, seats: frozenset[int], log_from: int) -> dict:
         m, g = self.match, self.match.game
         seat = self.seat_for(seats)
         out = {"type": "state", "table": self.id, "version": self.version, "title": g.title,
-               "players": m.players, "seed": m.seed, "hotseat": self.hotseat,
+               "players": m.players, "seed": m.seed if self.seed_shown() else None, "hotseat": self.hotseat,
+               "save": bool(seats) and self.save_refused() is None,
                "seat": None if seat is None else seat + 1, "undo": self.hotseat and bool(self.undos),
                "humans": sorted(p + 1 for p in self.humans),
                "who": [("person" if p in self.humans else _bots_spec([b])) for p, b in enumerate(self.bots)],
@@ -263,6 +264,21 @@ class Table:
         if not isinstance(name, str) or not name.strip() or len(name) > 200:
             raise WebError("'card' needs a card's name or an option's number")
         return {"type": "card", "name": name, "text": play._card_info(self.match, self.viewer(seat), name.strip())}
+
+    # ------------------------------------------------------------ the seed
+    def seed_shown(self) -> bool:
+        """Whether a page is told the seed: from the seed and the rules every shuffle can be
+        worked out, so while the game is on only a table of one person (its own game against
+        bots) shows it."""
+        return self.match.over or len(self.humans) <= 1
+
+    def save_refused(self) -> str | None:
+        """Why a seat's page may not download the save now (None: it may). A save holds the
+        seed: at a table of people on separate pages, it is theirs when the game is over."""
+        if len(self.humans) > 1 and not self.hotseat and not self.match.over:
+            return ("a save holds the seed, from which the other seats' hidden cards can be worked out: "
+                    "at a table of several people it can be downloaded when the game is over")
+        return None
 
     # ------------------------------------------------------------ saving
     def save(self) -> dict:
@@ -522,7 +538,10 @@ class Server:
             raise WebError(f"the save file is damaged: 'seats' must be seats from 1 to {m.players}")
         humans = {k - 1 for k in saved}
         bots = self._saved_bots(data, m)
-        t = self._add(m, humans, bots, bool(data.get("hotseat", hotseat)) and len(humans) > 1)
+        hot = data.get("hotseat", hotseat)
+        if type(hot) is not bool:
+            raise WebError(f"the save file is damaged: 'hotseat' must be true or false, not {hot!r:.40}")
+        t = self._add(m, humans, bots, hot and len(humans) > 1)
         try:
             if "bot_rng" in data:
                 play._rng_from_json(t.seats.random, data["bot_rng"])

@@ -114,7 +114,7 @@ function render(s) {
     : s.seat ? `you are P${s.seat}` + (s.hotseat ? ` (hot seat: P${s.humans.join(", P")})` : "") : "watching (public view)";
   const phase = s.phase ? s.phase.replace(/^-+\s*|\s*-+$/g, "").replace(/^round \d+:\s*/, "") : null;
   $("turn").textContent = [`round ${s.round}`, phase, s.to_act ? `P${s.to_act} to decide` : null].filter(Boolean).join(" · ");
-  $("save").hidden = !s.seat || !!s.replay;
+  $("save").hidden = !s.seat || !!s.replay || !s.save;
   $("undo").hidden = !s.undo;
   $("error").textContent = s.error ? `this table has stopped:\n${s.error}` : "";
   const view = $("view");
