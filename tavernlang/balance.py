@@ -90,6 +90,8 @@ def record(r: dict, options: dict | None, bots: str, side: str | None = None) ->
     })
     if "forced" in r:  # (decisions with one option, taken without asking: not in "decisions")
         rec["forced"] = r["forced"]
+    if "layout" in r:  # (the layout the seed was played in: a replay, tav serve --replay, plays it so)
+        rec["layout"] = r["layout"]
     if "error" in r:
         rec["error"] = r["error"]
     return rec

@@ -603,6 +603,7 @@ def play(game, players: int, seed: int, options: dict | None = None,
         raise GameError(f"{e} (seed {seed}, {players} players)", e.span) from None
     r["decisions"] = len(history)
     r["forced"] = len(st.forced)  # (decisions with one option, taken without asking)
+    r["layout"] = "exact" if game.layout.exact else "fast"
     r["rounds"] = st.round
     r["steps"] = st.steps  # (the game's own work, as runner.playout gives it; not the searches')
     r["seed"] = seed

@@ -343,3 +343,43 @@ def test_the_replay_page_steps_and_changes_seat_in_a_browser(chromium):
         u.should_exit = True
         th.join(10)
         sock.close()
+
+
+def _games_out(tmp_path, *args) -> "Path":
+    """A --games-out file of `tav sim` (its records)."""
+    from click.testing import CliRunner
+
+    from tavernlang.cli import main
+    out = tmp_path / "games.jsonl"
+    r = CliRunner().invoke(main, ["sim", PATH, "-p", "3", "--games", "4", "--seed", "5", "--games-out", str(out), *args])
+    assert r.exit_code == 0, r.output
+    return out
+
+
+@pytest.mark.parametrize("args", [[], ["--exact"], ["--bots", "random,greedy,random"]])
+def test_tav_serve_replays_a_game_of_a_games_out_file_as_it_was_played(args, tmp_path, monkeypatch):
+    out = _games_out(tmp_path, *args)
+    rec = [json.loads(line) for line in out.read_text().splitlines()][2]
+    r, app = _serve(["--replay", str(out), "--seed", str(rec["seed"])], monkeypatch)
+    assert r.exit_code == 0, r.output
+    (t,) = app.state.server.tables.values()
+    assert isinstance(t, ReplayTable) and t.step == 0
+    end = t.saved
+    assert [p + 1 for p in end.result["winners"]] == rec["winners"] and end.result["scores"] == rec["scores"]
+    assert len(end.choices) == rec["decisions"] and end.game.layout.exact == (rec["layout"] == "exact")
+    assert f"/t/{t.watch_token}" in r.output
+
+
+def test_a_games_out_replay_needs_a_seed_it_holds_and_a_record_that_replays(tmp_path, monkeypatch):
+    out = _games_out(tmp_path)
+    r, app = _serve(["--replay", str(out)], monkeypatch)
+    assert r.exit_code == 2 and "--seed" in r.output and app is None
+    r, app = _serve(["--replay", str(out), "--seed", "99"], monkeypatch)
+    assert r.exit_code == 2 and "no game of seed 99" in r.output and app is None
+    recs = [json.loads(line) for line in out.read_text().splitlines()]
+    recs[0]["scores"] = [s + 1 for s in recs[0]["scores"]]  # (not the game this seed plays)
+    out.write_text("".join(json.dumps(x) + "\n" for x in recs))
+    r, app = _serve(["--replay", str(out), "--seed", str(recs[0]["seed"])], monkeypatch)
+    assert r.exit_code == 2 and "does not end as the record says" in r.output and app is None
+    r, app = _serve(["--seed", "5"], monkeypatch)
+    assert r.exit_code == 2 and "--replay GAMES.jsonl" in r.output

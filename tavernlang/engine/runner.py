@@ -299,6 +299,7 @@ def playout(game: CompiledGame, players: int, seed: int, options: dict[str, Any]
     r = game.result(st)
     r["decisions"] = decisions
     r["forced"] = len(st.forced)  # (decisions with one option, taken without asking: not in "decisions")
+    r["layout"] = "exact" if game.layout.exact else "fast"  # (the game a seed replays: tav run [--fast])
     r["rounds"] = st.round
     r["steps"] = st.steps  # the work the game took, against its budget (engine/budget.py)
     r["seed"] = seed

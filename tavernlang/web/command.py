@@ -2,12 +2,13 @@
 `tav check` loads neither the engine nor the web server).
 
     tav serve FILE [--host 127.0.0.1] [--port 8000] [-o NAME=VALUE]... [--bot-delay 0.5]
-                   [--replay SAVE.json]
+                   [--replay SAVE.json | --replay GAMES.jsonl --seed S [--side NAME]]
 
 Needs the [web] extra (Starlette, uvicorn); prints the lobby's URL.
 """
 from __future__ import annotations
 
+import json
 import sys
 
 import click
@@ -25,17 +26,53 @@ from ..paths import RulesPath
               help="Set a game option (the lobby's default; a table may change it).")
 @click.option("--bot-delay", type=click.FloatRange(0, 60), default=0.5, show_default=True,
               help="Seconds a bot waits before it moves, so that a person can follow.")
-@click.option("--replay", "replay", metavar="SAVE.json",
-              help="Open a replay of a saved game (a save of `tav play` or of a web table): step forward "
-                   "and back, from any seat's view or the public one; read-only.")
-def serve(file, host, port, options, bot_delay, replay) -> None:
+@click.option("--replay", "replay", metavar="SAVE.json|GAMES.jsonl",
+              help="Open a replay of a saved game (a save of `tav play` or of a web table), or of one game "
+                   "of a --games-out file (with --seed): step forward and back, from any seat's view or "
+                   "the public one; read-only.")
+@click.option("--seed", "seed", type=int, default=None,
+              help="With --replay GAMES.jsonl: the seed of the game to replay.")
+@click.option("--side", "side", default=None, metavar="NAME",
+              help="With --replay GAMES.jsonl of `tav compare` or `tav report`: the side of that seed "
+                   "(base, variant, game, skill...).")
+def serve(file, host, port, options, bot_delay, replay, seed, side) -> None:
     """Play a rules file in a browser: a lobby to open tables (people, bots, hot seat), a page
     per seat showing only what that seat may see (needs the [web] extra; docs/web.md)."""
     from ..cli import _compile, _playable, guarded
-    guarded(_serve)(file, host, port, options, bot_delay, _compile, _playable, replay)
+    if replay is None and (seed is not None or side is not None):
+        raise click.UsageError("--seed and --side choose a game of --replay GAMES.jsonl")
+    if replay is not None and replay.lower().endswith(".jsonl") and seed is None:
+        raise click.BadParameter("a --games-out file holds many games: say which with --seed", param_hint="--replay")
+    guarded(_serve)(file, host, port, options, bot_delay, _compile, _playable, replay, seed, side)
 
 
-def _serve(file, host, port, options, bot_delay, compile_, playable, replay=None) -> None:
+def _record(path: str, seed: int, side: str | None) -> dict:
+    """The record of the game of `seed` (and `side`) in a --games-out JSONL file."""
+    found = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    rec = json.loads(line)
+                except ValueError as e:
+                    raise click.BadParameter(f"{path}:{n}: not a JSON record: {e}", param_hint="--replay") from None
+                if isinstance(rec, dict) and rec.get("seed") == seed and (side is None or rec.get("side") == side):
+                    found.append(rec)
+    except OSError as e:
+        raise click.BadParameter(f"cannot read '{path}': {e.strerror or e}", param_hint="--replay") from None
+    if not found:
+        raise click.BadParameter(f"'{path}' has no game of seed {seed}" + (f" on side {side}" if side else ""),
+                                 param_hint="--seed")
+    if len(found) > 1:
+        sides = ", ".join(sorted({str(r.get("side")) for r in found}))
+        raise click.BadParameter(f"'{path}' has {len(found)} games of seed {seed} (sides: {sides}): say which "
+                                 "with --side", param_hint="--seed")
+    return found[0]
+
+
+def _serve(file, host, port, options, bot_delay, compile_, playable, replay=None, seed=None, side=None) -> None:
     try:
         import uvicorn
 
@@ -50,7 +87,13 @@ def _serve(file, host, port, options, bot_delay, compile_, playable, replay=None
     server = Server(game, file, parse_options(game, options))
     server.report = lambda text: click.echo(text, err=True)
     watch = None
-    if replay is not None:  # (refused before the server starts, as `tav play --load` refuses it)
+    if replay is not None and seed is not None:  # one game of a --games-out file
+        try:
+            watch = server.links(server.replay_record(_record(replay, seed, side)))["watch"]
+        except WebError as e:
+            raise click.BadParameter(str(e), param_hint="--replay") from None
+        replay = f"{replay} (seed {seed})"
+    elif replay is not None:  # (refused before the server starts, as `tav play --load` refuses it)
         try:
             with open(replay, "rb") as f:
                 body = f.read()

@@ -520,6 +520,43 @@ class Server:
         except BotSpecError as e:
             raise WebError(f"the save file is damaged: 'bots': {e}") from None
 
+    def replay_record(self, rec: dict) -> ReplayTable:
+        """A read-only table replaying one game of a `--games-out` record (`tav sim`, `compare`,
+        `report`): played again from its seed with its options and bots, in the layout it was
+        played in, and checked to end as the record says."""
+        from ..bots import all_random, play_match
+        from ..engine.compile import CompiledGame
+        from ..engine.layout import layout_for
+        from ..engine.runner import play_bots
+
+        try:
+            seed, scores = rec["seed"], rec["scores"]
+            options = dict(rec.get("options") or {})
+            players = len(scores)
+            bots = parse_bots(rec.get("bots") or None, players)
+        except (KeyError, TypeError, ValueError, BotSpecError) as e:
+            raise WebError(f"the record is damaged: {e}") from None
+        if type(seed) is not int:
+            raise WebError("the record is damaged: 'seed' must be a whole number")
+        layouts = {"fast": [False], "exact": [True]}.get(rec.get("layout"), [False, True])
+        want = (rec.get("winners"), scores, rec.get("rounds"), rec.get("decisions"))
+        for exact in layouts:
+            g = self.game if self.game.layout.exact == exact else CompiledGame(self.game.model, layout=layout_for(self.game.model, exact))
+            try:
+                m = Match(g, players, seed, options, explain=True)
+                if all_random(bots):
+                    play_bots(m)
+                else:
+                    play_match(m, bots)
+            except (GameError, ValueError, TypeError) as e:
+                raise WebError(f"the game of seed {seed} does not replay: {e}") from None
+            r = m.result
+            if ([p + 1 for p in r["winners"]], list(r["scores"]), m.st.round, len(m.choices)) == \
+                    (want[0], list(want[1]), want[2], want[3]):
+                return self._register(lambda tid: _guarded_table(lambda: ReplayTable(self, tid, m, bots, set())))
+        raise WebError(f"the game of seed {seed} does not end as the record says (other rules, options or "
+                       "bots than the run that wrote it?)")
+
     def replay(self, body: bytes) -> ReplayTable:
         """A read-only table replaying a save (checked as `tav play --load` checks one), at step 0."""
         data, saved = self._loaded(body)
