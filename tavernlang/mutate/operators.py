@@ -25,7 +25,7 @@ from typing import Iterable
 
 import attrs
 
-from ..check.model import BOOL, PLAYER, BuiltinRef, ConstRef, DefRef, OptionRef, ZoneRef
+from ..check.model import BOOL, PLAYER, ZONE, BuiltinRef, ConstRef, DefRef, OptionRef, ZoneRef
 from ..errors import Span
 from ..syntax import ast as A
 
@@ -180,11 +180,17 @@ class _Context:
         self.counters = [c for c, i in model.counters.items() if i.decl.per_player]
         self.events: dict[str, int] = {}  # an event -> the number of its arguments
         self.owner: dict[int, str] = {}  # id(node) -> the name of the definition it lies in
+        self.no_one: set[int] = set()  # ids of the nodes of the setup and `at game end`, where `me` is none
+        self.types = model.types
+        self.refs = model.refs
         for d in model.decls:
             name = getattr(d, "name", None) if isinstance(d, A.DefDecl) else None
+            no_one = isinstance(d, (A.SetupDecl, A.GameEndDecl))
             for n in A.walk(d):
                 if name is not None:
                     self.owner[id(n)] = name
+                if no_one:
+                    self.no_one.add(id(n))
                 if isinstance(n, A.Emit):
                     self.events.setdefault(n.event, len(n.args))
                 elif isinstance(n, A.OnDecl):
@@ -196,6 +202,35 @@ def _next(values: list, v):
     if v not in values or len(values) < 2:
         return None
     return values[(values.index(v) + 1) % len(values)]
+
+
+def _fixed_player(ctx: _Context, e) -> bool:
+    """Whether a player expression names the same player whatever a statement does: a local,
+    `me`, their neighbours, the owner of a zone of such a player or of a local zone."""
+    if isinstance(e, A.Name):
+        ref = ctx.refs.get(e)
+        return not isinstance(ref, (BuiltinRef, OptionRef, DefRef)) or e.name == "me"
+    if isinstance(e, A.Attr) and e.name in ("left", "right"):
+        return _fixed_player(ctx, e.obj)
+    if isinstance(e, A.Attr) and e.name == "owner" and ctx.types.get(e.obj) == ZONE:
+        o = e.obj
+        return (isinstance(o, A.Name) and not isinstance(ctx.refs.get(o), ZoneRef)) or (
+            isinstance(o, A.Of) and _fixed_player(ctx, o.obj))
+    return False
+
+
+_TURN = (A.NextTurn, A.Do, A.Emit, A.EndGame)
+
+
+def _commute(ctx: _Context, a, b) -> bool:
+    """Whether two statements give the same in either order by construction: a `next turn` of
+    a fixed player (it only names who plays after the action) beside a statement that neither
+    hands the turn over, nor runs an effect, nor reads `next_player`."""
+    for x, y in ((a, b), (b, a)):
+        if isinstance(x, A.NextTurn) and _fixed_player(ctx, x.player) and not any(
+                isinstance(n, _TURN) or (isinstance(n, A.Name) and n.name == "next_player") for n in A.walk(y)):
+            return True
+    return False
 
 
 def _turn_phase(p: A.Phase) -> bool:
@@ -226,7 +261,8 @@ def _of_rule(model, ctx: _Context, src, key, n) -> Iterable[Mutant]:
     if isinstance(n, A.Attr) and n.name in ("left", "right") and model.types.get(n.obj) == PLAYER:
         other = "right" if n.name == "left" else "left"
         yield Mutant(key, "player", other, n.span, f"`.{n.name}` changed to `.{other}` in `{t(n)}`")
-    elif isinstance(n, A.Name) and n.name in ("others", "players") and isinstance(model.refs.get(n), BuiltinRef):
+    elif isinstance(n, A.Name) and n.name in ("others", "players") and isinstance(model.refs.get(n), BuiltinRef) \
+            and id(n) not in ctx.no_one:  # where no one acts, `others` is every player
         other = "players" if n.name == "others" else "others"
         yield Mutant(key, "player", other, n.span, f"`{n.name}` changed to `{other}`")
     elif isinstance(n, A.Chooser) and n.player is not None and not (
@@ -255,7 +291,7 @@ def _of_rule(model, ctx: _Context, src, key, n) -> Iterable[Mutant]:
             a, b = n.stmts[i], n.stmts[i + 1]
             if isinstance(a, A.Log) or isinstance(b, A.Log) or (isinstance(a, A.Require) and isinstance(b, A.Require)):
                 continue
-            if _text(src, a) == _text(src, b):
+            if _text(src, a) == _text(src, b) or _commute(ctx, a, b):
                 continue
             sp = Span(a.span.file, a.span.line, a.span.col, b.span.end_line, b.span.end_col)
             yield Mutant(key, "swap", i, sp, f"`{t(a)}` and `{t(b)}` swapped")
