@@ -518,6 +518,11 @@ action hand_over "hand over" {
   gain 1 gold
   next turn me.left
 }
+action tidy "tidy" {
+  gain 1 gold
+  move cards to pile
+  shuffle pile
+}
 """
 
 RULE_SCENARIOS = """\
@@ -579,6 +584,11 @@ def test_the_operators_on_rules_change_zones_players_conditions_phases_order_tri
     assert not any(m.op == "player" and m.span.line == 35 for m in ms)
     # `next turn` of a fixed player only names who plays next: swapped with a gain, the same
     assert not any(m.op == "swap" and m.span.line == 37 for m in ms)
+    # two statements that neither read nor write what the other writes (Gold, the cards): the same
+    # in either order; a move and a shuffle of the same cards are not (nor a gain with a trigger)
+    swaps = {m.change for m in ms if m.op == "swap"}
+    assert "`gain 1 gold` and `move cards to pile` swapped" not in swaps
+    assert {"`move cards to pile` and `shuffle pile` swapped", "`gain 1 vp` and `gain 1 gold` swapped"} <= swaps
 
 
 def test_every_mutant_of_the_operators_on_rules_checks(rules):

@@ -25,7 +25,7 @@ from typing import Iterable
 
 import attrs
 
-from ..check.model import BOOL, PLAYER, ZONE, BuiltinRef, ConstRef, DefRef, OptionRef, ZoneRef
+from ..check.model import BOOL, PLAYER, ZONE, BuiltinRef, ConstRef, DefRef, KindDefRef, OptionRef, ZoneRef
 from ..errors import Span
 from ..syntax import ast as A
 
@@ -183,6 +183,8 @@ class _Context:
         self.no_one: set[int] = set()  # ids of the nodes of the setup and `at game end`, where `me` is none
         self.types = model.types
         self.refs = model.refs
+        self.defs = model.defs
+        self.triggered = {c: bool(i.triggers) for c, i in model.counters.items()}
         for d in model.decls:
             name = getattr(d, "name", None) if isinstance(d, A.DefDecl) else None
             no_one = isinstance(d, (A.SetupDecl, A.GameEndDecl))
@@ -220,17 +222,82 @@ def _fixed_player(ctx: _Context, e) -> bool:
 
 
 _TURN = (A.NextTurn, A.Do, A.Emit, A.EndGame)
+_CARDS = "cards"  # what a move, shuffle, reveal... changes, and what reading a zone or a card reads
+_MOVES = (A.Move, A.Shuffle, A.Reveal, A.Look, A.Show, A.Swap)
+
+
+def _reads(ctx: _Context, e, seen: set) -> set:
+    """The names an expression reads (counters, variables, attributes, definitions with what
+    their bodies read), and `cards` when it reads a zone or a card's place."""
+    out: set = set()
+    for n in A.walk(e):
+        if isinstance(n, (A.Name, A.Of, A.Attr, A.Call)):
+            out.add(n.name)
+            ref = ctx.refs.get(n)
+            if ctx.types.get(n) == ZONE or isinstance(ref, (ZoneRef, KindDefRef)) or (
+                    isinstance(n, A.Attr) and n.name in ("zone", "owner", "holder", "facedown", "size")):
+                out.add(_CARDS)  # where a card is, what a zone holds
+            if isinstance(ref, DefRef) and n.name not in seen and n.name in ctx.defs:
+                seen.add(n.name)
+                out |= _reads(ctx, ctx.defs[n.name].decl.body, seen)
+            elif isinstance(n, A.Call) and not isinstance(ref, DefRef):
+                out.add(_CARDS)  # a builtin or a kind's value: it may read any card
+        elif isinstance(n, (A.AllZone, A.EveryZone)):
+            out.add(_CARDS)
+    return out
+
+
+def _effects(ctx: _Context, s) -> tuple[set, set] | None:
+    """(what a statement writes, what it reads), or None when it cannot be told (an effect
+    run, a decision asked, a counter with a trigger gained...)."""
+    if isinstance(s, A.Gain):
+        if ctx.triggered.get(s.counter):
+            return None
+        r = _reads(ctx, s.amount, set()) | (_reads(ctx, s.other, set()) if s.other is not None else set())
+        return {s.counter}, r
+    if isinstance(s, A.Set):
+        t = s.target
+        name = t.name if isinstance(t, (A.Name, A.Attr, A.Of)) else None
+        if name is None or ctx.triggered.get(name):
+            return None
+        obj = t.obj if isinstance(t, (A.Attr, A.Of)) else None
+        return {name}, _reads(ctx, s.value, set()) | (_reads(ctx, obj, set()) if obj is not None else set())
+    if isinstance(s, _MOVES):
+        r: set = {_CARDS}
+        for c in A.children(s):
+            r |= _reads(ctx, c, set())
+        return {_CARDS}, r
+    if isinstance(s, (A.If, A.For)):
+        w: set = set()
+        r = set()
+        for part in (s.test if isinstance(s, A.If) else s.coll,) + ((s.cond,) if isinstance(s, A.For) and s.cond else ()):
+            r |= _reads(ctx, part, set())
+        for b in (s.then, s.orelse) if isinstance(s, A.If) else (s.body,):
+            for x in (b.stmts if b is not None else ()):
+                got = _effects(ctx, x)
+                if got is None:
+                    return None
+                w |= got[0]
+                r |= got[1]
+        return w, r
+    return None
 
 
 def _commute(ctx: _Context, a, b) -> bool:
     """Whether two statements give the same in either order by construction: a `next turn` of
     a fixed player (it only names who plays after the action) beside a statement that neither
-    hands the turn over, nor runs an effect, nor reads `next_player`."""
+    hands the turn over, nor runs an effect, nor reads `next_player`; or two statements of
+    which neither writes what the other reads or writes (a counter, a variable, an attribute;
+    the cards, for a move), with no decision, no effect run, no trigger between them."""
     for x, y in ((a, b), (b, a)):
         if isinstance(x, A.NextTurn) and _fixed_player(ctx, x.player) and not any(
                 isinstance(n, _TURN) or (isinstance(n, A.Name) and n.name == "next_player") for n in A.walk(y)):
             return True
-    return False
+    ea, eb = _effects(ctx, a), _effects(ctx, b)
+    if ea is None or eb is None:
+        return False
+    (wa, ra), (wb, rb) = ea, eb
+    return not (wa & (rb | wb)) and not (wb & ra)
 
 
 def _turn_phase(p: A.Phase) -> bool:
