@@ -523,6 +523,7 @@ action tidy "tidy" {
   move cards to pile
   shuffle pile
 }
+view { "Bags" if generous: bag, pile }
 """
 
 RULE_SCENARIOS = """\
@@ -586,6 +587,8 @@ def test_the_operators_on_rules_change_zones_players_conditions_phases_order_tri
     assert not any(m.op == "swap" and m.span.line == 37 for m in ms)
     # two statements that neither read nor write what the other writes (Gold, the cards): the same
     # in either order; a move and a shuffle of the same cards are not (nor a gain with a trigger)
+    # a view only groups what `tav play` shows: its condition is no rule
+    assert [m.change for m in ms if m.op == "cond"] == ["`generous` changed to `early`"]
     swaps = {m.change for m in ms if m.op == "swap"}
     assert "`gain 1 gold` and `move cards to pile` swapped" not in swaps
     assert {"`move cards to pile` and `shuffle pile` swapped", "`gain 1 vp` and `gain 1 gold` swapped"} <= swaps

@@ -107,11 +107,16 @@ def mutants(model, files: set[str]) -> list[Mutant]:
         elif isinstance(d, A.OptionDecl):
             in_scenario.update(id(n) for b in (d.low, d.high) if b is not None for n in A.walk(b))
     ctx = _Context(model)
+    shown: set = set()  # a view only groups what `tav play` shows: no rule reads it
+    for d in model.decls:
+        if isinstance(d, A.ViewDecl):
+            shown.update(id(n) for n in A.walk(d))
     for key, n in keyed(model.decls, files):
         if id(n) in in_scenario:
             continue
         out.extend(_of_node(model, src, key, n))
-        out.extend(_of_rule(model, ctx, src, key, n))
+        if id(n) not in shown:
+            out.extend(_of_rule(model, ctx, src, key, n))
     out.sort(key=lambda m: (m.span.file, m.span.line, m.span.col))
     return out
 
