@@ -522,7 +522,12 @@ action tidy "tidy" {
   gain 1 gold
   move cards to pile
   shuffle pile
+  gain 2 score
+  lose 1 score
+  set gold of me = 2
+  set gold of me = 3
 }
+counter score per player = 0
 view { "Bags" if generous: bag, pile }
 """
 
@@ -592,6 +597,9 @@ def test_the_operators_on_rules_change_zones_players_conditions_phases_order_tri
     swaps = {m.change for m in ms if m.op == "swap"}
     assert "`gain 1 gold` and `move cards to pile` swapped" not in swaps
     assert {"`move cards to pile` and `shuffle pile` swapped", "`gain 1 vp` and `gain 1 gold` swapped"} <= swaps
+    # additions to a counter without bounds commute; two settings of one counter do not
+    assert "`gain 2 score` and `lose 1 score` swapped" not in swaps
+    assert "`set gold of me = 2` and `set gold of me = 3` swapped" in swaps
 
 
 def test_every_mutant_of_the_operators_on_rules_checks(rules):

@@ -190,6 +190,7 @@ class _Context:
         self.refs = model.refs
         self.defs = model.defs
         self.triggered = {c: bool(i.triggers) for c, i in model.counters.items()}
+        self.unbounded = {c: i.decl.low is None and i.decl.high is None for c, i in model.counters.items()}
         for d in model.decls:
             name = getattr(d, "name", None) if isinstance(d, A.DefDecl) else None
             no_one = isinstance(d, (A.SetupDecl, A.GameEndDecl))
@@ -259,6 +260,8 @@ def _effects(ctx: _Context, s) -> tuple[set, set] | None:
         if ctx.triggered.get(s.counter):
             return None
         r = _reads(ctx, s.amount, set()) | (_reads(ctx, s.other, set()) if s.other is not None else set())
+        if s.op in ("gain", "lose") and ctx.unbounded.get(s.counter):
+            return {("+", s.counter)}, r  # an addition to a counter without bounds: additions commute
         return {s.counter}, r
     if isinstance(s, A.Set):
         t = s.target
@@ -302,7 +305,10 @@ def _commute(ctx: _Context, a, b) -> bool:
     if ea is None or eb is None:
         return False
     (wa, ra), (wb, rb) = ea, eb
-    return not (wa & (rb | wb)) and not (wb & ra)
+    plain = lambda w: {x[1] if isinstance(x, tuple) else x for x in w}  # noqa: E731
+    added = {x for x in wa & wb if isinstance(x, tuple)}  # both add to the same counter: that commutes
+    return not (plain(wa) & rb) and not (plain(wb) & ra) and not (plain(wa - added) & plain(wb)) \
+        and not (plain(wb - added) & plain(wa))
 
 
 def _turn_phase(p: A.Phase) -> bool:
