@@ -529,6 +529,15 @@ action tidy "tidy" {
 }
 counter score per player = 0
 view { "Bags" if generous: bag, pile }
+effect weather(n: int) {
+  if n == 1 { gain 1 gold }
+  if n == 2 or n == 3 { gain 1 vp }
+}
+var stage: int = 1
+effect advance {
+  if stage == 1 { set stage = 2 }
+  if stage == 2 { gain 1 gold }
+}
 """
 
 RULE_SCENARIOS = """\
@@ -600,6 +609,9 @@ def test_the_operators_on_rules_change_zones_players_conditions_phases_order_tri
     # additions to a counter without bounds commute; two settings of one counter do not
     assert "`gain 2 score` and `lose 1 score` swapped" not in swaps
     assert "`set gold of me = 2` and `set gold of me = 3` swapped" in swaps
+    # two ifs on different values of one name: at most one runs, unless the first changes it
+    assert not any("if n == 1" in c for c in swaps)
+    assert any("if stage == 1" in c for c in swaps)
 
 
 def test_every_mutant_of_the_operators_on_rules_checks(rules):

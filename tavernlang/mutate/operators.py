@@ -189,6 +189,7 @@ class _Context:
         self.types = model.types
         self.refs = model.refs
         self.defs = model.defs
+        self.effects = {**model.effects, **model.actions}
         self.triggered = {c: bool(i.triggers) for c, i in model.counters.items()}
         self.unbounded = {c: i.decl.low is None and i.decl.high is None for c, i in model.counters.items()}
         for d in model.decls:
@@ -291,6 +292,44 @@ def _effects(ctx: _Context, s) -> tuple[set, set] | None:
     return None
 
 
+def _cases(e) -> tuple[str, set] | None:
+    """(X, values) of a test `X == V` or `X == V or X == W ...` with literal values, else None."""
+    if isinstance(e, A.BinOp) and e.op == "or":
+        x, y = _cases(e.left), _cases(e.right)
+        return (x[0], x[1] | y[1]) if x is not None and y is not None and x[0] == y[0] else None
+    if isinstance(e, A.BinOp) and e.op == "==" and isinstance(e.right, A.Lit):
+        return A.text_of(e.left), {e.right.value}
+    return None
+
+
+def _writes_name(ctx: _Context, s, name: str, seen: set) -> bool:
+    """Whether a statement may change `name` (a counter or variable), following the effects it
+    runs; an effect it cannot name (a card's) may change anything."""
+    for n in A.walk(s):
+        if (isinstance(n, A.Gain) and n.counter == name) or (isinstance(n, A.Set) and A.text_of(n.target) == name):
+            return True
+        if isinstance(n, A.Do):
+            e = n.effect
+            callee = e.name if isinstance(e, (A.Name, A.Call)) else None
+            if callee is None or callee not in ctx.effects:
+                return True
+            if callee not in seen:
+                seen.add(callee)
+                if _writes_name(ctx, ctx.effects[callee].decl.body, name, seen):
+                    return True
+    return False
+
+
+def _exclusive(ctx: _Context, a, b) -> bool:
+    """Two `if`s without `else` whose tests compare one name to different values (`if moon == 2`
+    and `if moon == 3`), neither of which changes that name: at most one of them runs."""
+    if not (isinstance(a, A.If) and isinstance(b, A.If) and a.orelse is None and b.orelse is None):
+        return False
+    x, y = _cases(a.test), _cases(b.test)
+    return x is not None and y is not None and x[0] == y[0] and not (x[1] & y[1]) \
+        and not _writes_name(ctx, a.then, x[0], set()) and not _writes_name(ctx, b.then, x[0], set())
+
+
 def _commute(ctx: _Context, a, b) -> bool:
     """Whether two statements give the same in either order by construction: a `next turn` of
     a fixed player (it only names who plays after the action) beside a statement that neither
@@ -301,6 +340,8 @@ def _commute(ctx: _Context, a, b) -> bool:
         if isinstance(x, A.NextTurn) and _fixed_player(ctx, x.player) and not any(
                 isinstance(n, _TURN) or (isinstance(n, A.Name) and n.name == "next_player") for n in A.walk(y)):
             return True
+    if _exclusive(ctx, a, b):
+        return True
     ea, eb = _effects(ctx, a), _effects(ctx, b)
     if ea is None or eb is None:
         return False
