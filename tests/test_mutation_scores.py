@@ -14,11 +14,11 @@ from tavernlang.mutate.run import default_jobs, mutate
 ROOT = Path(__file__).resolve().parent.parent
 
 # game -> (lowest score, whether every survivor must be marked equivalent)
-FLOORS = {
-    "little_tavern": (0.989, True),
-    "tavern_masters": (0.993, True),
-    "taverns_of_tiefenthal": (0.992, True),
-    "cavern_tavern": (0.980, True),
+FLOORS = {  # under every operator, those on rules too (docs/mutate.md, "The operators on rules")
+    "little_tavern": (0.946, True),
+    "tavern_masters": (0.961, True),
+    "taverns_of_tiefenthal": (0.948, False),
+    "cavern_tavern": (0.945, False),
 }
 
 

@@ -1,6 +1,7 @@
 """The `tav mutate` command (a click command object, added to the `tav` group by the CLI).
 
     tav mutate FILE [--tests PATH...] [--jobs N] [--json] [--stand-ins] [--only PATH[:LINE[-LINE]]...]
+               [--operator OP...]
 
 Each surviving mutant prints as ``FILE:LINE:COL: survived: <what was changed>`` with
 its source line and a caret, then the counts and the mutation score (mutants of data
@@ -20,6 +21,7 @@ import click
 from ..errors import _excerpt
 from ..guard import guarded
 from ..paths import RulesPath
+from .operators import OPERATORS, RULE_OPERATORS, VALUE_OPERATORS
 
 
 def _place(sp) -> dict:
@@ -50,7 +52,30 @@ def report_json(rep) -> dict:
         "unused_markers": [dict(_place(sp), message=rep.problems.get(sp)) for sp in rep.unused_markers],
         "markers_without_reason": [dict(_place(sp), message=rep.problems.get(sp)) for sp in rep.bad_markers],
         "seconds": round(rep.seconds, 2),
+        "operators": by_operator(rep),
     }
+
+
+def by_operator(rep) -> dict:
+    """For each operator that made a (valid) mutant: its mutants, killed, equivalent, survived
+    and stand-in counts."""
+    out: dict = {}
+    for r in rep.results:
+        if r.status == "invalid":
+            continue
+        c = out.setdefault(r.mutant.op, {"mutants": 0, "killed": 0, "equivalent": 0, "survived": 0, "stand_in": 0})
+        c["mutants"] += 1
+        if r.stand_in:
+            c["stand_in"] += 1
+        if r.status in ("killed", "timeout"):
+            c["killed"] += 1
+        elif r.stand_in:
+            pass
+        elif r.equivalent:
+            c["equivalent"] += 1
+        else:
+            c["survived"] += 1
+    return out
 
 
 def report_text(rep, stand_ins: bool = False) -> tuple[list[str], list[str]]:
@@ -84,6 +109,15 @@ def report_text(rep, stand_ins: bool = False) -> tuple[list[str], list[str]]:
                + f" ({n_sc} scenarios in {len(rep.targets)} files, {rep.seconds:.1f} s"
                + (f"; {rep.invalid} mutants that do not check left out" if rep.invalid else "") + ")")
     return out, err
+
+
+def expand_operators(names) -> set[str] | None:
+    """The operators named on the command line, `values` and `rules` standing for their groups
+    (None: all of them)."""
+    out: set[str] = set()
+    for n in names:
+        out.update(VALUE_OPERATORS if n == "values" else RULE_OPERATORS if n == "rules" else (n,))
+    return out or None
 
 
 _RANGE = re.compile(r"^(.*?):(\d+)(?:-(\d+))?$")
@@ -126,10 +160,14 @@ def _usage(message: str):
 @click.option("--only", "only", multiple=True, metavar="PATH[:LINE[-LINE]]",
               help="Make only the mutants that start in this file of the game (a path from here, or as "
                    "the game includes it), or in these lines of it. Repeat for several.")
+@click.option("--operator", "operators", multiple=True, type=click.Choice(OPERATORS + ("values", "rules")),
+              metavar="OP",
+              help="Make only the mutants of this operator (or of every operator on values, or on "
+                   "rules). Repeat for several.")
 @click.option("--stand-ins", "stand_ins", is_flag=True,
               help="List the survivors of stand-in data too (marked '# tav: stand-in'; never scored).")
 @guarded
-def mutate(file, tests, jobs, as_json, time_limit, progress, only, stand_ins):
+def mutate(file, tests, jobs, as_json, time_limit, progress, only, operators, stand_ins):
     """Change the rules of FILE one small step at a time and report the changes no scenario notices."""
     from .run import OnlyError
     from .run import mutate as run
@@ -148,7 +186,7 @@ def mutate(file, tests, jobs, as_json, time_limit, progress, only, stand_ins):
             click.echo(f"\r{done}/{total} mutants", err=True, nl=done == total)
 
     try:
-        rep = run(file, list(tests) or None, jobs, tick, time_limit, places or None)
+        rep = run(file, list(tests) or None, jobs, tick, time_limit, places or None, expand_operators(operators))
     except OnlyError as e:
         _usage(str(e))
     if as_json:

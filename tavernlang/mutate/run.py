@@ -521,11 +521,13 @@ def _selected(sp: Span, only) -> bool:
 
 
 def mutate(path: str, tests: list[str] | None = None, jobs: int = 1, progress=None,
-           time_limit: float | None = None, only=None) -> Report:
+           time_limit: float | None = None, only=None, operators=None) -> Report:
     """Make the mutants of the game at `path` and run them; raise TavError when the game
     does not load or no scenario reaches it. `only`: (PATH, first line, last line) places
     (lines None: the whole file); only the mutants starting there are made (OnlyError when a
-    PATH is no file of the game)."""
+    PATH is no file of the game). `operators`: the names of the operators to use (default:
+    all of them); with them, no marker is reported as unused (it may mark other operators'
+    mutants)."""
     from ..engine.compile import CompiledGame
     from ..engine.scenario import run_scenario
 
@@ -536,7 +538,7 @@ def mutate(path: str, tests: list[str] | None = None, jobs: int = 1, progress=No
         only = resolve_only(only, files)
     else:
         only = None
-    ms = [m for m in mutants(model, files) if _selected(m.span, only)]
+    ms = [m for m in mutants(model, files) if _selected(m.span, only) and (not operators or m.op in operators)]
     found = find_scenario_files(path, tests)
     own = _target(path)
     targets, left_out = [], []
@@ -619,12 +621,13 @@ def mutate(path: str, tests: list[str] | None = None, jobs: int = 1, progress=No
             used.add(r.mutant.line)
     unused = []
     for key, (sp, reason) in sorted(marks.items()):
-        if reason and key not in used and _selected(sp, only):
+        if reason and key not in used and _selected(sp, only) and not operators:
             unused.append(sp)
             problems[sp] = "marked equivalent, but no mutant of this line survives"
     for m in stands:
         at = Span(*m.region[:3]) if m.region else m.span
-        if not m.problem and id(m) not in covering and (_selected(m.span, only) or _selected(at, only)):
+        if not m.problem and id(m) not in covering and (_selected(m.span, only) or _selected(at, only)) \
+                and not operators:
             unused.append(m.span)
             problems[m.span] = {"line": "marked stand-in, but no mutant starts on this line",
                                 "declaration": "marked stand-in, but no mutant lies in the declaration on the next line",
