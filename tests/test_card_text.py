@@ -241,7 +241,7 @@ def test_run_quiet_prints_the_result_alone_and_explain_places_each_gain():
     game = str(ROOT / "games" / "little_tavern.tav")
     quiet = CliRunner().invoke(main, ["run", game, "-p", "3", "--seed", "1", "--quiet"])
     assert quiet.exit_code == 0, quiet.output
-    assert quiet.output.splitlines()[0] == "Little Tavern, 3 players, seed 1: 2 rounds, 93 decisions"
+    assert quiet.output.splitlines()[0] == "Little Tavern, 3 players, seed 1: 2 rounds, 93 decisions (and 42 with one option)"
     assert "->" not in quiet.output  # no log
     full = CliRunner().invoke(main, ["run", game, "-p", "3", "--seed", "1", "--explain"]).output
     lines = full.splitlines()

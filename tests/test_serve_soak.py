@@ -31,6 +31,17 @@ from tavernlang.web.tables import Server  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 GAME = "games/little_tavern.tav"
+
+
+@pytest.fixture(autouse=True)
+def _scripted_pages(monkeypatch):
+    """The soak asks for its tables' states at machine speed: the per-connection rate of the
+    web server (tested in test_web.py) is lifted."""
+    from tavernlang.web import app as web
+    monkeypatch.setattr(web, "RATE", 1e9)
+    monkeypatch.setattr(web, "BURST", 1_000_000)
+
+
 BATCH = 10  # tables opened at once (their bots play side by side)
 RSS_MARGIN = 24 * 1024 * 1024  # bytes the process may grow by from the warm-up to the end
 OBJECTS_MARGIN = 0.05  # the share the live Python objects may grow by likewise
