@@ -40,7 +40,7 @@ _TABLE_NODES = (A.Call, A.BinOp, A.Not, A.Neg, A.Cond, A.Lit, A.Name, A.Attr, A.
 _TABLE_MOST = 250_000  # entries at most (500 cards for a value of two cards)
 INLINE_DEPTH = 6  # defs inlined into inlined defs, at most
 INLINE_NODES = 60  # a def whose body is larger stays a call
-_SIMPLE = re.compile(r"^(env\[\d+\]|_[vtxas]\d*|-?\d+|None|True|False|st\.current|_k\d+|\((env\[\d+\]|_[vtxas]\d*)\))$")
+_SIMPLE = re.compile(r"^(env\[\d+\]|_[vtxas]\d*|_g[ov]\d+|-?\d+|None|True|False|st\.current|_k\d+|\((env\[\d+\]|_[vtxas]\d*)\))$")
 _COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-", "*": "*"}
 
 
@@ -75,6 +75,9 @@ class _Fn:
         # table of card values, _table_fn, is made only for a function with none left)
         self.unvetted = 0
         self.calls = 0  # calls of the pure helpers (a table of a value without any is not worth it)
+        # a function that only reads the state (an expression's, `_root`): the game's options and
+        # shared vars it reads, each read once at its start into a local (name -> its source)
+        self.reads: dict[str, str] | None = None
 
     def tmp(self, prefix="_t") -> str:
         self.n += 1
@@ -212,11 +215,34 @@ class ExpressionCompiler:
         line's span), with fresh temporaries; where: the span of the rules text it is for (see
         compile_fn); at: where a fault on any of the lines is reported (a writer's lines carry
         their own spans)."""
-        with self.inner(fn=_Fn()):
+        fn = _Fn()
+        if params.startswith("st,"):
+            fn.reads = {}
+        with self.inner(fn=fn):
             body, val, *ret = build()
+        if fn.reads:  # (read once: nothing an expression works out changes them)
+            head = [f"{name} = {src}" for name, src in fn.reads.items()]
+            if isinstance(body, Writer):
+                w = Writer()
+                first = body.spans[0] if body.spans else (ret[0] if ret else at)
+                for line in head:
+                    w.line(line, first)
+                w.write(body)
+                body = w
+            else:
+                body = head + body
         if isinstance(body, Writer):
             return self.compile_fn(params, body, val, ret[0] if ret else at, where)
         return self.compile_fn(params, fragment(body, at), val, at, where, located=at is not None)
+
+    def _read_once(self, name: str, src: str) -> str:
+        """`src` (an option's or a shared var's value) as a local read once at the start of the
+        function being generated, when it only reads the state; else src itself."""
+        reads = self.ctx.fn.reads
+        if reads is None:
+            return src
+        reads[name] = src
+        return name
 
     def tmp(self, prefix: str = "_t") -> str:
         return self.ctx.fn.tmp(prefix)
@@ -782,13 +808,13 @@ class ExpressionCompiler:
                 return [], '_g.result(st)["winners"]'
         match ref:
             case OptionRef(slot=s):
-                return [], f"st.opt[{s}]"
+                return [], self._read_once(f"_go{s}", f"st.opt[{s}]")
             case CounterRef(whose="shared", slot=s):
                 return [], f"st.counters[{s}][0]"
             case CounterRef(whose="me", slot=s):
                 return [], f"st.counters[{s}][{self._me()}]"
             case VarRef(whose="shared", slot=s):
-                return [], f"st.vars[{s}][0]"
+                return [], self._read_once(f"_gv{s}", f"st.vars[{s}][0]")
             case ZoneRef(whose="shared", slot=s):
                 return [], f"st.zbase[{s}]"
             case ConstRef(name=n) | EffectRef(name=n) | PhaseRef(name=n):
