@@ -29,7 +29,9 @@ ATTRS = {"append", "pop", "get", "zones", "zbase", "zfam", "bot_random", "bot_co
          "cur", "n", "taken", "idle", "steps", "log", "legal", "known", "r", "a", "used", "acted",
          "name", "title", "alone", "frame", "first", "body", "add",
          # the cards a fixed fact of theirs holds for (a frozenset): any and every of a zone
-         "isdisjoint", "issuperset"}
+         "isdisjoint", "issuperset",
+         # where the game can be resumed from (the flow and the turn loop: tests/test_flow_restarts.py)
+         "on_phase"}
 BUILTINS = {"len", "list", "range", "sum", "min", "max", "abs", "reversed", "any", "all", "set"}
 STRINGS = {'"winners"', '"type"', '"log"', '"text"', '"effect"', '"effect: "'}
 

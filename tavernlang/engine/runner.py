@@ -51,6 +51,9 @@ class Match:
             from .explain import Explainer
             self.st.explain = Explainer(game)
         self.choices: list[int] = []
+        # where the game can be resumed from, once keep_restarts() is asked: (a copy of the state
+        # at the start of the latest phase, the flow's token for it, the choices made before it)
+        self.restart: tuple[State, tuple, int] | None = None
         self._gen = game.flow(self.st)
         self.pending: Decision | None = None
         self.result: dict | None = None
@@ -79,6 +82,15 @@ class Match:
                     None, {"type": "end", **r}))
         finally:
             self._left = st.deadline - time.monotonic()
+
+    def keep_restarts(self) -> None:
+        """From the next phase on, keep a copy of the state at the start of each phase, where
+        the game can be resumed from (`self.restart`: a search bot's worlds start there)."""
+        st = self.st
+
+        def mark(at: tuple) -> None:
+            self.restart = (st.copy(), at, len(self.choices))
+        st.on_phase = mark
 
     @property
     def over(self) -> bool:
