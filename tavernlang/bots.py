@@ -14,9 +14,14 @@ compare, report and lint --simulate).
   game at random and backs up who won and whom each player outscored.
 
 A search needs copies of the game at the decision. A game in progress is a chain of Python
-generators, which cannot be copied, so a copy is made by replaying the game's choices from its
-seed with an inline agent (the `tav sim` fast path, no log), then changing the replayed State
-in place at the decision (the determinization). An iteration costs about one random playout.
+generators, which cannot be copied, so a copy starts where the game can be resumed from: the
+interactive flavour hands `st.on_phase` a token at the start of each phase, turn and step of
+simultaneous turns, and `game.flow(copy, token)` plays on from a `State.copy()` taken there
+(the games here keep the latest: `drive`, `Match.keep_restarts`). A world copies it, replays the
+choices made since with an inline agent (the `tav sim` fast path, no log; from the seed when the
+decision came before any phase), then changes the replayed State in place at the decision (the
+determinization). An iteration costs the few decisions of the turn so far and the random playout
+from the decision to the end (benchmarks/bench_search.py counts them).
 
 Every bot's randomness comes from its own RNG seeded from the game's seed and its seat: the same
 seed and bots give the same game. This module is a tool above the engine: it drives compiled
@@ -408,7 +413,7 @@ class Searcher:
             self.searches += 1
             self.seconds += time.perf_counter() - t0
 
-    # one world: the game replayed to the root (from the copy at the start of its phase, or
+    # one world: the game replayed to the root (from the copy where its turn, step or phase began, or
     # from the seed), sampled there, then driven by `decide`
     def _world(self, root: Root, world_rng: random.Random, decide) -> Any:
         game = root.game
