@@ -359,7 +359,7 @@ def _standing(game, st, p: int):
 
 class Root:
     """The decision a search starts from: the game so far and the options before the chooser.
-    `restart`: (a copy of the state at the start of the phase the decision is in, the flow's
+    `restart`: (a copy of the state where the decision's turn, step or phase began, the flow's
     token to resume there, how many of the choices came before it), or None: from the seed."""
 
     __slots__ = ("game", "players", "seed", "options", "history", "player", "n_options", "labeler", "restart")
@@ -371,8 +371,8 @@ class Root:
 
     @classmethod
     def of(cls, match: Match) -> "Root":
-        """The match's decision; from now on the match keeps where its phases start (a search's
-        worlds resume there: the decisions before the first one kept replay from the seed)."""
+        """The match's decision; from now on the match keeps where its turns, steps and phases
+        start (a search's worlds resume there; until the first is kept, from the seed)."""
         if match.st.on_phase is None:
             match.keep_restarts()
         d = match.pending
@@ -578,7 +578,7 @@ def drive(game, players: int, seed: int, options: dict | None, bots: list[tuple[
     st.fired = fired
     seats = Seats(bots, seed, peek)
     history: list[int] = []
-    restart = None  # where the latest phase started (Root.restart), kept when a seat searches
+    restart = None  # the latest point the game can resume from (Root.restart), kept when a seat searches
 
     def mark(at):
         nonlocal restart

@@ -52,7 +52,7 @@ class Match:
             self.st.explain = Explainer(game)
         self.choices: list[int] = []
         # where the game can be resumed from, once keep_restarts() is asked: (a copy of the state
-        # at the start of the latest phase, the flow's token for it, the choices made before it)
+        # where the latest turn, step or phase began, the flow's token for it, the choices before it)
         self.restart: tuple[State, tuple, int] | None = None
         self._gen = game.flow(self.st)
         self.pending: Decision | None = None
@@ -84,8 +84,9 @@ class Match:
             self._left = st.deadline - time.monotonic()
 
     def keep_restarts(self) -> None:
-        """From the next phase on, keep a copy of the state at the start of each phase, where
-        the game can be resumed from (`self.restart`: a search bot's worlds start there)."""
+        """From now on, keep a copy of the state where each turn, step of simultaneous turns and
+        phase begins: where the game can be resumed from (`self.restart`, the latest; a search
+        bot's worlds start there: `game.flow(copy, token)`, engine/compile.py's flow)."""
         st = self.st
 
         def mark(at: tuple) -> None:
