@@ -14,9 +14,14 @@ compare, report and lint --simulate).
   game at random and backs up who won and whom each player outscored.
 
 A search needs copies of the game at the decision. A game in progress is a chain of Python
-generators, which cannot be copied, so a copy is made by replaying the game's choices from its
-seed with an inline agent (the `tav sim` fast path, no log), then changing the replayed State
-in place at the decision (the determinization). An iteration costs about one random playout.
+generators, which cannot be copied, so a copy starts where the game can be resumed from: the
+interactive flavour hands `st.on_phase` a token at the start of each phase, turn and step of
+simultaneous turns, and `game.flow(copy, token)` plays on from a `State.copy()` taken there
+(the games here keep the latest: `drive`, `Match.keep_restarts`). A world copies it, replays the
+choices made since with an inline agent (the `tav sim` fast path, no log; from the seed when the
+decision came before any phase), then changes the replayed State in place at the decision (the
+determinization). An iteration costs the few decisions of the turn so far and the random playout
+from the decision to the end (benchmarks/bench_search.py counts them).
 
 Every bot's randomness comes from its own RNG seeded from the game's seed and its seat: the same
 seed and bots give the same game. This module is a tool above the engine: it drives compiled
@@ -296,8 +301,8 @@ class _Stop(Exception):
     """Ends a replayed world early (greedy: the option has resolved)."""
 
 
-def _run(game, st) -> None:
-    for _ in game.flow(st):  # pragma: no cover - the agent answers inline
+def _run(game, st, at=None) -> None:
+    for _ in game.flow(st, at):  # pragma: no cover - the agent answers inline
         raise AssertionError("a decision escaped the agent")
 
 
@@ -353,19 +358,26 @@ def _standing(game, st, p: int):
 
 
 class Root:
-    """The decision a search starts from: the game so far and the options before the chooser."""
+    """The decision a search starts from: the game so far and the options before the chooser.
+    `restart`: (a copy of the state where the decision's turn, step or phase began, the flow's
+    token to resume there, how many of the choices came before it), or None: from the seed."""
 
-    __slots__ = ("game", "players", "seed", "options", "history", "player", "n_options", "labeler")
+    __slots__ = ("game", "players", "seed", "options", "history", "player", "n_options", "labeler", "restart")
 
-    def __init__(self, game, players, seed, options, history, player, n_options, labeler):
+    def __init__(self, game, players, seed, options, history, player, n_options, labeler, restart=None):
         self.game, self.players, self.seed, self.options = game, players, seed, options
-        self.history, self.player, self.n_options, self.labeler = list(history), player, n_options, labeler
+        self.player, self.n_options, self.labeler, self.restart = player, n_options, labeler, restart
+        self.history = list(history if restart is None else history[restart[2]:])  # (since the restart)
 
     @classmethod
     def of(cls, match: Match) -> "Root":
+        """The match's decision; from now on the match keeps where its turns, steps and phases
+        start (a search's worlds resume there; until the first is kept, from the seed)."""
+        if match.st.on_phase is None:
+            match.keep_restarts()
         d = match.pending
         return cls(match.game, match.players, match.seed, match.options, match.choices, d.player,
-                   len(d.options), d.labeler)
+                   len(d.options), d.labeler, match.restart)
 
 
 class _Node:
@@ -389,6 +401,9 @@ class Searcher:
         self.worlds = 0
         self.failed = 0
         self.seconds = 0.0
+        self.played = 0  # decisions its worlds played (replayed to the decision, then searched on)
+        self.replayed = 0  # of which replayed to the decision
+        self.steps = 0  # the game's work its worlds did (State.steps, engine/budget.py)
 
     def choose(self, root: Root) -> int:
         t0 = time.perf_counter()
@@ -398,14 +413,20 @@ class Searcher:
             self.searches += 1
             self.seconds += time.perf_counter() - t0
 
-    # one world: the game replayed to the root, sampled there, then driven by `decide`
+    # one world: the game replayed to the root (from the copy where its turn, step or phase began, or
+    # from the seed), sampled there, then driven by `decide`
     def _world(self, root: Root, world_rng: random.Random, decide) -> Any:
         game = root.game
-        st = game.new_state(root.players, root.seed, root.options)
+        if root.restart is None:
+            st, at, before = game.new_state(root.players, root.seed, root.options), None, 0
+        else:
+            snap, at, before = root.restart
+            st = snap.copy()
         hist = root.history
         n_hist = len(hist)
         count = [0]
         rnd = world_rng.random
+        most = runner.MAX_DECISIONS - before  # (read here: a test may lower it)
 
         def agent(p, opts):
             k = count[0]
@@ -418,14 +439,15 @@ class Searcher:
                     remap_held(st, sigma, sys._getframe(1), _run.__code__, opts, root.labeler, world_rng)
                     st.rng = random.Random(world_rng.getrandbits(64))
                 return decide(st, p, opts, True, rnd)
-            if k > runner.MAX_DECISIONS:  # (read here: a test may lower it)
+            if k > most:
                 raise _Stop
             return decide(st, p, opts, False, rnd)
 
         st.agent = agent
         self.worlds += 1
+        steps0 = st.steps
         try:
-            _run(game, st)
+            _run(game, st, at)
         except _Stop:
             pass
         except (GameError, *RULE_FAULTS):
@@ -433,6 +455,10 @@ class Searcher:
             # was dealt elsewhere, see determinize): it teaches nothing, and the game goes on
             self.failed += 1
             return None
+        finally:
+            self.played += count[0]
+            self.replayed += min(count[0], n_hist)
+            self.steps += st.steps - steps0
         return st
 
     def _greedy(self, root: Root) -> int:
@@ -552,6 +578,13 @@ def drive(game, players: int, seed: int, options: dict | None, bots: list[tuple[
     st.fired = fired
     seats = Seats(bots, seed, peek)
     history: list[int] = []
+    restart = None  # the latest point the game can resume from (Root.restart), kept when a seat searches
+
+    def mark(at):
+        nonlocal restart
+        restart = (st.copy(), at, len(history))
+    if seats.search:
+        st.on_phase = mark
     gen = game.flow(st)
     try:
         d = next(gen)
@@ -561,7 +594,7 @@ def drive(game, players: int, seed: int, options: dict | None, bots: list[tuple[
                 i = bot_pick(seats.random, len(d.options))
             else:
                 t = time.monotonic()
-                i = s.choose(Root(game, players, seed, options, history, d.player, len(d.options), d.labeler))
+                i = s.choose(Root(game, players, seed, options, history, d.player, len(d.options), d.labeler, restart))
                 st.deadline += time.monotonic() - t  # (a search's time is its own, not the game's)
             history.append(i)
             if len(history) > max_steps:

@@ -30,7 +30,9 @@ ATTRS = {"append", "pop", "get", "zones", "zbase", "zfam", "bot_random", "bot_co
          "name", "title", "alone", "frame", "first", "body", "add",
          # the cards a fixed fact of theirs holds for (a frozenset): any and every of a zone
          "isdisjoint", "issuperset",
-         "forced"}  # (a decision with one option, counted)
+         "forced",  # (a decision with one option, counted)
+         # where the game can be resumed from (the flow and the turn loop: tests/test_flow_restarts.py)
+         "on_phase"}
 BUILTINS = {"len", "list", "range", "sum", "min", "max", "abs", "reversed", "any", "all", "set"}
 STRINGS = {'"winners"', '"type"', '"log"', '"text"', '"effect"', '"effect: "'}
 

@@ -188,11 +188,17 @@ class CompiledGame(Presentation):
         """A fresh state (engine/initial.py)."""
         return new_state(self, n, seed, options)
 
-    def flow(self, st: State) -> Generator[Decision, Any, None]:
-        """The whole game as a generator of Decisions (generated: _Compiler.flow)."""
+    def flow(self, st: State, at: tuple | None = None) -> Generator[Decision, Any, None]:
+        """The whole game as a generator of Decisions (generated: _Compiler.flow). `at`: the
+        game resumed at the start of a phase, from a copy of the state as it stood there (`at`
+        is what the flow handed `st.on_phase` there; the interactive flavour only)."""
         flow = self.program.flow
         assert flow is not None  # (compile_all makes it)
-        return flow(st)
+        if at is None:
+            return flow(st)
+        if self.playout:
+            raise ValueError("a game resumes at a phase in the interactive flavour, not game.playouts()")
+        return flow(st, at)
 
     def final_scoring(self, st: State) -> Generator[Decision, Any, None]:
         """`at game end`: once, however the game ended (`end game` inside it changes nothing)."""
@@ -335,38 +341,78 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         p.scenarios = [self.scenario(sc) for sc in m.scenarios]
         return p
 
+    def _phase(self, w, ph, i: int) -> None:
+        """Phase i of the flow's round, under its heading in the log (none if it did nothing)."""
+        k = self.k
+        with w.block("if st.log is not None:"):
+            w.line(f"_m = _log_round(st, {k(ph)})")
+        if ph.resumes:  # (where its turns start, and the turn it resumes at: _tt, once)
+            w.line(f"_r = {k(ph.run)}(st, ({i}, _lim, _tt))")
+            w.line("_tt = None")
+        else:
+            w.line(f"_r = {k(ph.run)}(st)")
+        with w.block("if _r is not None:"):
+            w.line("yield from _r")
+        with w.block("if st.log is not None and len(st.log) == _m:"):
+            w.line("st.log.pop()")
+
     def flow(self) -> Fn:
         """The whole game as one generated generator function of the state: setup, the rounds
         with their phases in order (each under its heading in the log; a phase that did nothing
-        leaves none), `end when` at the end of each round, `rounds N`; then `at game end`."""
+        leaves none), `end when` at the end of each round, `rounds N`; then `at game end`.
+
+        In the interactive flavour the game can also be started at the start of a phase or of a
+        turn of a phase of turns, from a copy of the state as it stood there (a search's worlds,
+        bots.py): there the flow (or the phase's turn loop) hands `st.on_phase`, when set, the
+        token `(phase, rounds limit, turn or None)` that `flow(copy, token)` resumes from (setup
+        is skipped, and the round is not counted again)."""
         g, m, k = self.g, self.m, self.k
         w = self.writer()
+        resumable = not self.playout
         with w.block("try:"):
-            if g.setup is not None:  # no one acts in setup: `me` is none
-                w.line(f"_r = {k(g.setup)}(st, [None{', None' * g.setup_frame}])")
-                with w.block("if _r is not None:"):
-                    w.line("yield from _r")
-            if g.rounds_count is not None:
-                assert m.rounds is not None and m.rounds.count is not None  # (what rounds_count is made of)
-                sp = k(m.rounds.count.span)
-                w.line(f"_lim = {k(g.rounds_count)}(st, [None{', None' * len(g._pad)}])")
-                with w.block("if _lim is not None and _lim < 1:"):
-                    w.line(f"raise _GameError(_rounds_msg(_lim, 1), {sp})")
-                with w.block(f"if _lim is not None and _lim > {MAX_ROUNDS}:"):
-                    w.line(f"raise _GameError(_rounds_msg(_lim, {MAX_ROUNDS}), {sp})")
-            with w.block("while True:"):
-                w.line("st.round += 1")
-                with w.block(f"if st.round > {MAX_ROUNDS}:"):
-                    w.line(f"raise _GameError({k(f'the game did not end after {MAX_ROUNDS} rounds (the most a game may have)')}, "
-                           f"{k(m.rounds.span if m.rounds is not None else None)})")
-                for ph in g.phases:
-                    with w.block("if st.log is not None:"):
-                        w.line(f"_m = _log_round(st, {k(ph)})")
-                    w.line(f"_r = {k(ph.run)}(st)")
+            with w.maybe("if _at is None:" if resumable else None):
+                if g.setup is not None:  # no one acts in setup: `me` is none
+                    w.line(f"_r = {k(g.setup)}(st, [None{', None' * g.setup_frame}])")
                     with w.block("if _r is not None:"):
                         w.line("yield from _r")
-                    with w.block("if st.log is not None and len(st.log) == _m:"):
-                        w.line("st.log.pop()")
+                if g.rounds_count is not None:
+                    assert m.rounds is not None and m.rounds.count is not None  # (what rounds_count is made of)
+                    sp = k(m.rounds.count.span)
+                    w.line(f"_lim = {k(g.rounds_count)}(st, [None{', None' * len(g._pad)}])")
+                    with w.block("if _lim is not None and _lim < 1:"):
+                        w.line(f"raise _GameError(_rounds_msg(_lim, 1), {sp})")
+                    with w.block(f"if _lim is not None and _lim > {MAX_ROUNDS}:"):
+                        w.line(f"raise _GameError(_rounds_msg(_lim, {MAX_ROUNDS}), {sp})")
+                elif resumable:
+                    w.line("_lim = None")
+                if resumable:
+                    w.lines(["_ph = 0", "_tt = None"])
+            if resumable:
+                with w.block("else:"):
+                    w.line("_ph, _lim, _tt = _at")
+            with w.block("while True:"):
+                # (resumed at phase i, the phases before it and the count of the round are skipped;
+                # the first phase's start is the round's, before it is counted; resumed at a turn
+                # of phase i, _tt, the phase is handed it and resumes there)
+                with w.maybe("if _ph == 0:" if resumable else None):
+                    with w.maybe("if _tt is None:" if resumable else None):
+                        if resumable:
+                            with w.block("if st.on_phase is not None:"):
+                                w.line("st.on_phase((0, _lim, None))")
+                        w.line("st.round += 1")
+                        with w.block(f"if st.round > {MAX_ROUNDS}:"):
+                            w.line(f"raise _GameError({k(f'the game did not end after {MAX_ROUNDS} rounds (the most a game may have)')}, "
+                                   f"{k(m.rounds.span if m.rounds is not None else None)})")
+                    if g.phases:
+                        self._phase(w, g.phases[0], 0)
+                for i, ph in enumerate(g.phases[1:], 1):
+                    with w.maybe(f"if _ph <= {i}:" if resumable else None):
+                        if resumable:
+                            with w.block("if st.on_phase is not None and _tt is None:"):
+                                w.line(f"st.on_phase(({i}, _lim, None))")
+                        self._phase(w, ph, i)
+                if resumable and len(g.phases) > 1:
+                    w.line("_ph = 0")
                 if g.end_conds:  # `end when` is checked at the end of each round (`end game` ends at once)
                     with w.block("if _g.ended(st):"):
                         w.line("raise _GameOver")
@@ -376,7 +422,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         with w.block("except _GameOver:"):
             w.line("pass")
         w.line("yield from _g.final_scoring(st)")
-        return self.compile_fn("st", w, "None")
+        return self.compile_fn("st, _at=None" if resumable else "st", w, "None")
 
     def scenario(self, info) -> dict:
         d = info.decl
@@ -536,8 +582,9 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
 
         if ph.simultaneous:
             return _Phase(ph.name, title, self.simultaneous_phase(ph, info, start, until, acts, at_once, can_pass,
-                                                                  pass_cond, required, multi_turns(True, True, True)))
-        return _Phase(ph.name, title, multi_turns(once_each, can_pass, multi))
+                                                                  pass_cond, required, multi_turns(True, True, True)),
+                          resumes=not self.playout)
+        return _Phase(ph.name, title, multi_turns(once_each, can_pass, multi), resumes=not self.playout)
 
     def steps_phase(self, ph, frame: int, title: str) -> _Phase:
         """A phase of steps (`phase P { ... }`, `phase P for each player [from F] { ... }`) as
@@ -623,15 +670,29 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         w = self.writer(ph.span)
         w.fired(phase_key)
         w.line(f"env = [st.current{', None' * frame}]")
-        w.lines(sl)
-        w.line(f"cur = {sv}")
-        with w.block("if cur is None:"):
-            w.line(f"raise _GameError({k('the first player of the turns is none')}, {k(ph.start.span)})")
-        w.lines(["n = st.n", "taken = 0", "idle = 0", "steps = 0", "log = st.log"])
+        # (the interactive flavour: run by the flow with _at = (phase, rounds limit, turn or None), it
+        # hands st.on_phase each turn's start, `turn` being what it resumes from: see flow())
+        resumable = not self.playout
+        with w.maybe("if _at is None or _at[2] is None:" if resumable else None):
+            w.lines(sl)
+            w.line(f"cur = {sv}")
+            with w.block("if cur is None:"):
+                w.line(f"raise _GameError({k('the first player of the turns is none')}, {k(ph.start.span)})")
+            if resumable:
+                w.lines(["taken = 0", "idle = 0", "steps = 0"])
+        if resumable:
+            with w.block("else:"):
+                w.line("cur, taken, idle, steps = _at[2]")
+            w.lines(["n = st.n", "log = st.log"])
+        else:
+            w.lines(["n = st.n", "taken = 0", "idle = 0", "steps = 0", "log = st.log"])
         with w.block("while True:"):
             with w.block("if cur is None:"):
                 w.line(f"raise _GameError({none_next}, {k(ph.span)})")
             w.line("env[0] = st.current = cur")  # `me` in `until` and `pass if` is the player taking the turn
+            if resumable:
+                with w.block("if _at is not None and st.on_phase is not None:"):
+                    w.line("st.on_phase((_at[0], _at[1], (cur, taken, idle, steps)))")
             if uv is not None:
                 w.lines(ul)
                 with w.block(f"if {uv}:"):
@@ -671,7 +732,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                     with w.block("if idle >= n:"):
                         w.line("return")
                     w.line("cur = (cur + 1) % n")
-                return self.compile_fn("st", w, "None")
+                return self.compile_fn("st, _at=None" if resumable else "st", w, "None")
             w.line("used = st.turn_used = set()")
             w.line("acted = False")
             with w.block("while True:"):
@@ -721,7 +782,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                 with w.block("if idle >= n:"):
                     w.line("return")
             w.line(f"cur = {following}")
-        return self.compile_fn("st", w, "None")
+        return self.compile_fn("st, _at=None" if resumable else "st", w, "None")
 
     def simultaneous_phase(self, ph, info, start, until, acts, at_once, can_pass, pass_cond, required, one_at_a_time) -> Fn:
         """`turns from FIRST simultaneous [if C]`: in each step every player still in the phase
@@ -746,8 +807,11 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
                     firsts[a.name] = (first, opts_fn, first.prompt or "choose one", _first, False)
         spec = self.k(_Simul(ph, frame, cond, start, until, acts, at_once, can_pass, pass_cond, required, one_at_a_time, firsts))
         w = self.writer(ph.span)
-        w.line(f"yield from _simultaneous_turns(st, {spec})")
-        return self.compile_fn("st", w, "None")
+        if self.playout:
+            w.line(f"yield from _simultaneous_turns(st, {spec})")
+            return self.compile_fn("st", w, "None")
+        w.line(f"yield from _simultaneous_turns(st, {spec}, _at)")  # (_at: see _simultaneous_turns)
+        return self.compile_fn("st, _at=None", w, "None")
 
     # ================================================================ blocks
     def gen_block(self, b: A.Block, skip_requires=False) -> Fn:

@@ -51,6 +51,9 @@ class Match:
             from .explain import Explainer
             self.st.explain = Explainer(game)
         self.choices: list[int] = []
+        # where the game can be resumed from, once keep_restarts() is asked: (a copy of the state
+        # where the latest turn, step or phase began, the flow's token for it, the choices before it)
+        self.restart: tuple[State, tuple, int] | None = None
         self._gen = game.flow(self.st)
         self.pending: Decision | None = None
         self.result: dict | None = None
@@ -79,6 +82,16 @@ class Match:
                     None, {"type": "end", **r}))
         finally:
             self._left = st.deadline - time.monotonic()
+
+    def keep_restarts(self) -> None:
+        """From now on, keep a copy of the state where each turn, step of simultaneous turns and
+        phase begins: where the game can be resumed from (`self.restart`, the latest; a search
+        bot's worlds start there: `game.flow(copy, token)`, engine/compile.py's flow)."""
+        st = self.st
+
+        def mark(at: tuple) -> None:
+            self.restart = (st.copy(), at, len(self.choices))
+        st.on_phase = mark
 
     @property
     def over(self) -> bool:

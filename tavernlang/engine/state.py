@@ -26,7 +26,20 @@ class State:
                  "opt", "current", "next_player", "round", "rng", "log", "decisions", "attrs",
                  "zbase", "zfam", "zowner", "zfamily", "zhidden", "zprivate", "cap", "capn", "all_cards", "fired", "game", "agent", "turn_used", "offered", "views", "preset",
                  "zholder", "czone", "holds", "known_opts", "why", "explain", "steps", "step_limit", "deadline",
-                 "bot_random", "bot_count", "bot_max", "forced", "zsorted")
+                 "bot_random", "bot_count", "bot_max", "forced", "zsorted", "on_phase")
+
+    # What `copy` does with each slot (tests/test_state_copy.py holds these to __slots__):
+    # what play changes, copied (lists of lists and the values in them, which may be lists)...
+    COPIED = ("counters", "vars", "zones", "loc", "facedown", "seen", "cvars", "all_cards", "rng",
+              "turn_used", "preset", "known_opts", "current", "next_player", "round", "decisions",
+              "steps", "step_limit")
+    # ...what only the initial values set, shared (never changed in place once the state is made)...
+    SHARED = ("game", "n", "players", "opt", "attrs", "zbase", "zfam", "zowner", "zfamily", "zhidden",
+              "zprivate", "cap", "capn", "zholder", "czone", "holds", "zsorted")
+    # ...and what belongs to one run of the game (its log, its agent, its counts, its time), as a
+    # new state has it: a copy plays on silently, its decisions handed out, with time of its own
+    FRESH = ("log", "why", "explain", "fired", "agent", "bot_random", "bot_count", "bot_max",
+             "offered", "views", "deadline", "on_phase", "forced")
 
     def __init__(self, game, n: int, seed: int):
         self.game = game
@@ -84,6 +97,39 @@ class State:
         self.holds: list | None = None
         # the fast layout (engine/layout.py): each zone kept in card order, or None (no zone is)
         self.zsorted: list[bool] | None = None
+        # called at the start of each phase (the interactive flavour) with where the game can be
+        # resumed from there: `game.flow(st.copy(), at)` (a search's worlds, bots.py); None: nothing
+        self.on_phase: Callable[[tuple], None] | None = None
+
+    def copy(self) -> "State":
+        """The game as it stands, to play on apart: what play changes is copied (COPIED), what
+        only the initial values set is shared (SHARED), and the copy has no log, no agent and
+        nothing counted, as a new state (FRESH)."""
+        c = State.__new__(State)
+        for name in State.SHARED:
+            setattr(c, name, getattr(self, name))
+        c.counters = [list(r) for r in self.counters]
+        c.vars = [_copied(r) for r in self.vars]
+        c.cvars = [_copied(r) for r in self.cvars]
+        c.zones = [list(z) for z in self.zones]
+        c.loc, c.facedown, c.seen = list(self.loc), list(self.facedown), list(self.seen)
+        c.all_cards = list(self.all_cards)
+        c.rng = random.Random()
+        c.rng.setstate(self.rng.getstate())
+        tu = self.turn_used
+        c.turn_used = set(tu) if type(tu) is set else tu  # (a frozenset is never changed)
+        c.preset = dict(self.preset) if self.preset is not None else None
+        ko = self.known_opts
+        c.known_opts = (ko[0], _copied(ko[1])) if ko is not None else None
+        c.current, c.next_player, c.round, c.decisions = self.current, self.next_player, self.round, self.decisions
+        c.steps, c.step_limit = self.steps, self.step_limit
+        c.log = None
+        c.why = {}
+        c.explain = c.fired = c.agent = c.bot_random = c.bot_count = c.offered = c.views = c.on_phase = None
+        c.bot_max = 0
+        c.forced = []
+        c.deadline = deadline()
+        return c
 
     # ---------------------------------------------------------------- cards
     def move(self, c: int, z: int, top: bool = True, face: str | None = None, me: int | None = None) -> None:
@@ -250,6 +296,13 @@ class State:
             "rng": _rng_state(self.rng),
             "decisions": self.decisions,
         }
+
+
+def _copied(v):
+    """A value with every list in it copied (the values a variable holds may be lists of lists)."""
+    if type(v) is list:
+        return [_copied(x) if type(x) is list else x for x in v]
+    return v
 
 
 def _jsonable(v):

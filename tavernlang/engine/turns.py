@@ -27,11 +27,16 @@ class _Simul:
 _SIMUL_PROMPT = "at the same time: choose an action"
 
 
-def _simultaneous_turns(st, sp):
+def _simultaneous_turns(st, sp, _at=None):
     """`turns from FIRST simultaneous [if C]`: in each step every player still in the phase
     picks an action (with its first choice) unseen by the others; the picks then resolve in
     seat order from FIRST, each re-checking its requirements and its choice. Passing leaves the
-    phase; it ends when nobody is left. With C false, it is played one player at a time."""
+    phase; it ends when nobody is left. With C false, it is played one player at a time.
+
+    Run by the flow with `_at` = (phase, rounds limit, where to resume or None) (the interactive
+    flavour), it hands `st.on_phase` where each step starts (who is still in, what each took,
+    the steps so far), and resumes at such a step; played one player at a time, the turns'
+    own (cur, taken, idle, steps)."""
     ph, frame, cond, start, until, acts = sp.ph, sp.frame, sp.cond, sp.start, sp.until, sp.acts
     at_once, can_pass, pass_cond, required = sp.at_once, sp.can_pass, sp.pass_cond, sp.required
     one_at_a_time, firsts = sp.one_at_a_time, sp.firsts
@@ -40,19 +45,24 @@ def _simultaneous_turns(st, sp):
     if st.fired is not None:
         st.fired[("phase", ph)] = st.fired.get(("phase", ph), 0) + 1
     env = [st.current] + [None] * frame
-    if cond is not None and not cond(st, env):
-        _r = one_at_a_time(st)
+    resume = _at[2] if _at is not None else None
+    if resume is not None and len(resume) == 4 or resume is None and cond is not None and not cond(st, env):
+        _r = one_at_a_time(st, _at) if _at is not None else one_at_a_time(st)
         if _r is not None:
             yield from _r
         return
     n = st.n
-    first = start(st, env)
-    if first is None:
-        raise GameError("the first player of the phase is none", ph.start.span)
-    inside = [(first + i) % n for i in range(n)]
-    used: dict[int, set] = {p: set() for p in inside}  # what each player took in this phase (`once`, `taken`)
     log = st.log
-    steps = 0
+    if resume is None:
+        first = start(st, env)
+        if first is None:
+            raise GameError("the first player of the phase is none", ph.start.span)
+        inside = [(first + i) % n for i in range(n)]
+        used: dict[int, set] = {p: set() for p in inside}  # what each player took in this phase (`once`, `taken`)
+        steps = 0
+    else:
+        inside, used, steps = list(resume[0]), {p: set(t) for p, t in resume[1].items()}, resume[2]
+    mark = st.on_phase if _at is not None else None
     picks: list[tuple] = []  # (player, action or None/False, its first choice made with the pick)
     offered: list = []  # what each pick was chosen among (None: nothing)
     _secret_picks: Callable | None  # (see bots.remap_held)
@@ -75,6 +85,8 @@ def _simultaneous_turns(st, sp):
             picks[j] = (p, a, pre)
         st.current, st.turn_used = cur, tu
     while inside:
+        if mark is not None:
+            mark((_at[0], _at[1], (tuple(inside), {p: frozenset(t) for p, t in used.items()}, steps)))
         if until is not None:
             env[0] = st.current = inside[0]
             if until(st, env):
@@ -166,11 +178,14 @@ def _simultaneous_turns(st, sp):
 
 
 class _Phase:
-    __slots__ = ("name", "title", "run", "run_for")
+    __slots__ = ("name", "title", "run", "run_for", "resumes")
 
-    def __init__(self, name, title, run, run_for=None):
+    def __init__(self, name, title, run, run_for=None, resumes=False):
         self.name, self.title, self.run = name, title, run
         self.run_for = run_for or (lambda st, p: run(st))  # `do PHASE as p`
+        # run by the flow as run(st, (phase, rounds limit, turn or None)): it hands st.on_phase where
+        # each turn starts, and resumes at a turn given (a phase of turns, the interactive flavour)
+        self.resumes = resumes
 
 
 _NOTHING: frozenset = frozenset()
