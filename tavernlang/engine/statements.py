@@ -462,6 +462,8 @@ class StatementCompiler(ExpressionCompiler):
         o = self.tmp()
         know = not self.playout
         w.line(f"{o} = st.loc[{c}]")
+        with w.muted(not know), w.block(f"if {o} >= 0 and st.zprivate[{o}] and not st.facedown[{c}]:"):
+            w.line(f"st.seen[{c}] |= 1 << st.zowner[{o}]")  # (what its owner saw stays seen: a card given away)
         if self.g.has_card_zones:  # the cards on its zones drop first (State.drop_held)
             with w.block(f"if st.holds is not None and st.holds[{c}] is not None and {o} >= 0 and {o} != {d}:"):
                 w.line(f"st.drop_held({c}, {o})")
