@@ -134,8 +134,8 @@ class State:
     # ---------------------------------------------------------------- cards
     def move(self, c: int, z: int, top: bool = True, face: str | None = None, me: int | None = None) -> None:
         old = self.loc[c]
-        if old >= 0 and self.zprivate[old] and not self.facedown[c]:  # (what its owner saw stays seen)
-            self.seen[c] |= 1 << self.zowner[old]
+        if old >= 0:
+            self.leaves(c, old)
         if self.holds is not None and self.holds[c] is not None and old >= 0 and old != z:
             self.drop_held(c, old)
         if old >= 0:
@@ -164,6 +164,13 @@ class State:
         else:
             self.facedown[c] = False
 
+    def leaves(self, c: int, z: int) -> None:
+        """Card c is about to leave zone z: what its owner saw stays seen (a face-up card of a
+        private zone, given away, is still known to the player it belonged to)."""
+        owner = self.zowner[z]
+        if owner is not None and self.zprivate[z] and not self.facedown[c]:
+            self.seen[c] |= 1 << owner
+
     def move_everything(self, z: int, face: str | None = None, me: int | None = None) -> None:
         """Every card into zone z, in card order (what moving each card in turn gives)."""
         old = self.loc
@@ -178,8 +185,8 @@ class State:
             seen[:] = [0] * len(old)
             return
         for c, o in enumerate(old):
-            if o >= 0 and self.zprivate[o] and not fd[c]:  # (what its owner saw stays seen)
-                seen[c] |= 1 << self.zowner[o]
+            if o >= 0:
+                self.leaves(c, o)
             if face is None:
                 if hid[z]:
                     fd[c] = True
@@ -248,9 +255,8 @@ class State:
                 self.drop_held(a, za)
             if self.holds[b] is not None:
                 self.drop_held(b, zb)
-        for c, z in ((a, za), (b, zb)):
-            if self.zprivate[z] and not self.facedown[c]:  # (what its owner saw stays seen)
-                self.seen[c] |= 1 << self.zowner[z]
+        self.leaves(a, za)
+        self.leaves(b, zb)
         la, lb = self.zones[za], self.zones[zb]
         ia, ib = la.index(a), lb.index(b)
         la[ia], lb[ib] = b, a
