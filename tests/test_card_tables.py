@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tavernlang import GameError, compile_file, playout
+from seeded import games as _games
+from tavernlang import compile_file
 from tavernlang.engine import expressions
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,17 +71,6 @@ def _without_tables(monkeypatch, path):
     monkeypatch.undo()
     assert _tables(g) == 0
     return g
-
-
-def _games(g, seeds=range(30), players=(2, 3)):
-    out = []
-    for n in players:
-        for s in seeds:
-            try:
-                out.append(playout(g, n, s))
-            except GameError as e:
-                out.append((str(e), e.span))
-    return out
 
 
 def test_tavern_masters_keeps_its_name_rule_in_tables_and_plays_the_same_games(monkeypatch):

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tavernlang import GameError, compile_file, playout
+from seeded import games
+from tavernlang import compile_file
 from tavernlang.engine import expressions
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,15 +69,8 @@ def _write(tmp_path, fact=">= 0", gleam="+ 1"):
     return p
 
 
-def _games(g, seeds=range(40), players=(2, 3)):
-    out = []
-    for n in players:
-        for s in seeds:
-            try:
-                out.append(playout(g, n, s))
-            except GameError as e:
-                out.append((str(e), e.span))
-    return out
+def _games(g):
+    return games(g, seeds=range(40))
 
 
 def _without_masks(monkeypatch, path):

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from tavernlang import GameError, compile_file, playout
+from seeded import games as _games
+from tavernlang import compile_file
 from tavernlang.engine import expressions
 
 GAME = '''game "Bids"
@@ -34,17 +35,6 @@ rounds 5 {
 }
 winner: highest made
 '''
-
-
-def _games(g, seeds=range(30), players=(2, 3)):
-    out = []
-    for n in players:
-        for s in seeds:
-            try:
-                out.append(playout(g, n, s))
-            except GameError as e:
-                out.append((str(e), e.span))
-    return out
 
 
 def test_options_and_shared_vars_are_read_once_by_a_function_that_only_reads(tmp_path, monkeypatch):
