@@ -419,7 +419,7 @@ def _amount(st, name, a) -> str:
 def _log_gain(st, op, name, per, p, a, new, span=None, env=None, node=None, q=None, old=None):
     """The log's line for a counter changed by `gain`/`lose` (of p), or `give`/`take` (p, the
     player acting, and q the other). `old`: a bounded counter's value before, for saying what
-    moved when its bound stopped it ("loses no space on the Nasty track (stays at 0, its lowest)")."""
+    moved when its bound stopped it ("P3 loses no space on the track (stays at 0, its lowest)")."""
     if not a:  # nothing gained, lost or given: no line
         return
     st.why[len(st.log)] = span
