@@ -23,7 +23,8 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_fuzz import PLACED, WATCHDOG, _budget, _run_all
+from test_fuzz import PLACED, WATCHDOG
+from test_fuzz import _fuzz_game as _fuzz
 
 from tavernlang.cli import main
 
@@ -148,13 +149,6 @@ def games(draw):
 _FAST = settings(max_examples=FAST, deadline=None, derandomize=True, database=None,
                  suppress_health_check=list(HealthCheck))
 _SLOW = settings(max_examples=SLOW, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-
-
-def _fuzz(tmp_path, monkeypatch, text):
-    _budget(monkeypatch)
-    f = tmp_path / "gen.tav"
-    f.write_text(text, "utf-8")
-    _run_all(f)
 
 
 @_FAST

@@ -174,7 +174,7 @@ def _fuzz_mutant(copies, monkeypatch, m):
 def _fuzz_game(tmp_path, monkeypatch, text):
     _budget(monkeypatch)
     f = tmp_path / "gen.tav"
-    f.write_text(text)
+    f.write_text(text, "utf-8")
     _run_all(f)
 
 

@@ -21,7 +21,7 @@ from lark import Lark
 from lark.grammar import Terminal
 
 from tavernlang.syntax.parser import parse
-from test_fuzz import _budget, _run_all
+from test_fuzz import _fuzz_game as _fuzz
 
 GRAMMAR = Lark(resources.files("tavernlang.syntax").joinpath("grammar.lark").read_text("utf-8"), parser="lalr",
                start=["start", "expr", "stmt"])
@@ -91,13 +91,6 @@ FILES = drawn("start")
 _FAST = settings(max_examples=FAST, deadline=None, derandomize=True, database=None,
                  suppress_health_check=list(HealthCheck))
 _SLOW = settings(max_examples=SLOW, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-
-
-def _fuzz(tmp_path, monkeypatch, text):
-    _budget(monkeypatch)
-    f = tmp_path / "gen.tav"
-    f.write_text(text, "utf-8")
-    _run_all(f)
 
 
 @_FAST
