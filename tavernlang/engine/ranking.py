@@ -20,30 +20,37 @@ def result(g, st: State) -> dict:
 
 def _ranked(g, st: State) -> dict:
     winner_keys, winner_everyone = g.winner_keys, g.winner_everyone
+    m = g.model
     rule = None  # which `winner when` rule decided (None: the rule without `when`)
+    g._ranking = m.winner
     for i, (guard, ks, ev) in enumerate(g.guarded_winners):  # the first whose C holds decides
-        g._ranking = g.model.guarded_winners[i]
-        if guard(st, [None] * (g.model.max_frame + 1)):
+        g._ranking = m.guarded_winners[i]
+        if guard(st, [None] * (m.max_frame + 1)):
             winner_keys, winner_everyone, rule = ks, ev, i
             break
     else:
-        g._ranking = g.model.winner
-    keys = []
+        g._ranking = m.winner
     # the score shown is the first key of the deciding rule, or of the rule without `when`
     score_keys = winner_keys or g.winner_keys[:1]
-    for p in range(st.n):
-        env = [p] + [None] * g.model.max_frame
-        keys.append(tuple(k(st, env) for k in score_keys))
+    pad = [None] * m.max_frame
+    players = range(st.n)
+    if len(score_keys) == 1:
+        k = score_keys[0]
+        keys = [(k(st, [p, *pad]),) for p in players]
+    else:
+        keys = []
+        for p in players:
+            env = [p, *pad]
+            keys.append(tuple([k(st, env) for k in score_keys]))
     if winner_everyone is not None:
-        win = bool(winner_everyone(st, [None] * g.model.max_frame))
-        winners = list(range(st.n)) if win else []
+        win = bool(winner_everyone(st, pad))
+        winners = list(players) if win else []
     elif keys and keys[0] and winner_keys:
         best = max(keys)
-        winners = [p for p in range(st.n) if keys[p] == best]
+        winners = [p for p in players if keys[p] == best]
     else:
-        winners = list(range(st.n))
-    scores = [k[0] if k else 0 for k in keys]
-    out = {"winners": winners, "scores": scores, "keys": [list(k) for k in keys]}
+        winners = list(players)
+    out = {"winners": winners, "scores": [k[0] if k else 0 for k in keys], "keys": [list(k) for k in keys]}
     if rule is not None:
         out["rule"] = rule
     return out

@@ -114,7 +114,7 @@ class State:
         c.zones = [list(z) for z in self.zones]
         c.loc, c.facedown, c.seen = list(self.loc), list(self.facedown), list(self.seen)
         c.all_cards = list(self.all_cards)
-        c.rng = random.Random()
+        c.rng = random.Random.__new__(random.Random)  # (unseeded: the state is set from self's)
         c.rng.setstate(self.rng.getstate())
         tu = self.turn_used
         c.turn_used = set(tu) if type(tu) is set else tu  # (a frozenset is never changed)
