@@ -3,6 +3,7 @@ holds on a loaded machine (CPython 3.11's time per game is close to proportional
 
     python benchmarks/bench_bytecodes.py [--seeds 20] [--players 2,4] [--games LT,CT,TM,TOT]
                                          [--exact] [--against DIR] [--json] [--top N]
+                                         [--by-rule N]
     python benchmarks/bench_bytecodes.py --games PIG,GOOF,LD --players 2    (the peer games)
 
 Each playout (`tavernlang.playout`: a new state, the whole game by uniformly random bots, its
@@ -12,7 +13,9 @@ decision is one with more than one option (the count `tav sim` reports). `--agai
 counts the same rules files (this checkout's) with the engine of the checkout in DIR as well (a
 subprocess with DIR first on the path) and prints both and their ratio. `--top N` prints, for
 each game, the N generated lines (and run-time functions) that execute the most bytecodes per
-decision: where the work goes. Three games of other seeds are played untraced first, so that
+decision: where the work goes. `--by-rule N` prints the N lines of the rules file whose code executes
+the most bytecodes per decision (the run-time functions a generated line calls counted with it;
+"(engine)" for what runs outside any rule: the playout's new state, seeding and result). Three games of other seeds are played untraced first, so that
 what a long simulation keeps warm (the generated module's caches of card texts and def values)
 is warm. Deterministic: the same checkout gives the same figures on any load.
 """
@@ -40,21 +43,39 @@ GAMES = {
 SEED_GAMES = "LT,CT,TM,TOT"
 
 
-def count(game, players: int, seeds: range, top: int = 0) -> dict:
+def count(game, players: int, seeds: range, top: int = 0, by_rule: int = 0) -> dict:
     from collections import Counter
 
     from tavernlang import playout
+    from tavernlang.engine.common import SPANS
 
     for seed in range(10**6, 10**6 + 3):  # (warm-up, untraced)
         playout(game, players, seed)
     ops = 0
     where: Counter = Counter()
+    rules: Counter = Counter()  # (generated function's file name, line) -> bytecodes, runtime's at their caller's
+    spans: dict = {}  # generated function's file name -> the rules span of each of its lines
+
+    def caller_line(frame):
+        """The (file name, line) of the nearest generated frame at or above `frame` whose function
+        maps its lines to the rules, or None (a function written without, as an action's
+        requirements, counts at the line that called it)."""
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if name not in spans and name.startswith("<tav generated"):
+                spans[name] = frame.f_globals[SPANS].get(name)
+            if spans.get(name):
+                return name, frame.f_lineno
+            frame = frame.f_back
+        return None
 
     def tracer(frame, event, arg):
         nonlocal ops
         frame.f_trace_opcodes = True
         if event == "opcode":
             ops += 1
+            if by_rule:
+                rules[caller_line(frame)] += 1
             if top:
                 code = frame.f_code
                 if code.co_filename.startswith("<tav generated"):
@@ -79,10 +100,42 @@ def count(game, players: int, seeds: range, top: int = 0) -> dict:
         out["top"] = [(k / max(decisions, 1), f"{name}:{ln}  {lines[name][ln - 1].strip()[:110]}"
                        if ln and name in lines and ln <= len(lines[name]) else f"{name}:{ln or ''}")
                       for (name, ln), k in where.most_common(top)]
+    if by_rule:
+        out["by_rule"] = _by_rule(rules, spans, decisions)[:by_rule]
     return out
 
 
-def measure(names: list[str], players: list[int], seeds: int, exact: bool, top: int = 0) -> dict:
+def _by_rule(rules, spans: dict, decisions: int) -> list:
+    """Bytecodes per decision by line of the rules file, the most first: (per decision, place and text)."""
+    import linecache
+    from collections import Counter
+
+    lines: Counter = Counter()
+    for key, k in rules.items():
+        sp = None
+        if key is not None:
+            name, ln = key
+            table = spans.get(name) or []
+            sp = table[ln - 2] if ln is not None and 0 <= ln - 2 < len(table) else None  # (line 1 of a function is its def)
+        if sp is not None:
+            lines[(sp.file, sp.line)] += k
+        else:  # a generated line written for no statement: its function's
+            lines[key[0].split()[-1].rstrip(">") if key is not None else None] += k
+    out = []
+    for place, k in lines.most_common():
+        if place is None:
+            what = "(engine: the playout's new state, seeding, result; no rule running)"
+        elif isinstance(place, str):
+            what = f"(generated {place}: lines written for no rules statement)"
+        else:
+            text = linecache.getline(place[0], place[1]).strip()
+            what = f"{Path(place[0]).name}:{place[1]}  {text[:100]}"
+        out.append((k / max(decisions, 1), what))
+    return out
+
+
+def measure(names: list[str], players: list[int], seeds: int, exact: bool, top: int = 0,
+            by_rule: int = 0) -> dict:
     sys.path.insert(0, str(Path.cwd()))
     from tavernlang import compile_file
 
@@ -93,7 +146,7 @@ def measure(names: list[str], players: list[int], seeds: int, exact: bool, top: 
         lo, hi = game.model.min_players, game.model.max_players
         for n in players:
             if lo <= n <= hi:
-                out[f"{name} {n}p"] = count(game, n, range(seeds), top)
+                out[f"{name} {n}p"] = count(game, n, range(seeds), top, by_rule)
     return out
 
 
@@ -106,12 +159,14 @@ def main() -> None:
     ap.add_argument("--against", metavar="DIR", help="another checkout to count the same games in")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--top", type=int, default=0, metavar="N", help="the N lines that execute the most bytecodes")
+    ap.add_argument("--by-rule", type=int, default=0, metavar="N",
+                    help="the N lines of the rules whose code executes the most bytecodes")
     a = ap.parse_args()
     names = [g.strip().upper() for g in a.games.split(",")]
     players = [int(p) for p in a.players.split(",")]
     if a.json:
         os.chdir(ROOT if not os.environ.get("TAV_BENCH_ROOT") else os.environ["TAV_BENCH_ROOT"])
-        print(json.dumps(measure(names, players, a.seeds, a.exact, a.top)))
+        print(json.dumps(measure(names, players, a.seeds, a.exact, a.top, a.by_rule)))
         return
     runs = {"this": _run(ROOT, a)}
     if a.against:
@@ -130,13 +185,17 @@ def main() -> None:
         print(line)
         for per, what in r.get("top", []):
             print(f"    {per:8.1f}  {what}")
+        if r.get("by_rule"):
+            print("    by line of the rules:")
+        for per, what in r.get("by_rule", []):
+            print(f"    {per:8.1f}  {what}")
 
 
 def _run(root: Path, a) -> dict:
     """The figures of the checkout at `root`, counted in a fresh interpreter that imports it."""
     env = dict(os.environ, PYTHONPATH=str(root), TAV_BENCH_ROOT=str(root))
     cmd = [sys.executable, str(Path(__file__).resolve()), "--json", "--seeds", str(a.seeds),
-           "--players", a.players, "--games", a.games, "--top", str(a.top)] + (["--exact"] if a.exact else [])
+           "--players", a.players, "--games", a.games, "--top", str(a.top), "--by-rule", str(a.by_rule)] + (["--exact"] if a.exact else [])
     out = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True)
     if out.returncode:
         sys.exit(f"counting in {root} failed:\n{out.stderr}")
