@@ -14,8 +14,7 @@ counts the same rules files (this checkout's) with the engine of the checkout in
 subprocess with DIR first on the path) and prints both and their ratio. `--top N` prints, for
 each game, the N generated lines (and run-time functions) that execute the most bytecodes per
 decision: where the work goes. `--by-rule N` prints the N lines of the rules file whose code executes
-the most bytecodes per decision (the run-time functions a generated line calls counted with it;
-"(engine)" for what runs outside any rule: the playout's new state, seeding and result). Three games of other seeds are played untraced first, so that
+the most bytecodes per decision, as `tav profile` counts them (tavernlang/profile.py). Three games of other seeds are played untraced first, so that
 what a long simulation keeps warm (the generated module's caches of card texts and def values)
 is warm. Deterministic: the same checkout gives the same figures on any load.
 """
@@ -47,35 +46,45 @@ def count(game, players: int, seeds: range, top: int = 0, by_rule: int = 0) -> d
     from collections import Counter
 
     from tavernlang import playout
-    from tavernlang.engine.common import SPANS
 
     for seed in range(10**6, 10**6 + 3):  # (warm-up, untraced)
         playout(game, players, seed)
+    if by_rule:  # (the checkout's `tav profile` counting, by rules line)
+        try:
+            from tavernlang.profile import count as by_rules_line, rows
+        except ImportError:
+            sys.exit("--by-rule needs tavernlang/profile.py (tav profile) in the checkout counted")
+        c = by_rules_line(game, players, seeds, by_generated_line=bool(top))
+        ops, decisions, games, where = c["bytecodes"], c["decisions"], c["games"], c.get("generated_lines", Counter())
+    else:
+        ops, decisions, games, where = _count(game, players, seeds, top)
+    out = {"bytecodes": ops, "decisions": decisions, "games": games,
+           "per_decision": ops / max(decisions, 1), "per_game": ops / games}
+    if top:
+        lines = {s.split("(")[0][4:]: s.splitlines() for s in game.gen_source if s.startswith("def ")}
+        out["top"] = [(k / max(decisions, 1), f"{name}:{ln}  {lines[name][ln - 1].strip()[:110]}"
+                       if ln and name in lines and ln <= len(lines[name]) else f"{name}:{ln or ''}")
+                      for (name, ln), k in where.most_common(top)]
+    if by_rule:
+        out["by_rule"] = [(r["per_decision"], (f"{Path(r['file']).name}:{r['line']}  " if r["file"] else "")
+                           + r["text"][:100]) for r in rows(c)[:by_rule]]
+    return out
+
+
+def _count(game, players: int, seeds: range, top: int):
+    """(bytecodes, decisions, games, bytecodes by generated line when `top`) of playouts of `seeds`."""
+    from collections import Counter
+
+    from tavernlang import playout
+
     ops = 0
     where: Counter = Counter()
-    rules: Counter = Counter()  # (generated function's file name, line) -> bytecodes, runtime's at their caller's
-    spans: dict = {}  # generated function's file name -> the rules span of each of its lines
-
-    def caller_line(frame):
-        """The (file name, line) of the nearest generated frame at or above `frame` whose function
-        maps its lines to the rules, or None (a function written without, as an action's
-        requirements, counts at the line that called it)."""
-        while frame is not None:
-            name = frame.f_code.co_filename
-            if name not in spans and name.startswith("<tav generated"):
-                spans[name] = frame.f_globals[SPANS].get(name)
-            if spans.get(name):
-                return name, frame.f_lineno
-            frame = frame.f_back
-        return None
 
     def tracer(frame, event, arg):
         nonlocal ops
         frame.f_trace_opcodes = True
         if event == "opcode":
             ops += 1
-            if by_rule:
-                rules[caller_line(frame)] += 1
             if top:
                 code = frame.f_code
                 if code.co_filename.startswith("<tav generated"):
@@ -93,45 +102,7 @@ def count(game, players: int, seeds: range, top: int = 0, by_rule: int = 0) -> d
             sys.settrace(None)
         decisions += r["decisions"]
         games += 1
-    out = {"bytecodes": ops, "decisions": decisions, "games": games,
-           "per_decision": ops / max(decisions, 1), "per_game": ops / games}
-    if top:
-        lines = {s.split("(")[0][4:]: s.splitlines() for s in game.gen_source if s.startswith("def ")}
-        out["top"] = [(k / max(decisions, 1), f"{name}:{ln}  {lines[name][ln - 1].strip()[:110]}"
-                       if ln and name in lines and ln <= len(lines[name]) else f"{name}:{ln or ''}")
-                      for (name, ln), k in where.most_common(top)]
-    if by_rule:
-        out["by_rule"] = _by_rule(rules, spans, decisions)[:by_rule]
-    return out
-
-
-def _by_rule(rules, spans: dict, decisions: int) -> list:
-    """Bytecodes per decision by line of the rules file, the most first: (per decision, place and text)."""
-    import linecache
-    from collections import Counter
-
-    lines: Counter = Counter()
-    for key, k in rules.items():
-        sp = None
-        if key is not None:
-            name, ln = key
-            table = spans.get(name) or []
-            sp = table[ln - 2] if ln is not None and 0 <= ln - 2 < len(table) else None  # (line 1 of a function is its def)
-        if sp is not None:
-            lines[(sp.file, sp.line)] += k
-        else:  # a generated line written for no statement: its function's
-            lines[key[0].split()[-1].rstrip(">") if key is not None else None] += k
-    out = []
-    for place, k in lines.most_common():
-        if place is None:
-            what = "(engine: the playout's new state, seeding, result; no rule running)"
-        elif isinstance(place, str):
-            what = f"(generated {place}: lines written for no rules statement)"
-        else:
-            text = linecache.getline(place[0], place[1]).strip()
-            what = f"{Path(place[0]).name}:{place[1]}  {text[:100]}"
-        out.append((k / max(decisions, 1), what))
-    return out
+    return ops, decisions, games, where
 
 
 def measure(names: list[str], players: list[int], seeds: int, exact: bool, top: int = 0,

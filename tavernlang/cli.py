@@ -631,6 +631,56 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
 
 
 @main.command()
+@_game_options
+@click.option("--games", "-g", "n_games", type=click.IntRange(1, 10000), default=20, show_default=True,
+              help="How many random games to count (each runs ~30x slower than in tav sim).")
+@click.option("--top", type=click.IntRange(1), default=15, show_default=True, help="How many rules lines to show.")
+@_exact_flag
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: every rules line with its count.")
+@guarded
+def profile(file, players, seed, options, n_games, top, exact, as_json) -> None:
+    """Where the work of a game goes: the rules lines whose code runs the most, in random games.
+
+    Counts the Python bytecodes executed (a measure that holds on a loaded machine; time is close
+    to proportional to it), per decision and as a share of the whole, at the rules line they
+    were written for: a def's or helper's work at the line that runs it."""
+    from .profile import count, rows
+
+    game = _compile(file, exact)
+    _check_players(game, players)
+    opts = _parse_options(game, options)
+    counted = count(game, players, range(seed, seed + n_games), opts)
+    lines = rows(counted)
+    data = {"game": game.title, "players": players, "seed": seed, "options": opts, "games": n_games,
+            "exact": game.layout.exact, "bytecodes": counted["bytecodes"], "decisions": counted["decisions"],
+            "forced": counted["forced"],
+            "bytecodes_per_decision": round(counted["bytecodes"] / max(counted["decisions"], 1), 1),
+            "lines": lines}
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    click.echo(f"{game.title}: {n_games} random games, {players} players, seeds {seed}..{seed + n_games - 1}"
+               + (", exact layout" if game.layout.exact else ", fast layout (as tav sim)"))
+    click.echo(f"  {data['bytecodes_per_decision']} bytecodes of Python per decision ({counted['decisions']} decisions"
+               + (f", and {counted['forced']} with one option" if counted["forced"] else "") + ")")
+    click.echo("  share  per decision  rules line")
+    for r in lines[:top]:
+        place = f"{_shown_path(r['file'])}:{r['line']}  " if r["file"] is not None else ""
+        click.echo(f"  {100 * r['share']:5.1f}%  {r['per_decision']:11.1f}  {place}{r['text'][:100]}")
+    if len(lines) > top:
+        rest = sum(r["bytecodes"] for r in lines[top:]) / max(counted["bytecodes"], 1)
+        click.echo(f"  {100 * rest:5.1f}%  on {len(lines) - top} more lines (--top N shows more)")
+
+
+def _shown_path(path: str) -> str:
+    """A file's path as the user would type it: relative to the working directory when inside it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
+@main.command()
 @click.argument("file", type=RulesPath())
 @click.option("--out", "-o", "out", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write the rulebook to this file (Markdown) instead of printing it.")
