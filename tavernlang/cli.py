@@ -659,7 +659,8 @@ def profile(file, players, seed, options, n_games, top, exact, as_json) -> None:
     if as_json:
         click.echo(json.dumps(data))
         return
-    click.echo(f"{game.title}: {n_games} random games, {players} players, seeds {seed}..{seed + n_games - 1}"
+    click.echo(f"{game.title}: {n_games} random game{'s' if n_games != 1 else ''}, {players} "
+               f"player{'s' if players != 1 else ''}, seeds {seed}..{seed + n_games - 1}"
                + (", exact layout" if game.layout.exact else ", fast layout (as tav sim)"))
     click.echo(f"  {data['bytecodes_per_decision']} bytecodes of Python per decision ({counted['decisions']} decisions"
                + (f", and {counted['forced']} with one option" if counted["forced"] else "") + ")")
