@@ -2,6 +2,8 @@
 `g` is the CompiledGame (engine/compile.py) whose compiled winner rules are read."""
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import GameError
 from .common import RULE_FAULTS, located
 from .state import State
@@ -50,7 +52,8 @@ def _ranked(g, st: State) -> dict:
         winners = [p for p in players if keys[p] == best]
     else:
         winners = list(players)
-    out = {"winners": winners, "scores": [k[0] if k else 0 for k in keys], "keys": [list(k) for k in keys]}
+    out: dict[str, Any] = {"winners": winners, "scores": [k[0] if k else 0 for k in keys],
+                           "keys": [list(k) for k in keys]}
     if rule is not None:
         out["rule"] = rule
     return out
