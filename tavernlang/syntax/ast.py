@@ -736,6 +736,23 @@ def walk(node: Node) -> Iterator[Node]:
         stack.extend(reversed(list(children(n))))
 
 
+def rebuilt(node: _N, name: str, value: Any) -> _N:
+    """A fresh copy of `node` (every node in it new: side tables key on nodes) where each
+    name `name` reads as the literal `value`, at the name's place."""
+    if isinstance(node, Name) and node.name == name:
+        return cast(_N, Lit(node.span, value))
+    if not isinstance(node, Node):
+        return node
+    changes = {}
+    for f in _FIELDS.get(type(node)) or _fields(type(node)):
+        v = getattr(node, f)
+        if isinstance(v, Node):
+            changes[f] = rebuilt(v, name, value)
+        elif isinstance(v, tuple):
+            changes[f] = tuple(rebuilt(x, name, value) if isinstance(x, (Node, tuple)) else x for x in v)
+    return attrs.evolve(cast("attrs.AttrsInstance", node), **changes)  # type: ignore[return-value]
+
+
 def text_of(e) -> str:
     """An expression written back as rules text (for names of rules that have no name, such
     as a `winner when` rule's condition): the same text for the same expression, wherever it is."""
