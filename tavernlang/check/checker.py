@@ -334,6 +334,8 @@ class Checker:
                     self.check_card_text(d.text, m.kinds[d.kind])
                 self.once_per_run(before)
                 m.cards.append(d)
+            elif isinstance(d, A.CardRunError):
+                self.err(d.span, d.message)
             elif isinstance(d, A.ReachDecl):
                 c = m.counters.get(d.counter)
                 if c is None:

@@ -474,6 +474,15 @@ class CardDecl(Decl):
     kind_span: Span
     fields: tuple[Field, ...]
     text: "CardText | None" = None  # how this card reads (its kind's text if none)
+    name_span: Span | None = None  # a card of a run: where its name is written (the template, or its name in the list)
+
+
+@frozen
+class CardRunError(Decl):
+    """A run of numbered cards that cannot be expanded (an empty run, a wrong count of names): the
+    checker reports `message` at its place."""
+
+    message: str
 
 
 @frozen

@@ -557,31 +557,36 @@ class _Builder(Transformer_NonRecursive):
     def card_run(self, m, c):
         """`card "Bid {n}" [xN] for n in LOW..HIGH: KIND ...`: one ordinary card declaration for
         each number from LOW to HIGH, in order, the name's `{n}` holes and the fields' `n`
-        reading as that number; a list of names instead of the template names each card."""
+        reading as that number; a list of names instead of the template names each card. A run
+        that cannot be expanded is a CardRunError, which the checker reports."""
         names, copies_tok, var, low, high, kind, text = c[:7]
-        span = self.sp(m)
         for tok in (copies_tok, low, high):
             if tok is not None and len(str(tok).lstrip("x")) > MAX_DIGITS:
                 raise TavError([Diagnostic(_tspan(self.f, tok), f"a number of {len(str(tok).lstrip('x'))} digits is too large")])
         copies = int(str(copies_tok)[1:]) if copies_tok is not None else 1
         lo, hi = int(low), int(high)
+        first = names[0] if isinstance(names, list) else names
         if hi < lo:
-            raise TavError([Diagnostic(_tspan(self.f, low), f"the run {lo}..{hi} of cards is empty: it counts up, from the lower number")])
+            return A.CardRunError(_tspan(self.f, low), f"the run {lo}..{hi} of cards is empty: it counts up, from the lower number")
         if hi - lo + 1 > MAX_RUN:
-            raise TavError([Diagnostic(_tspan(self.f, low), f"a run of {hi - lo + 1} cards is too long (at most {MAX_RUN})")])
+            return A.CardRunError(_tspan(self.f, low), f"a run of {hi - lo + 1} cards is too long (at most {MAX_RUN})")
         if isinstance(names, list) and len(names) != hi - lo + 1:
-            raise TavError([Diagnostic(_tspan(self.f, names[0]), f"{len(names)} names for the {hi - lo + 1} cards of "
-                                       f"{lo}..{hi}: give one name for each card")])
-        if not isinstance(names, list) and hi > lo and self._run_name(names, str(var), lo) == self._run_name(names, str(var), hi):
-            raise TavError([Diagnostic(_tspan(self.f, names), f"every card of the run would be named {names}: put "
-                                       f"'{{{var}}}' in the name for its number, or give a list of names")])
+            return A.CardRunError(_tspan(self.f, first), f"{len(names)} names for the {hi - lo + 1} cards of {lo}..{hi}: "
+                                  "give one name for each card")
+        try:
+            out = [self._run_name(names[i] if isinstance(names, list) else names, str(var), n)
+                   for i, n in enumerate(range(lo, hi + 1))]
+        except ValueError as e:
+            return A.CardRunError(_tspan(self.f, first), str(e))
+        if not isinstance(names, list) and hi > lo and out[0] == out[-1]:
+            return A.CardRunError(_tspan(self.f, names), f"every card of the run would be named {names}: put "
+                                  f"'{{{var}}}' in the name for its number, or give a list of names")
         fields = tuple(x for x in c[7:] if x is not None)
-        out = []
-        for i, n in enumerate(range(lo, hi + 1)):
-            tok = names[i] if isinstance(names, list) else names
-            out.append(A.CardDecl(span, self._run_name(tok, str(var), n), copies, str(kind), _tspan(self.f, kind),
-                                  tuple(A.rebuilt(f, str(var), n) for f in fields), card_text(self.f, text)))
-        return tuple(out)
+        span = self.sp(m)
+        return tuple(A.CardDecl(span, name, copies, str(kind), _tspan(self.f, kind),
+                                tuple(A.rebuilt(f, str(var), n) for f in fields), card_text(self.f, text),
+                                _tspan(self.f, names[i] if isinstance(names, list) else names))
+                     for i, (name, n) in enumerate(zip(out, range(lo, hi + 1))))
     def _run_name(self, tok, var: str, n: int) -> str:
         """A numbered card's name: the template's `{VAR}` holes read as `n` (`{{` `}}`: braces)."""
         raw = _text(tok)
@@ -598,8 +603,8 @@ class _Builder(Transformer_NonRecursive):
                 i = raw.find("}", i) + 1
                 continue
             if ch in "{}":
-                raise TavError([Diagnostic(_tspan(self.f, tok), f"a '{ch}' in the name of a run of cards: a hole "
-                                           f"'{{{var}}}' stands for the card's number (write '{ch}{ch}' for a brace)")])
+                raise ValueError(f"a '{ch}' in the name of a run of cards: a hole '{{{var}}}' stands for the card's "
+                                 f"number (write '{ch}{ch}' for a brace)")
             out.append(ch)
             i += 1
         return "".join(out)
