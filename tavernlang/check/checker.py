@@ -26,6 +26,7 @@ BUILTIN_NAMES = {
     "current": PLAYER, "next_player": PLAYER, "round": INT, "player_count": INT,
     "game_ends": BOOL,  # the `end when` conditions hold now
     "winners": list_of(PLAYER),  # who would win if the game ended now (by the `winner:` rule)
+    "players_in": list_of(PLAYER),  # the players not eliminated, in seat order
 }
 # Builtin functions: name -> (parameter types, result type). "T" is generic.
 BUILTIN_FUNCS = {
@@ -42,7 +43,7 @@ BUILTIN_FUNCS = {
 }
 # Properties every object of a type has: (type, name) -> result type.
 BUILTIN_PROPS = {
-    (PLAYER, "left"): PLAYER, (PLAYER, "right"): PLAYER, (PLAYER, "seat"): INT,
+    (PLAYER, "left"): PLAYER, (PLAYER, "right"): PLAYER, (PLAYER, "seat"): INT, (PLAYER, "eliminated"): BOOL,
     (CARD, "name"): STR, (CARD, "kind"): STR, (CARD, "facedown"): BOOL, (CARD, "zone"): ZONE,
     (CARD, "owner"): PLAYER, (CARD, "holder"): CARD, (ZONE, "owner"): PLAYER, (ZONE, "size"): INT, (ZONE, "capacity"): INT,
 }
@@ -799,6 +800,9 @@ class Checker:
             self.expect(s.b, CARD, self.expr(s.b, sc), "swapped thing")
         elif isinstance(s, A.NextTurn):
             self.expect(s.player, PLAYER, self.expr(s.player, sc), "next player")
+        elif isinstance(s, A.Eliminate):
+            self.expect(s.player, PLAYER, self.expr(s.player, sc), "eliminated player")
+            m.eliminates = True
         elif isinstance(s, A.Choose):
             el = self.coll(s.coll, sc, "the options")
             inner = sc.child()

@@ -222,6 +222,14 @@ class NextTurn(Stmt):
 
 
 @frozen
+class Eliminate(Stmt):
+    """`eliminate P`: P is out of the game for good (turns and phases pass them by; they rank
+    below every player still in, in the order they went out)."""
+
+    player: Expr
+
+
+@frozen
 class Chooser(Node):
     random: bool
     player: Expr | None

@@ -509,6 +509,7 @@ class _Builder(Transformer_NonRecursive):
     def let_stmt(self, m, c): return A.Let(self.sp(m), str(c[0]), c[1])
     def emit_stmt(self, m, c): return A.Emit(self.sp(m), str(c[0]), c[1] or ())
     def end_stmt(self, m, c): return A.EndGame(self.sp(m))
+    def eliminate_stmt(self, m, c): return A.Eliminate(self.sp(m), c[0])
     def require_stmt(self, m, c): return A.Require(self.sp(m), c[0], _s(c[1]))
     def log_stmt(self, m, c): return A.Log(self.sp(m), _text(c[0]))
 
