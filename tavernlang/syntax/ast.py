@@ -758,16 +758,18 @@ def rebuilt(node: _N, name: str, value: Any) -> _N:
     name `name` reads as the literal `value`, at the name's place."""
     if isinstance(node, Name) and node.name == name:
         return cast(_N, Lit(node.span, value))
+    if isinstance(node, tuple):
+        return cast(_N, tuple(rebuilt(x, name, value) for x in node))
     if not isinstance(node, Node):
         return node
-    changes = {}
+    changes: dict[str, Any] = {}
     for f in _FIELDS.get(type(node)) or _fields(type(node)):
         v = getattr(node, f)
         if isinstance(v, Node):
             changes[f] = rebuilt(v, name, value)
         elif isinstance(v, tuple):
             changes[f] = tuple(rebuilt(x, name, value) if isinstance(x, (Node, tuple)) else x for x in v)
-    return attrs.evolve(cast("attrs.AttrsInstance", node), **changes)  # type: ignore[return-value]
+    return cast(_N, attrs.evolve(cast(Any, node), **changes))
 
 
 def text_of(e) -> str:
