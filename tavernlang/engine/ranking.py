@@ -35,7 +35,7 @@ def _ranked(g, st: State) -> dict:
         env = [p] + [None] * g.model.max_frame
         keys.append(tuple(k(st, env) for k in score_keys))
     scores = [k[0] if k else 0 for k in keys]
-    if st.out:  # players still in rank above those out, who rank in the order they went out
+    if st.out:  # players still in rank above those out; of those out, the later out the higher
         keys = [((st.n,) if p not in st.out else (st.out.index(p),)) + k for p, k in enumerate(keys)]
     if winner_everyone is not None:
         win = bool(winner_everyone(st, [None] * g.model.max_frame))
