@@ -28,6 +28,7 @@ _BUILTIN_WORDS = {
     "current": "the player whose turn it is", "next_player": "the player who plays next",
     "round": "the round number", "player_count": "the number of players",
     "game_ends": "the game would end now", "winners": "the players who would win now",
+    "players_in": "the players still in the game",
 }
 _CMP = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
         ">=": "is at least"}
@@ -251,6 +252,8 @@ class _Words:
             return f"the player to the right of {o}"
         if n == "facedown":
             return f"{o} is face down"
+        if n == "eliminated":
+            return f"{o} is out of the game"
         if n == "zone":
             return f"the place {o} lies in"
         if n == "size":
@@ -458,6 +461,9 @@ class _Words:
             return L(f"this is the moment “{_human(s.event)}”{args}.")
         if isinstance(s, A.EndGame):
             return L("the game ends now.")
+        if isinstance(s, A.Eliminate):
+            who = self.e(s.player)
+            return L("you are out of the game." if who == "you" else f"{who} is out of the game.")
         if isinstance(s, A.Require):
             msg = f" (“{s.message}”)" if s.message else ""
             return L(f"go on only if {self.e(s.cond)}{msg}.")

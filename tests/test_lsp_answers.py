@@ -80,8 +80,8 @@ def test_completion_after_a_player_offers_per_player_names_first(project):
     s.open(u, GAME)
     got = complete_after(s, u, GAME.replace("move m to hand of p\n", "move m to hand of p\n  gain 1 p.\n"), "gain 1 p.")
     assert set(got[:3]) == {"coins", "tips", "hand"}
-    assert set(got[3:6]) == {"left", "right", "seat"}
-    assert {"price", "value", "size"} <= set(got[6:])
+    assert set(got[3:7]) == {"left", "right", "seat", "eliminated"}
+    assert {"price", "value", "size"} <= set(got[7:])
 
 
 def test_completion_after_a_name_of_unknown_type_offers_every_member(project):

@@ -31,15 +31,15 @@
      . font-lock-keyword-face)
     (,(regexp-opt '("actions" "after" "all" "answers" "any" "as" "at" "before"
       "bottom" "by" "capacity" "choose" "components" "count" "distinct" "do"
-      "drop" "each" "else" "emit" "every" "everyone" "expect" "facedown"
-      "faceup" "filter" "final" "for" "from" "gain" "give" "given"
-      "hidden" "highest" "if" "let" "list" "log" "look" "lose"
-      "match" "max" "min" "move" "next" "number" "once" "once_each"
-      "pass" "per" "player" "private" "public" "random" "reaches" "repeat"
-      "require" "required" "reveal" "run" "seed" "set" "shared" "show"
-      "shuffle" "simultaneous" "simultaneously" "size" "subset" "sum" "swap" "take"
-      "then" "to" "top" "turn" "turns" "unit" "unlabelled" "until"
-      "up" "when" "while" "with" "wrap")
+      "drop" "each" "eliminate" "else" "emit" "every" "everyone" "expect"
+      "facedown" "faceup" "filter" "final" "for" "from" "gain" "give"
+      "given" "hidden" "highest" "if" "let" "list" "log" "look"
+      "lose" "match" "max" "min" "move" "next" "number" "once"
+      "once_each" "pass" "per" "player" "private" "public" "random" "reaches"
+      "repeat" "require" "required" "reveal" "run" "seed" "set" "shared"
+      "show" "shuffle" "simultaneous" "simultaneously" "size" "subset" "sum" "swap"
+      "take" "then" "to" "top" "turn" "turns" "unit" "unlabelled"
+      "until" "up" "when" "while" "with" "wrap")
                   'symbols)
      . font-lock-keyword-face)
     (,(regexp-opt '("and" "in" "is" "not" "of" "or" "where")
@@ -50,8 +50,8 @@
      . font-lock-constant-face)
     (,(regexp-opt '("abs" "allowed" "bool" "cards" "current" "empty" "first" "free"
       "full" "game_ends" "greater" "has_word" "int" "lesser" "me" "named"
-      "neighbour" "next_player" "offered" "order_from" "others" "player_count" "range" "round"
-      "saw" "str" "taken" "text" "winners")
+      "neighbour" "next_player" "offered" "order_from" "others" "player_count" "players_in" "range"
+      "round" "saw" "str" "taken" "text" "winners")
                   'symbols)
      . font-lock-builtin-face)
     ("\\_<x?[0-9]+\\_>" . font-lock-constant-face))

@@ -26,6 +26,7 @@ BUILTIN_NAMES = {
     "current": PLAYER, "next_player": PLAYER, "round": INT, "player_count": INT,
     "game_ends": BOOL,  # the `end when` conditions hold now
     "winners": list_of(PLAYER),  # who would win if the game ended now (by the `winner:` rule)
+    "players_in": list_of(PLAYER),  # the players not eliminated, in seat order
 }
 # Builtin functions: name -> (parameter types, result type). "T" is generic.
 BUILTIN_FUNCS = {
@@ -42,7 +43,7 @@ BUILTIN_FUNCS = {
 }
 # Properties every object of a type has: (type, name) -> result type.
 BUILTIN_PROPS = {
-    (PLAYER, "left"): PLAYER, (PLAYER, "right"): PLAYER, (PLAYER, "seat"): INT,
+    (PLAYER, "left"): PLAYER, (PLAYER, "right"): PLAYER, (PLAYER, "seat"): INT, (PLAYER, "eliminated"): BOOL,
     (CARD, "name"): STR, (CARD, "kind"): STR, (CARD, "facedown"): BOOL, (CARD, "zone"): ZONE,
     (CARD, "owner"): PLAYER, (CARD, "holder"): CARD, (ZONE, "owner"): PLAYER, (ZONE, "size"): INT, (ZONE, "capacity"): INT,
 }
@@ -137,6 +138,7 @@ class Checker:
         # can know them (a kind-typed parameter, `x is K` in a binder's condition, named("..."));
         # an expression missing here may be a card of any kind
         self.card_kinds: dict[A.Node, frozenset] = {}
+        self.card_errors: set = set()  # (place, message) of each error found in a card, for `once_per_run`
 
     def _frame(self) -> _Frame:
         f = _Frame()
@@ -322,6 +324,7 @@ class Checker:
         card_names: dict = {}
         for d in self.decls:
             if isinstance(d, A.CardDecl):
+                before = len(self.errors)
                 if d.name in card_names:
                     self.err(d.span, f'card "{d.name}" is already defined; give its copies as x{card_names[d.name].copies + d.copies}',
                              [Note(card_names[d.name].span, "first defined here")])
@@ -330,7 +333,10 @@ class Checker:
                     self.err(d.kind_span, f"unknown kind '{d.kind}'" + did_you_mean(d.kind, m.kinds))
                 elif d.text is not None:
                     self.check_card_text(d.text, m.kinds[d.kind])
+                self.once_per_run(before)
                 m.cards.append(d)
+            elif isinstance(d, A.CardRunError):
+                self.err(d.span, d.message)
             elif isinstance(d, A.ReachDecl):
                 c = m.counters.get(d.counter)
                 if c is None:
@@ -351,6 +357,17 @@ class Checker:
                     self.err(cb.decl.params[i].span, f"parameter '{pn}' appears twice")
         for cb in m.defs.values():
             cb.type = self.type_of(cb.decl.type) if cb.decl.type else ANY
+
+    def once_per_run(self, before: int) -> None:
+        """The cards of a run (`card "Bid {n}" for n in 1..13`) share their declaration's place:
+        an error found in several of them (the errors since `before`) is reported once."""
+        fresh = []
+        for d in self.errors[before:]:
+            key = (d.span, d.message)
+            if key not in self.card_errors:
+                fresh.append(d)
+            self.card_errors.add(key)
+        self.errors[before:] = fresh
 
     def check_card_text(self, text: A.CardText, k: KindInfo) -> None:
         """A card text's holes name the card's `name` or `kind`, or an attribute or value of its kind."""
@@ -493,6 +510,7 @@ class Checker:
                     self.expect(ad.default, k.attrs[ad.name].type, self.expr(ad.default, None), f"default of '{ad.name}'")
         total = 0  # cards of the game, against MAX_CARDS
         for cd in m.cards:
+            before = len(self.errors)
             ck = m.kinds.get(cd.kind)
             if cd.copies < 1:
                 self.err(cd.span, "a card needs at least one copy")
@@ -517,6 +535,7 @@ class Checker:
                     self.expr(f.value, None)
                     continue
                 self.expect(f.value, ai.type, self.expr(f.value, None), f"attribute '{f.name}'")
+            self.once_per_run(before)
         for c in m.counters.values():
             for e in (c.decl.initial, c.decl.low, c.decl.high):
                 if e is not None:
@@ -781,6 +800,9 @@ class Checker:
             self.expect(s.b, CARD, self.expr(s.b, sc), "swapped thing")
         elif isinstance(s, A.NextTurn):
             self.expect(s.player, PLAYER, self.expr(s.player, sc), "next player")
+        elif isinstance(s, A.Eliminate):
+            self.expect(s.player, PLAYER, self.expr(s.player, sc), "eliminated player")
+            m.eliminates = True
         elif isinstance(s, A.Choose):
             el = self.coll(s.coll, sc, "the options")
             inner = sc.child()

@@ -426,6 +426,7 @@ class GameModel:
     actions: dict[str, Callable] = attrs.field(factory=dict)
     setup: Callable | None = None
     game_end: Callable | None = None  # `at game end { ... }`
+    eliminates: bool = False  # some rule says `eliminate P`: turns and phases pass by players who are out
     rounds: A.RoundsDecl | None = None
     phases: list[PhaseInfo] = attrs.field(factory=list)
     end_conds: list[A.EndDecl] = attrs.field(factory=list)

@@ -621,6 +621,9 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             w.line("_f = 0")
         call = f"{k(run_for)}(st, (_f + _i) % st.n)"
         with w.block("for _i in range(st.n):"):
+            if self.m.eliminates:  # a player out of the game has no part in it
+                with w.block("if (_f + _i) % st.n in st.out:"):
+                    w.line("continue")
             w.line(f"yield from {call}" if is_gen else call)
         return _Phase(ph.name, title, self.compile_fn("st", w, "None"), run_for)
 
@@ -689,6 +692,13 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         with w.block("while True:"):
             with w.block("if cur is None:"):
                 w.line(f"raise _GameError({none_next}, {k(ph.span)})")
+            if self.m.eliminates:  # a player out of the game: their turn passes, silently
+                with w.block("if cur in st.out:"):
+                    w.lines(["taken += 1", "idle += 1"])
+                    with w.block("if idle >= n:"):  # (nobody is left in the game)
+                        w.line("return")
+                    w.line("cur = (cur + 1) % n")
+                    w.line("continue")
             w.line("env[0] = st.current = cur")  # `me` in `until` and `pass if` is the player taking the turn
             if resumable:
                 with w.block("if _at is not None and st.on_phase is not None:"):

@@ -792,6 +792,13 @@ class ExpressionCompiler:
                 with w.block(self.loops(f"for {v} in st.players:")), w.block(f"if {v} != {self._me()}:"):
                     w.line(f"{t}.append({v})")
                 return w.code, t
+            if n == "players_in":  # (a loop, not a comprehension: see filter_lines)
+                t, v = self.tmp(), self.tmp("_v")
+                self.ctx.fn.fresh.add(t)
+                w = fragment([f"{t} = []"])
+                with w.block(self.loops(f"for {v} in st.players:")), w.block(f"if {v} not in st.out:"):
+                    w.line(f"{t}.append({v})")
+                return w.code, t
             if n == "cards":
                 return [], "st.all_cards"
             if n == "current":
@@ -894,6 +901,8 @@ class ExpressionCompiler:
                     return ls, f"(({o} - 1) % st.n)"
                 if name == "seat":
                     return ls, self._pure(f"({o} + 1)")
+                if name == "eliminated":
+                    return ls, f"({o} in st.out)"
             if t == CARD:
                 if name == "name":
                     return ls, self._pure(f"{self.k(g.card_name)}[{o}]")

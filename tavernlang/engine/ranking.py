@@ -44,16 +44,20 @@ def _ranked(g, st: State) -> dict:
         for p in players:
             env = [p, *pad]
             keys.append(tuple([k(st, env) for k in score_keys]))
+    scores = [k[0] if k else 0 for k in keys]
+    if st.out:  # players still in rank above those out; of those out, the later out the higher
+        keys = [((st.n,) if p not in st.out else (st.out.index(p),)) + k for p, k in enumerate(keys)]
     if winner_everyone is not None:
         win = bool(winner_everyone(st, pad))
-        winners = list(players) if win else []
-    elif keys and keys[0] and winner_keys:
+        winners = [p for p in players if p not in st.out] if win else []
+    elif keys and keys[0] and (winner_keys or st.out):
         best = max(keys)
         winners = [p for p in players if keys[p] == best]
     else:
         winners = list(players)
-    out: dict[str, Any] = {"winners": winners, "scores": [k[0] if k else 0 for k in keys],
-                           "keys": [list(k) for k in keys]}
+    out: dict[str, Any] = {"winners": winners, "scores": scores, "keys": [list(k) for k in keys]}
+    if st.out:
+        out["out"] = list(st.out)
     if rule is not None:
         out["rule"] = rule
     return out

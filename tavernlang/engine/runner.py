@@ -78,7 +78,8 @@ class Match:
                 self.st.log.append((
                     "game over: " + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(r["scores"])) +
                     "; winner" + ("s " if len(r["winners"]) != 1 else " ") +
-                    (", ".join(f"P{p + 1}" for p in r["winners"]) or "none"),
+                    (", ".join(f"P{p + 1}" for p in r["winners"]) or "none") +
+                    ("; out of the game, first out first: " + ", ".join(f"P{p + 1}" for p in r["out"]) if r.get("out") else ""),
                     None, {"type": "end", **r}))
         finally:
             self._left = st.deadline - time.monotonic()

@@ -98,6 +98,10 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
     env = [0] + [None] * max(sc["frame"], game.model.max_frame)
     answers = list(d.answers)
 
+    # the scenario plays as in a turn of P1's: who plays next is P1's left neighbour, unless
+    # the setup or the scenario says `next turn`
+    st.next_player = 1 % d.players
+
     def script():
         try:
             if game.setup is not None:

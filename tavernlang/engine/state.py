@@ -26,13 +26,13 @@ class State:
                  "opt", "current", "next_player", "round", "rng", "log", "decisions", "attrs",
                  "zbase", "zfam", "zowner", "zfamily", "zhidden", "zprivate", "cap", "capn", "all_cards", "fired", "game", "agent", "turn_used", "offered", "views", "preset",
                  "zholder", "czone", "holds", "known_opts", "why", "explain", "steps", "step_limit", "deadline",
-                 "bot_random", "bot_count", "bot_max", "forced", "zsorted", "on_phase")
+                 "bot_random", "bot_count", "bot_max", "forced", "zsorted", "on_phase", "out")
 
     # What `copy` does with each slot (tests/test_state_copy.py holds these to __slots__):
     # what play changes, copied (lists of lists and the values in them, which may be lists)...
     COPIED = ("counters", "vars", "zones", "loc", "facedown", "seen", "cvars", "all_cards", "rng",
               "turn_used", "preset", "known_opts", "current", "next_player", "round", "decisions",
-              "steps", "step_limit")
+              "steps", "step_limit", "out")
     # ...what only the initial values set, shared (never changed in place once the state is made)...
     SHARED = ("game", "n", "players", "opt", "attrs", "zbase", "zfam", "zowner", "zfamily", "zhidden",
               "zprivate", "cap", "capn", "zholder", "czone", "holds", "zsorted")
@@ -48,6 +48,7 @@ class State:
         self.rng = random.Random(seed)
         self.current = 0
         self.next_player = 0
+        self.out: list[int] = []  # the players eliminated (`eliminate P`), in the order they went out
         self.round = 0
         self.decisions = 0
         self.steps = 0  # work done, against the game's budget (engine/budget.py)
@@ -123,6 +124,7 @@ class State:
         c.known_opts = (ko[0], _copied(ko[1])) if ko is not None else None
         c.current, c.next_player, c.round, c.decisions = self.current, self.next_player, self.round, self.decisions
         c.steps, c.step_limit = self.steps, self.step_limit
+        c.out = list(self.out)
         c.log = None
         c.why = {}
         c.explain = c.fired = c.agent = c.bot_random = c.bot_count = c.offered = c.views = c.on_phase = None
@@ -308,7 +310,7 @@ class State:
             "facedown": [c for c in self.all_cards if self.facedown[c]],
             "rng": _rng_state(self.rng),
             "decisions": self.decisions,
-        }
+        } | ({"out": list(self.out)} if self.out else {})
 
 
 def _copied(v):

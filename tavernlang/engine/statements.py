@@ -281,6 +281,17 @@ class StatementCompiler(ExpressionCompiler):
         w.line(f"st.next_player = {v}")
         return False
 
+    def l_Eliminate(self, s, w) -> bool:
+        ls, v = self.spill(*self.x(s.player))
+        w.lines(ls)
+        with w.block(f"if {v} is None:"):
+            w.line(f"raise _GameError({self.k('eliminate nobody (the player is none)')}, {self.k(s.span)})")
+        with w.block(f"if {v} not in st.out:"):  # (out once: a second time changes nothing)
+            w.line(f"st.out.append({v})")
+            with w.logged():
+                w.line(f'st.log.append((f"P{{{v} + 1}} is out of the game", None, {{"type": "out", "player": {v}}}))')
+        return False
+
     def l_Set(self, s, w) -> bool:
         vtype = self.m.types.get(s.target)
         ref = self.m.refs[s.target]

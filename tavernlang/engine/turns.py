@@ -85,6 +85,10 @@ def _simultaneous_turns(st, sp, _at=None):
             picks[j] = (p, a, pre)
         st.current, st.turn_used = cur, tu
     while inside:
+        if st.out:  # a player out of the game leaves the phase
+            inside = [p for p in inside if p not in st.out]
+            if not inside:
+                return
         if mark is not None:
             mark((_at[0], _at[1], (tuple(inside), {p: frozenset(t) for p, t in used.items()}, steps)))
         if until is not None:
@@ -143,6 +147,8 @@ def _simultaneous_turns(st, sp, _at=None):
         # the picks are shown and resolved in order from FIRST
         for p, a, pre in picks:
             env[0] = st.current = p
+            if p in st.out:  # put out of the game by an earlier pick of this step: theirs is void
+                continue
             if a is None or a is False:
                 inside.remove(p)
                 if log is not None:

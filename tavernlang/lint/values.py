@@ -793,7 +793,7 @@ class Values:
             return n, self._cards_why(cards, n)
         if isinstance(coll, A.Name):
             ref = m.refs.get(coll)
-            if ref == BuiltinRef("players"):
+            if ref == BuiltinRef("players") or ref == BuiltinRef("players_in"):
                 return m.max_players, f"there are at most {m.max_players} players"
             if ref == BuiltinRef("others"):
                 return m.max_players - 1, f"there are at most {m.max_players - 1} other players"

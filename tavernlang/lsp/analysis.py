@@ -404,6 +404,8 @@ def declared(d, sources: SourceCache) -> list[Symbol]:
                                   span=k.span, container=d.name, d_doc=doc_above(text, k.span.line)))
         return [s] + s.children
     if isinstance(d, A.CardDecl):
+        if d.name_span is not None:  # a card of a run: its name as the run writes it
+            return [Symbol(d.name, "card", f"card of kind {d.kind}, x{d.copies}", d.span, d.name_span, doc, None)]
         return [sym(d.name, "card", f"card of kind {d.kind}, x{d.copies}", r"\bcard", quoted=True)]
     if isinstance(d, A.CounterDecl):
         parts = ["int"]

@@ -222,6 +222,14 @@ class NextTurn(Stmt):
 
 
 @frozen
+class Eliminate(Stmt):
+    """`eliminate P`: P is out of the game for good (turns and phases pass them by; they rank
+    below every player still in, in the order they went out)."""
+
+    player: Expr
+
+
+@frozen
 class Chooser(Node):
     random: bool
     player: Expr | None
@@ -474,6 +482,15 @@ class CardDecl(Decl):
     kind_span: Span
     fields: tuple[Field, ...]
     text: "CardText | None" = None  # how this card reads (its kind's text if none)
+    name_span: Span | None = None  # a card of a run: where its name is written (the template, or its name in the list)
+
+
+@frozen
+class CardRunError(Decl):
+    """A run of numbered cards that cannot be expanded (an empty run, a wrong count of names): the
+    checker reports `message` at its place."""
+
+    message: str
 
 
 @frozen
@@ -734,6 +751,25 @@ def walk(node: Node) -> Iterator[Node]:
         n = stack.pop()
         yield n
         stack.extend(reversed(list(children(n))))
+
+
+def rebuilt(node: _N, name: str, value: Any) -> _N:
+    """A fresh copy of `node` (every node in it new: side tables key on nodes) where each
+    name `name` reads as the literal `value`, at the name's place."""
+    if isinstance(node, Name) and node.name == name:
+        return cast(_N, Lit(node.span, value))
+    if isinstance(node, tuple):
+        return cast(_N, tuple(rebuilt(x, name, value) for x in node))
+    if not isinstance(node, Node):
+        return node
+    changes: dict[str, Any] = {}
+    for f in _FIELDS.get(type(node)) or _fields(type(node)):
+        v = getattr(node, f)
+        if isinstance(v, Node):
+            changes[f] = rebuilt(v, name, value)
+        elif isinstance(v, tuple):
+            changes[f] = tuple(rebuilt(x, name, value) if isinstance(x, (Node, tuple)) else x for x in v)
+    return cast(_N, attrs.evolve(cast(Any, node), **changes))
 
 
 def text_of(e) -> str:

@@ -13,6 +13,7 @@ from . import ast as A
 
 MAX_DEPTH = 200  # deeper syntax trees than this are refused with a located error
 MAX_DIGITS = 18  # a number literal has at most this many digits (a billion billion)
+MAX_RUN = 10_000  # cards of one numbered run (`card "Bid {n}" for n in 1..13`)
 
 
 @functools.lru_cache(maxsize=1)
@@ -116,7 +117,10 @@ def parse(text: str | bytes, file: str, keep: bool = True) -> A.File:
         if isinstance(e.orig_exc, TavError):  # a located refusal of the builder's (a number too large)
             raise e.orig_exc from None
         raise TavError([Diagnostic(Span(file, 1, 1), f"cannot read this file: {e.orig_exc}")]) from None
-    f = A.File(Span(file, 1, 1), tuple(built.children), text)
+    decls: list = []
+    for d in built.children:  # a run of numbered cards is a declaration of each of its cards
+        decls.extend(d) if isinstance(d, tuple) else decls.append(d)
+    f = A.File(Span(file, 1, 1), tuple(decls), text)
     _check_depth(f)
     if cached is not None:
         cached.store(f)
@@ -505,6 +509,7 @@ class _Builder(Transformer_NonRecursive):
     def let_stmt(self, m, c): return A.Let(self.sp(m), str(c[0]), c[1])
     def emit_stmt(self, m, c): return A.Emit(self.sp(m), str(c[0]), c[1] or ())
     def end_stmt(self, m, c): return A.EndGame(self.sp(m))
+    def eliminate_stmt(self, m, c): return A.Eliminate(self.sp(m), c[0])
     def require_stmt(self, m, c): return A.Require(self.sp(m), c[0], _s(c[1]))
     def log_stmt(self, m, c): return A.Log(self.sp(m), _text(c[0]))
 
@@ -549,6 +554,61 @@ class _Builder(Transformer_NonRecursive):
         copies = int(str(c[1])[1:]) if c[1] is not None else 1
         return A.CardDecl(self.sp(m), _text(c[0]), copies, str(c[2]), _tspan(self.f, c[2]),
                           tuple(x for x in c[4:] if x is not None), card_text(self.f, c[3]))
+    def card_names(self, m, c): return list(c)
+    def card_run(self, m, c):
+        """`card "Bid {n}" [xN] for n in LOW..HIGH: KIND ...`: one ordinary card declaration for
+        each number from LOW to HIGH, in order, the name's `{n}` holes and the fields' `n`
+        reading as that number; a list of names instead of the template names each card. A run
+        that cannot be expanded is a CardRunError, which the checker reports."""
+        names, copies_tok, var, low, high, kind, text = c[:7]
+        for tok in (copies_tok, low, high):
+            if tok is not None and len(str(tok).lstrip("x")) > MAX_DIGITS:
+                raise TavError([Diagnostic(_tspan(self.f, tok), f"a number of {len(str(tok).lstrip('x'))} digits is too large")])
+        copies = int(str(copies_tok)[1:]) if copies_tok is not None else 1
+        lo, hi = int(low), int(high)
+        first = names[0] if isinstance(names, list) else names
+        if hi < lo:
+            return A.CardRunError(_tspan(self.f, low), f"the run {lo}..{hi} of cards is empty: it counts up, from the lower number")
+        if hi - lo + 1 > MAX_RUN:
+            return A.CardRunError(_tspan(self.f, low), f"a run of {hi - lo + 1} cards is too long (at most {MAX_RUN})")
+        if isinstance(names, list) and len(names) != hi - lo + 1:
+            return A.CardRunError(_tspan(self.f, first), f"{len(names)} names for the {hi - lo + 1} cards of {lo}..{hi}: "
+                                  "give one name for each card")
+        try:
+            out = [self._run_name(names[i] if isinstance(names, list) else names, str(var), n)
+                   for i, n in enumerate(range(lo, hi + 1))]
+        except ValueError as e:
+            return A.CardRunError(_tspan(self.f, first), str(e))
+        if not isinstance(names, list) and hi > lo and out[0] == out[-1]:
+            return A.CardRunError(_tspan(self.f, names), f"every card of the run would be named {names}: put "
+                                  f"'{{{var}}}' in the name for its number, or give a list of names")
+        fields = tuple(x for x in c[7:] if x is not None)
+        span = self.sp(m)
+        return tuple(A.CardDecl(span, name, copies, str(kind), _tspan(self.f, kind),
+                                tuple(A.rebuilt(f, str(var), n) for f in fields), card_text(self.f, text),
+                                _tspan(self.f, names[i] if isinstance(names, list) else names))
+                     for i, (name, n) in enumerate(zip(out, range(lo, hi + 1))))
+    def _run_name(self, tok, var: str, n: int) -> str:
+        """A numbered card's name: the template's `{VAR}` holes read as `n` (`{{` `}}`: braces)."""
+        raw = _text(tok)
+        out: list[str] = []
+        i = 0
+        while i < len(raw):
+            ch = raw[i]
+            if ch in "{}" and raw[i + 1:i + 2] == ch:
+                out.append(ch)
+                i += 2
+                continue
+            if ch == "{" and raw.find("}", i) >= 0 and raw[i + 1:raw.find("}", i)].strip() == var:
+                out.append(str(n))
+                i = raw.find("}", i) + 1
+                continue
+            if ch in "{}":
+                raise ValueError(f"a '{ch}' in the name of a run of cards: a hole '{{{var}}}' stands for the card's "
+                                 f"number (write '{ch}{ch}' for a brace)")
+            out.append(ch)
+            i += 1
+        return "".join(out)
     def component_entry(self, m, c):
         count, target = c[0], c[1]
         if len(str(count)) > MAX_DIGITS:

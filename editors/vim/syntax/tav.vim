@@ -8,19 +8,19 @@ syn keyword tavDeclaration action add card counter def effect end enum extends g
 syn keyword tavDeclaration include kind on option phase players remove replace rounds scenario
 syn keyword tavDeclaration setup var view winner zone
 syn keyword tavKeyword actions after all answers any as at before bottom by
-syn keyword tavKeyword capacity choose components count distinct do drop each else emit
-syn keyword tavKeyword every everyone expect facedown faceup filter final for from gain
-syn keyword tavKeyword give given hidden highest if let list log look lose
-syn keyword tavKeyword match max min move next number once once_each pass per
-syn keyword tavKeyword player private public random reaches repeat require required reveal run
-syn keyword tavKeyword seed set shared show shuffle simultaneous simultaneously size subset sum
-syn keyword tavKeyword swap take then to top turn turns unit unlabelled until
-syn keyword tavKeyword up when while with wrap
+syn keyword tavKeyword capacity choose components count distinct do drop each eliminate else
+syn keyword tavKeyword emit every everyone expect facedown faceup filter final for from
+syn keyword tavKeyword gain give given hidden highest if let list log look
+syn keyword tavKeyword lose match max min move next number once once_each pass
+syn keyword tavKeyword per player private public random reaches repeat require required reveal
+syn keyword tavKeyword run seed set shared show shuffle simultaneous simultaneously size subset
+syn keyword tavKeyword sum swap take then to top turn turns unit unlabelled
+syn keyword tavKeyword until up when while with wrap
 syn keyword tavOperatorWord and in is not of or where
 syn keyword tavConstant false none true
 syn keyword tavBuiltin abs allowed bool cards current empty first free full game_ends
 syn keyword tavBuiltin greater has_word int lesser me named neighbour next_player offered order_from
-syn keyword tavBuiltin others player_count range round saw str taken text winners
+syn keyword tavBuiltin others player_count players_in range round saw str taken text winners
 
 " a name after a dot is an attribute, even one spelt like a keyword (c.kind)
 syn match tavAttribute "\.\h\w*"
