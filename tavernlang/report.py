@@ -4,7 +4,8 @@ Seeded games (random bots unless `--bots`) give: win rate by seat with Wilson 95
 first player's advantage), score and margin distributions, game length in rounds and decisions,
 ties, lead changes and how early the eventual winner leads (decisiveness), the branching factor
 of the decisions asked; then skill (a search bot against random bots, seat-rotated: a game where
-search does not beat chance is a game of luck); every value of the options asked for with
+search does not beat chance is a game of luck) and strategy (what the search bot chooses and what
+fires on its turns beside the random bots, tavernlang/strategy.py); every value of the options asked for with
 `--vary`; with a VARIANT, `tav compare`'s seed-matched comparison. As text, and with `--out DIR`
 as a Markdown (or HTML) page with its pictures. Its findings are only what holds after Holm's
 correction for every test it makes (tavernlang/stats.py), and `--until-ci` plays on until the
@@ -438,7 +439,8 @@ def render_text(rep: dict) -> str:
 def verdict_text(bot: str, v: dict) -> str:
     """The skill test in a sentence, at 95% (Wilson) against chance."""
     lo, hi = v["ci95"]
-    said = f"{bot} wins {_pc(v['rate'])} [{_pc(lo)}, {_pc(hi)}] of {v['games']} games where chance is {_pc(v['chance'])}"
+    said = (f"{bot} wins {_pc(v['rate'])} [{_pc(lo)}, {_pc(hi)}] of {v['games']} games "
+            f"where chance is {_pc(v['chance'])}")
     if v["outcome"] == "skill":
         return f"skill matters: {said} (95% interval)"
     if v["outcome"] == "worse":

@@ -61,28 +61,29 @@ def rule_name(key) -> str | None:
     return None
 
 
-def chosen(game, st, d, i: int) -> list[tuple[str, str]]:
-    """What option i of decision d is, as (kind, name) rows: an action by its title ("pass"), a
-    card (or each card of a set of cards) by its name, anything else as `prompt: label`."""
+def chosen(game, st, d, i: int) -> list[tuple[str, str, str]]:
+    """What option i of decision d is, as (kind, prompt, name) rows: an action by its title
+    ("pass"), a card (or each card of a set of cards) by its name, both with no prompt; anything
+    else by its label under the decision's prompt."""
     o = d.options[i]
     lab = d.labeler
     if lab is _action_label:
-        return [(ACTION, _action_label(o))]
+        return [(ACTION, "", _action_label(o))]
     if lab == "card" or (getattr(lab, "cards", False) and type(o) is int):
-        return [(CARD, game.card_name[o])]
+        return [(CARD, "", game.card_name[o])]
     if lab == "list:card":
-        return [(CARD, game.card_name[c]) for c in o]
+        return [(CARD, "", game.card_name[c]) for c in o]
     if isinstance(lab, str) or lab is None:
         text = st.game.label(o, st, lab, d.player)
     else:
         text = lab(o)
-    return [(CHOICE, f"{d.prompt}: {text}")]
+    return [(CHOICE, str(d.prompt), text)]
 
 
 def observe(game, players: int, seed: int, options: dict | None, bots) -> dict:
     """One game with these bots (the game `tav sim` plays for the seed), as runner.playout
-    reports it, with `strategy`: per seat, `decisions` asked, `choices` {(kind, name): times} and `fired` {rule:
-    times}. A game that stops with an error gives `{"error", "span", "seed", "players"}`."""
+    reports it, with `strategy`: per seat, `decisions` asked, `choices` {(kind, prompt, name):
+    times} (chosen) and `fired` {rule: times}. A game that stops with an error gives `{"error", "span", "seed", "players"}`."""
     from .bots import drive
     try:
         try:
@@ -139,9 +140,9 @@ def compare(games: list[dict], strong: str, weak: str = "random") -> dict:
     """The seats of bot `strong` against those of bot `weak` over games observed (each with
     `bots`, the bot of each seat by name, and `strategy`): for actions and cards, each one's
     share of the side's action decisions / cards chosen; for other choices, each label's share of
-    the side's decisions asked by its prompt; for rules, firings on the side's turns per seat
-    and game. Rows: {name, strong, weak, difference, strong_count, weak_count}, the largest
-    differences first."""
+    the side's decisions asked by its prompt (its row named `prompt: label`); for rules, firings
+    on the side's turns per seat and game. Rows: {name, strong, weak, difference, strong_count,
+    weak_count, z}, ordered by _ranked."""
     seats = {strong: 0, weak: 0}
     asked = {strong: 0, weak: 0}
     choice: dict[str, Counter] = {strong: Counter(), weak: Counter()}
@@ -155,35 +156,25 @@ def compare(games: list[dict], strong: str, weak: str = "random") -> dict:
             choice[b].update(s["choices"])
             rules[b].update(s["fired"])
 
-    def totals(side: str) -> tuple[Counter, Counter]:
-        kinds, prompts = Counter(), Counter()
-        for (kind, name), n in choice[side].items():
-            kinds[kind] += n
-            if kind == CHOICE:
-                prompts[name.rsplit(": ", 1)[0]] += n
-        return kinds, prompts
-    tot = {b: totals(b) for b in seats}
-
-    def _whole(side: str, kind: str, name: str) -> int:
-        kinds, prompts = tot[side]
-        return prompts[name.rsplit(": ", 1)[0]] if kind == CHOICE else kinds[kind]
-
-    def share(side: str, kind: str, name: str) -> float:
-        whole = _whole(side, kind, name)
-        return choice[side][(kind, name)] / whole if whole else 0.0
+    whole: dict[str, Counter] = {}  # each side's choices of a kind under a prompt
+    for b in seats:
+        whole[b] = Counter()
+        for (kind, prompt, _), n in choice[b].items():
+            whole[b][kind, prompt] += n
 
     def rows(kind: str) -> list[dict]:
-        names = {name for side in seats for (k, name) in choice[side] if k == kind}
+        keys = {key for b in seats for key in choice[b] if key[0] == kind}
         out = []
-        for name in names:
-            ns, nw = (_whole(b, kind, name) for b in (strong, weak))
-            out.append({"name": name, "strong": share(strong, kind, name), "weak": share(weak, kind, name),
-                        "strong_count": choice[strong][(kind, name)], "weak_count": choice[weak][(kind, name)],
-                        "z": _z_shares(choice[strong][(kind, name)], ns, choice[weak][(kind, name)], nw)})
+        for key in keys:
+            (a, n), (c, m) = ((choice[b][key], whole[b][key[:2]]) for b in (strong, weak))
+            out.append({"name": f"{key[1]}: {key[2]}" if key[1] else key[2],
+                        "strong": a / n if n else 0.0, "weak": c / m if m else 0.0,
+                        "strong_count": a, "weak_count": c, "z": _z_shares(a, n, c, m)})
         return _ranked(out)
 
     per = {b: max(1, n) for b, n in seats.items()}
-    rule_rows = _ranked([{"name": name, "strong": rules[strong][name] / per[strong], "weak": rules[weak][name] / per[weak],
+    rule_rows = _ranked([{"name": name, "strong": rules[strong][name] / per[strong],
+                          "weak": rules[weak][name] / per[weak],
                           "strong_count": rules[strong][name], "weak_count": rules[weak][name],
                           "z": _z_counts(rules[strong][name], per[strong], rules[weak][name], per[weak])}
                          for name in set(rules[strong]) | set(rules[weak])])

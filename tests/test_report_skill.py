@@ -106,15 +106,15 @@ def test_observed_games_are_the_games_the_bots_play():
 
 def test_compare_sets_the_strong_seats_against_the_random_seats():
     games = [{"bots": ["s", "random"], "strategy": [
-        {"decisions": 4, "choices": {("action", "a"): 3, ("action", "b"): 1, ("card", "X"): 2},
+        {"decisions": 4, "choices": {("action", "", "a"): 3, ("action", "", "b"): 1, ("card", "", "X"): 2},
          "fired": {"a": 3}},
-        {"decisions": 4, "choices": {("action", "a"): 1, ("action", "b"): 3, ("choice", "how many: 2"): 2},
-         "fired": {"a": 1, "phase p": 2}}]}]
+        {"decisions": 4, "choices": {("action", "", "a"): 1, ("action", "", "b"): 3,
+                                     ("choice", "how many: at most", "2"): 2}, "fired": {"a": 1, "phase p": 2}}]}]
     c = compare(games, "s")
     a = {x["name"]: x for x in c["actions"]}
     assert (a["a"]["strong"], a["a"]["weak"], a["a"]["difference"]) == (0.75, 0.25, 0.5)
     assert [x["name"] for x in c["cards"]] == ["X"] and c["cards"][0]["weak"] == 0.0
-    assert c["choices"][0] == dict(c["choices"][0], name="how many: 2", strong=0.0, weak=1.0)
+    assert c["choices"][0] == dict(c["choices"][0], name="how many: at most: 2", strong=0.0, weak=1.0)
     r = {x["name"]: x for x in c["rules"]}
     assert (r["a"]["strong"], r["a"]["weak"], r["phase p"]["strong"]) == (3.0, 1.0, 0.0)
     assert c["seats"] == {"s": 1, "random": 1} and c["decisions"] == {"s": 4, "random": 4}
