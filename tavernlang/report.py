@@ -176,7 +176,7 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
     if skill_games is None:
         skill_games = default_skill_games(players, rep["balance"]["decisions"])
     if skill_games > 0:
-        from .strategy import compare, observe
+        from .strategy import observe
         sb = parse_bots(skill_bots, 1)[0]
         field = [sb] + [("random", 0)] * (players - 1)
         rot = [rotate(field, i) for i in range(skill_games)]
@@ -184,10 +184,7 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
         for b, r in zip((rot[r["seed"] - seed] for r in sgames), sgames):
             r["bots"] = [describe([x]) for x in b]
             records.append(record(r, options, ",".join(r["bots"]), "skill"))
-        rates = bot_rates(sgames, players)
-        skill = {"bot": describe([sb]), "games": skill_games, "by_bot": rates,
-                 "verdict": skill_verdict(rates.get(describe([sb])), players)}
-        strategy = compare(sgames, describe([sb]))
+        skill, strategy = skill_parts(sgames, describe([sb]), skill_games, players)
     rep["skill"] = skill
     rep["strategy"] = strategy
     rep["vary"] = []
@@ -229,6 +226,15 @@ def default_skill_games(players: int, decisions: dict) -> int:
     mean = decisions.get("mean") if decisions.get("n") else None
     per_seat = MIN_SKILL_SEATS if not mean else int(SKILL_WORK // max(1.0, mean))
     return players * max(MIN_SKILL_SEATS, min(MAX_SKILL_SEATS, per_seat))
+
+
+def skill_parts(games: list[dict], bot: str, n_games: int, players: int) -> tuple[dict, dict]:
+    """The skill section (each bot's share of the wins, the verdict against chance) and the
+    strategy section (strategy.compare) of the skill games played (each with its `bots`)."""
+    from .strategy import compare
+    rates = bot_rates(games, players)
+    skill = {"bot": bot, "games": n_games, "by_bot": rates, "verdict": skill_verdict(rates.get(bot), players)}
+    return skill, compare(games, bot)
 
 
 def skill_verdict(mine: dict | None, players: int) -> dict | None:
