@@ -172,3 +172,23 @@ def test_the_skill_verdict_is_stated_against_chance():
 def test_skill_options_are_checked(tav, choices, args, hint):
     r = tav("report", choices, "-p", "2", "-g", "2", *args)
     assert r.exit_code == 2 and "error:" in r.output.lower() and hint in r.output and "Traceback" not in r.output
+
+
+# a division by zero in round 3 of some games only (a random draw decides which)
+FAILING = ('game "S"\nplayers 2\ncounter c per player = 0\n'
+           'action a "a" { gain 1 c  if random(1, 4) == 1 and round == 3 { gain 1 / (me.c - me.c) c } }\n'
+           'action b "b" { gain 2 c }\n'
+           'rounds 5 { phase p "P" turns from player(1) once_each { actions a, b } }\nwinner: highest c\n')
+
+
+def test_skill_games_that_stop_with_an_error_are_listed_and_left_out(tav, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.tav").write_text(FAILING)
+    r = tav("report", "x.tav", "-p", "2", "-g", "2", "--skill-games", "12", "--skill-bot", "mcts:2", "--json")
+    assert r.exit_code == 1
+    j = json.loads(r.output)
+    bad = [f for f in j["failed"] if f.get("part") == "skill"]
+    assert bad and all((f["line"], f["col"], f["message"]) == (4, 69, "division by zero") for f in bad)
+    played = 12 - len(bad)
+    assert j["skill"]["by_bot"]["mcts:2"]["seats_played"] == played
+    assert j["strategy"]["seats"] == {"mcts:2": played, "random": played}
