@@ -459,7 +459,7 @@ STRATEGY_ROWS = 8  # rows of each strategy table shown (--json has them all)
 STRATEGY_TABLES = (("actions", "actions chosen (share of each side's action decisions)", True),
                    ("cards", "cards chosen (share of the cards each side chose)", True),
                    ("choices", "other choices (share of each side's decisions asked by the same prompt)", True),
-                   ("rules", "rules fired on each side's turns (times per seat and game)", False))
+                   ("rules", "rules fired after each side's decisions (times per seat and game)", False))
 
 
 def _cap(x: str) -> str:

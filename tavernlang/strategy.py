@@ -4,11 +4,14 @@ A game of the skill test (a search bot against random bots, bots.py) is played a
 plays it, then played again from its seed with the same choices in the interactive flavour,
 watched: for each seat, what it chose (the action of each action decision; the card of each
 decision among cards, by the card's name; otherwise the option's label under its prompt) and
-what the engine counted firing while it was the current player (`State.fired`, as `tav lint
---simulate` counts coverage: phases entered, actions, effects, `on` handlers, `when ... reaches`
-triggers, options of a `choose`). `compare` sets the seats of the search bot against the seats of
-the random bots: the share of each action, card and choice on each side, and how often each rule
-fires on a side's turns per seat and game, the largest differences first.
+what the engine counted firing after its decisions (`State.fired`, as `tav lint --simulate`
+counts coverage: phases entered, actions, effects, `on` handlers, `when ... reaches` triggers,
+options of a `choose`), each firing counted for the player who made the latest decision asked
+before it: what follows a decision is its consequence, whoever `me` is in the rules that run
+(a decision with one option is not asked: what follows it counts for the latest one asked).
+`compare` sets the seats of the search bot against the seats of the random bots: the share of
+each action, card and choice on each side, and how often each rule fires after a side's
+decisions per seat and game, the clearest differences first.
 
 Everything is named by the game's own words (its actions' titles, its cards' names, its prompts
 and labels, its rules' names): nothing here knows a game.
@@ -25,19 +28,18 @@ from .errors import GameError
 ACTION, CARD, CHOICE = "action", "card", "choice"
 
 
-class _ByCurrent(dict):
-    """`State.fired` that also counts each firing for the player current when it fired."""
+class _ByDecider(dict):
+    """`State.fired` that also counts each firing for `who`, the player of the latest decision
+    asked (None before the first: counted in `before`)."""
 
-    def __init__(self, st, per: list[Counter]):
+    def __init__(self, per: list[Counter]):
         super().__init__()
-        self.st, self.per = st, per
+        self.per, self.before, self.who = per, Counter(), None
 
     def __setitem__(self, key, value):
         delta = value - self.get(key, 0)
         super().__setitem__(key, value)
-        p = self.st.current
-        if isinstance(p, int) and 0 <= p < len(self.per):
-            self.per[p][key] += delta
+        (self.before if self.who is None else self.per[self.who])[key] += delta
 
 
 def rule_name(key) -> str | None:
@@ -83,7 +85,8 @@ def chosen(game, st, d, i: int) -> list[tuple[str, str, str]]:
 def observe(game, players: int, seed: int, options: dict | None, bots) -> dict:
     """One game with these bots (the game `tav sim` plays for the seed), as runner.playout
     reports it, with `strategy`: per seat, `decisions` asked, `choices` {(kind, prompt, name):
-    times} (chosen) and `fired` {rule: times}. A game that stops with an error gives `{"error", "span", "seed", "players"}`."""
+    times} (chosen) and `fired` {rule: times} (after its decisions); and `fired_before`, what
+    fired before the first decision. A game that stops with an error gives `{"error", "span", "seed", "players"}`."""
     from .bots import drive
     try:
         try:
@@ -107,7 +110,7 @@ def replay(game, players: int, seed: int, options: dict | None, history: list[in
     fired: list[Counter] = [Counter() for _ in range(players)]
     choices: list[Counter] = [Counter() for _ in range(players)]
     asked = [0] * players
-    st.fired = _ByCurrent(st, fired)
+    st.fired = counts = _ByDecider(fired)
     gen = game.flow(st)
     k = 0
     try:
@@ -116,6 +119,7 @@ def replay(game, players: int, seed: int, options: dict | None, history: list[in
             i = history[k]
             k += 1
             asked[d.player] += 1
+            counts.who = d.player
             for row in chosen(game, st, d, i):
                 choices[d.player][row] += 1
             d = gen.send(i)
@@ -124,16 +128,19 @@ def replay(game, players: int, seed: int, options: dict | None, history: list[in
     r = game.result(st)
     r.update(decisions=k, forced=len(st.forced), rounds=st.round, steps=st.steps, seed=seed,
              layout="exact" if game.layout.exact else "fast")
-    named = []
-    for c in fired:
-        out: Counter = Counter()
-        for key, n in c.items():
-            name = rule_name(key)
-            if name is not None and n:
-                out[name] += n
-        named.append(dict(out))
-    r["strategy"] = [{"decisions": n, "choices": dict(ch), "fired": f} for n, ch, f in zip(asked, choices, named)]
+    r["strategy"] = [{"decisions": n, "choices": dict(ch), "fired": _named(f)}
+                     for n, ch, f in zip(asked, choices, fired)]
+    r["fired_before"] = _named(counts.before)  # (before the first decision: no seat's)
     return r
+
+
+def _named(counts: Counter) -> dict[str, int]:
+    out: Counter = Counter()
+    for key, n in counts.items():
+        name = rule_name(key)
+        if name is not None and n:
+            out[name] += n
+    return dict(out)
 
 
 def compare(games: list[dict], strong: str, weak: str = "random") -> dict:
@@ -141,7 +148,7 @@ def compare(games: list[dict], strong: str, weak: str = "random") -> dict:
     `bots`, the bot of each seat by name, and `strategy`): for actions and cards, each one's
     share of the side's action decisions / cards chosen; for other choices, each label's share of
     the side's decisions asked by its prompt (its row named `prompt: label`); for rules, firings
-    on the side's turns per seat and game. Rows: {name, strong, weak, difference, strong_count,
+    after the side's decisions per seat and game. Rows: {name, strong, weak, difference, strong_count,
     weak_count, z}, ordered by _ranked."""
     seats = {strong: 0, weak: 0}
     asked = {strong: 0, weak: 0}

@@ -1,5 +1,5 @@
 """`tav report`'s skill and strategy sections: a search bot against random bots, what it chose
-beside them and which rules fired on its turns, counted from the games played."""
+beside them and which rules fired after its decisions, counted from the games played."""
 from __future__ import annotations
 
 import json
@@ -91,7 +91,11 @@ def test_the_strategy_counts_are_those_of_the_games_played_again_directly(tav, c
     for table, seen in (("actions", acted), ("cards", took)):
         for x in s[table]:
             assert (x["strong_count"], x["weak_count"]) == (seen["mcts:30"][x["name"]], seen["random"][x["name"]])
-    assert {x["name"]: x["strong_count"] + x["weak_count"] for x in s["rules"]} == dict(fired)
+    before = Counter()
+    for i in range(16):  # what fired before the first decision of each game is no seat's
+        before.update(observe(game, 2, 1 + i, None, rotate(field, i))["fired_before"])
+    assert before["phase p"] == 16
+    assert Counter({x["name"]: x["strong_count"] + x["weak_count"] for x in s["rules"]}) + before == fired
 
 
 def test_observed_games_are_the_games_the_bots_play():
@@ -125,7 +129,7 @@ def test_the_skill_and_strategy_sections_are_in_the_text_and_the_page(tav, choic
     skill = out[out.index("skill: mcts:30"):out.index("findings:")]
     assert "skill matters: mcts:30 wins" in skill and "where chance is 50.0%" in skill
     for part in ("strategy: what mcts:30 does beside the random bots in the 16 skill games",
-                 "actions chosen", "cards chosen", "rules fired on each side's turns"):
+                 "actions chosen", "cards chosen", "rules fired after each side's decisions"):
         assert part in skill, part
     pytest.importorskip("matplotlib")
     _report(tav, choices, "--out", str(tmp_path / "md"))
