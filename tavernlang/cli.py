@@ -866,7 +866,8 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
               help="Set an option for the variant only.")
 @_bots_flag
 @click.option("--skill-games", type=click.IntRange(0), default=None,
-              help="Games of the skill test: a search bot against random bots [default: 2 per seat; 0: none].")
+              help="Games of the skill test and the strategy tables: a search bot against random bots [default: "
+                   "from 2 a seat for a game of 1,200 decisions to 25 a seat for a short one; 0: none].")
 @click.option("--skill-bot", "skill_bot", default="mcts:10", show_default=True, metavar="BOT",
               help="The bot of the skill test.")
 @click.option("--vary", multiple=True, metavar="OPTION[=V1,V2...]",
@@ -919,13 +920,13 @@ def report(file, variant, players, n_games, seed, options, variant_options, bots
     except ReportError as e:
         raise click.BadParameter(str(e).removeprefix("--vary: "), param_hint="--vary") from None
     _outputs(games_out, str(Path(out_dir or ".") / "x.png") if out_dir else None, "--out")
-    skill_n = 2 * players if skill_games is None else skill_games
+    skill_n = 2 * players if skill_games is None else skill_games  # (the bar's guess: the default follows the games' length)
     total = n_games * (1 + sum(len(vary_values(game, v)[1]) for v in vary) + (variant is not None)) + skill_n
     from .parallel import DaskError, progress_bar
     halted = None
     with progress_bar("playing", total) as tick:
         try:
-            rep = build(game, file, players, n_games, seed, opts, bots, skill_n, skill_bot, list(vary), vgame, variant,
+            rep = build(game, file, players, n_games, seed, opts, bots, skill_games, skill_bot, list(vary), vgame, variant,
                         vopts, progress=tick, jobs=jobs, dask=dask, fail_fast=fail_fast,
                         until_ci=None if until_ci is None else until_ci / 100, max_games=max(max_games, n_games),
                         effect=effect / 100)

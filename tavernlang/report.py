@@ -4,7 +4,8 @@ Seeded games (random bots unless `--bots`) give: win rate by seat with Wilson 95
 first player's advantage), score and margin distributions, game length in rounds and decisions,
 ties, lead changes and how early the eventual winner leads (decisiveness), the branching factor
 of the decisions asked; then skill (a search bot against random bots, seat-rotated: a game where
-search does not beat chance is a game of luck); every value of the options asked for with
+search does not beat chance is a game of luck) and strategy (what the search bot chooses and what
+fires on its turns beside the random bots, tavernlang/strategy.py); every value of the options asked for with
 `--vary`; with a VARIANT, `tav compare`'s seed-matched comparison. As text, and with `--out DIR`
 as a Markdown (or HTML) page with its pictures. Its findings are only what holds after Holm's
 correction for every test it makes (tavernlang/stats.py), and `--until-ci` plays on until the
@@ -104,7 +105,7 @@ def vary_values(game, spec: str) -> tuple[str, list]:
     return name, sorted({lo, default, hi})
 
 
-def build(game, path: str, players: int, n_games: int, seed: int, options: dict, bots, skill_games: int,
+def build(game, path: str, players: int, n_games: int, seed: int, options: dict, bots, skill_games: int | None,
           skill_bots: str, vary: list[str], variant=None, variant_path: str | None = None,
           variant_options: dict | None = None, progress=None, jobs: int = 1, dask: str | None = None,
           fail_fast: bool = False, until_ci: float | None = None, max_games: int = 20_000,
@@ -117,7 +118,8 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
     first `n_games`, play more seeds in batches until every seat's win-rate interval (and, with a
     variant, every seat's change) at the corrected level is at most that wide, or `max_games`
     are played; the other parts then play as many seeds. `effect` (a fraction): the shift the
-    findings say how many games would resolve."""
+    findings say how many games would resolve. `skill_games` None: default_skill_games. The skill
+    games are watched (strategy.observe) for the strategy section (`strategy`)."""
     from .parallel import playouts
     t0 = time.perf_counter()
     tick = progress  # told of the games as they finish, chunk by chunk
@@ -130,10 +132,10 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
     failed: list[dict] = []
     played = [0]
 
-    def play_all(todo: list[tuple], part: str) -> list[dict]:
+    def play_all(todo: list[tuple], part: str, fn=None) -> list[dict]:
         out = []
-        results = playouts([(keys[f], players, s, o or None, b, True) for f, s, o, b in todo], jobs, local, dask,
-                           progress=tick)
+        jobs_ = [(keys[f], players, s, o or None, b) + (() if fn else (True,)) for f, s, o, b in todo]
+        results = playouts(jobs_, jobs, local, dask, progress=tick, fn=fn)
         for (f, _, o, b), r in zip(todo, results):
             played[0] += 1
             if "error" in r:
@@ -153,7 +155,7 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
     vgames = run(variant_path, vopts, bots, "variant", range(seed, seed + n_games)) if variant is not None else []
     stop = None
     if until_ci is not None:
-        m = planned_comparisons(players, skill_games > 0, variant is not None)
+        m = planned_comparisons(players, skill_games is None or skill_games > 0, variant is not None)
         while True:
             widest = widest_interval(main_games, vgames if variant is not None else None, players, m)
             if widest <= until_ci or n_games >= max_games or not main_games:  # (no game ended: none would)
@@ -170,18 +172,21 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
     if stop is not None:
         rep["until_ci"] = stop
     records = [record(r, options, names, "game") for r in main_games]
-    skill = None
+    skill = strategy = None
+    if skill_games is None:
+        skill_games = default_skill_games(players, rep["balance"]["decisions"])
     if skill_games > 0:
+        from .strategy import observe
         sb = parse_bots(skill_bots, 1)[0]
         field = [sb] + [("random", 0)] * (players - 1)
         rot = [rotate(field, i) for i in range(skill_games)]
-        sgames = play_all([(path, seed + i, options, rot[i]) for i in range(skill_games)], "skill")
+        sgames = play_all([(path, seed + i, options, rot[i]) for i in range(skill_games)], "skill", observe)
         for b, r in zip((rot[r["seed"] - seed] for r in sgames), sgames):
             r["bots"] = [describe([x]) for x in b]
             records.append(record(r, options, ",".join(r["bots"]), "skill"))
-        rates = bot_rates(sgames, players)
-        skill = {"bot": describe([sb]), "games": skill_games, "by_bot": rates}
+        skill, strategy = skill_parts(sgames, describe([sb]), skill_games, players)
     rep["skill"] = skill
+    rep["strategy"] = strategy
     rep["vary"] = []
     for spec in vary:
         name, values = vary_values(game, spec)
@@ -207,6 +212,49 @@ def build(game, path: str, players: int, n_games: int, seed: int, options: dict,
     rep["_games"] = main_games
     rep["_records"] = records
     return rep
+
+
+SKILL_WORK = 2_400  # a skill test's default: seats per player count times decisions of a game
+MIN_SKILL_SEATS, MAX_SKILL_SEATS = 2, 25
+
+
+def default_skill_games(players: int, decisions: dict) -> int:
+    """The skill test's games unless asked: whole rotations (each seat once), as many a seat as
+    SKILL_WORK over the mean decisions of the balance games (a search's work grows with the
+    decisions of a game), from 2 to 25 a seat: 2 a seat for a game of 1,200 decisions, 25 for one
+    of under 100."""
+    mean = decisions.get("mean") if decisions.get("n") else None
+    per_seat = MIN_SKILL_SEATS if not mean else int(SKILL_WORK // max(1.0, mean))
+    return players * max(MIN_SKILL_SEATS, min(MAX_SKILL_SEATS, per_seat))
+
+
+def skill_parts(games: list[dict], bot: str, n_games: int, players: int) -> tuple[dict, dict]:
+    """The skill section (each bot's share of the wins, the verdict against chance) and the
+    strategy section (strategy.compare) of the skill games played (each with its `bots`)."""
+    from .strategy import compare
+    rates = bot_rates(games, players)
+    skill = {"bot": bot, "games": n_games, "by_bot": rates, "verdict": skill_verdict(rates.get(bot), players)}
+    return skill, compare(games, bot)
+
+
+def skill_verdict(mine: dict | None, players: int) -> dict | None:
+    """What the search bot's share of the wins says at 95% (Wilson), against chance (an even
+    share, 1/players): `skill` when its interval lies above chance, `worse` below, else
+    `unresolved` with the games that would tell its observed edge (at least 5 points) from chance
+    with 80% power."""
+    from .stats import games_for
+    if not mine or not mine["seats_played"]:
+        return None
+    even, (lo, hi) = 1 / players, mine["ci95"]
+    out = {"rate": mine["rate"], "ci95": [lo, hi], "chance": even, "games": mine["seats_played"]}
+    if lo > even:
+        out["outcome"] = "skill"
+    elif hi < even:
+        out["outcome"] = "worse"
+    else:
+        edge = max(0.05, abs(mine["rate"] - even))
+        out.update(outcome="unresolved", edge=edge, games_needed=games_for((even * (1 - even)) ** 0.5, edge, 0.05))
+    return out
 
 
 def paired(base: list[dict], variant: list[dict]) -> tuple[list[dict], list[dict]]:
@@ -371,6 +419,10 @@ def render_text(rep: dict) -> str:
         L += ["", f"skill: {s['bot']} against random bots, {s['games']} games, the bots rotated a seat each game"]
         for name, v in s["by_bot"].items():
             L.append(f"  {name:<10} {pct(v['rate'], *v['ci95'])} of the wins over {v['seats_played']} seats")
+        if s.get("verdict"):
+            L.append(f"  {verdict_text(s['bot'], s['verdict'])}")
+    if rep.get("strategy"):
+        L += [""] + strategy_text(rep["strategy"])
     for vr in rep["vary"]:
         w = max(5, *(len(_lit(r["value"])) for r in vr["rows"]))
         L += ["", f"--vary {vr['option']}, on the same seeds:",
@@ -388,6 +440,86 @@ def render_text(rep: dict) -> str:
     L += ["", "findings:"] + [f"  - {x}" for x in findings(rep)]
     L += ["", f"({rep['seconds']} s)"]
     return "\n".join(L)
+
+
+def verdict_text(bot: str, v: dict) -> str:
+    """The skill test in a sentence, at 95% (Wilson) against chance."""
+    lo, hi = v["ci95"]
+    said = (f"{bot} wins {_pc(v['rate'])} [{_pc(lo)}, {_pc(hi)}] of {v['games']} games "
+            f"where chance is {_pc(v['chance'])}")
+    if v["outcome"] == "skill":
+        return f"skill matters: {said} (95% interval)"
+    if v["outcome"] == "worse":
+        return f"search does worse than chance: {said} (95% interval)"
+    return (f"skill not shown at this budget and number of games: {said}, an interval that holds chance; about "
+            f"{v['games_needed']:,} games would tell a {100 * v['edge']:.1f}-point edge from chance (--skill-games)")
+
+
+STRATEGY_ROWS = 8  # rows of each strategy table shown (--json has them all)
+STRATEGY_TABLES = (("actions", "actions chosen (share of each side's action decisions)", True),
+                   ("cards", "cards chosen (share of the cards each side chose)", True),
+                   ("choices", "other choices (share of each side's decisions asked by the same prompt)", True),
+                   ("rules", "rules fired after each side's decisions (times per seat and game)", False))
+
+
+def _cap(x: str) -> str:
+    return x[:1].upper() + x[1:]
+
+
+def _cell(x: float, share: bool) -> str:
+    return f"{100 * x:.1f}%" if share else f"{x:.2f}"
+
+
+def _diff(x: float, share: bool) -> str:
+    return f"{100 * x:+.1f}" if share else f"{x:+.2f}"
+
+
+def strategy_tables(st: dict) -> list[tuple[str, bool, list[dict]]]:
+    """The strategy section's tables that have rows: (title, shares?, the first rows)."""
+    return [(title, share, st[key][:STRATEGY_ROWS]) for key, title, share in STRATEGY_TABLES if st[key]]
+
+
+def strategy_heading(st: dict) -> str:
+    a, b = st["strong"], st["weak"]
+    return (f"strategy: what {a} does beside the {b} bots in the {st['games']} skill games ({st['seats'][a]} seats "
+            f"of {a}, {st['seats'][b]} of {b}), the clearest differences first")
+
+
+def strategy_text(st: dict) -> list[str]:
+    a, b = st["strong"], st["weak"]
+    L = [strategy_heading(st)]
+    for title, share, rows in strategy_tables(st):
+        w = min(48, max(4, *(len(r["name"]) for r in rows)))
+        L.append(f"  {title}:")
+        L.append(f"    {'':<{w}}  {a:>9}  {b:>9}  {'difference':>10}")
+        for r in rows:
+            name = r["name"] if len(r["name"]) <= w else r["name"][:w - 1] + "…"
+            L.append(f"    {name:<{w}}  {_cell(r['strong'], share):>9}  {_cell(r['weak'], share):>9}  "
+                     f"{_diff(r['difference'], share):>10}")
+    return L
+
+
+def strategy_markdown(st: dict) -> list[str]:
+    a, b = st["strong"], st["weak"]
+    out = [_cap(strategy_heading(st)) + ".", ""]
+    for title, share, rows in strategy_tables(st):
+        out += [f"**{_cap(title)}**", "", f"| | {a} | {b} | difference |", "|---|---|---|---|"]
+        out += [f"| {r['name'].replace('|', '/')} | {_cell(r['strong'], share)} | {_cell(r['weak'], share)} | "
+                f"{_diff(r['difference'], share)} |" for r in rows]
+        out.append("")
+    return out
+
+
+def strategy_html(st: dict) -> str:
+    a, b = st["strong"], st["weak"]
+    e = html.escape
+    parts = [f"<p>{e(strategy_heading(st))}.</p>"]
+    for title, share, rows in strategy_tables(st):
+        parts.append(f"<h3>{e(title)}</h3><table><tr><th></th><th>{e(a)}</th><th>{e(b)}</th><th>difference</th></tr>"
+                     + "".join(f"<tr><td>{e(r['name'])}</td><td>{_cell(r['strong'], share)}</td>"
+                               f"<td>{_cell(r['weak'], share)}</td><td>{_diff(r['difference'], share)}</td></tr>"
+                               for r in rows) + "</table>")
+    return "".join(parts)
 
 
 def _compare_report(rep: dict) -> dict:
@@ -438,7 +570,13 @@ def write(rep: dict, out_dir: str, fmt: str, command: str) -> Path:
     title = f"Balance report: {rep['game']}, {rep['players']} players"
     if fmt == "md":
         body = [f"# {title}", "", f"Made by `{command}`.", "", "## Findings", ""]
-        body += [f"- {x}" for x in findings(rep)] + ["", "## Pictures", ""]
+        body += [f"- {x}" for x in findings(rep)] + [""]
+        s = rep.get("skill")
+        if s and s.get("verdict"):
+            body += ["## Skill", "", _cap(verdict_text(s["bot"], s["verdict"])) + ".", ""]
+        if rep.get("strategy"):
+            body += ["## Strategy", ""] + strategy_markdown(rep["strategy"])
+        body += ["## Pictures", ""]
         for fn, cap in pics:
             body += [f"![{cap}]({fn})", "", f"*{cap}*", ""]
         body += ["## The numbers", "", "```", text, "```", ""]
@@ -452,10 +590,14 @@ def write(rep: dict, out_dir: str, fmt: str, command: str) -> Path:
         page.write_text(
             f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
             "<style>body{font-family:sans-serif;max-width:1100px;margin:auto}img{max-width:100%}"
-            "pre{background:#f4f4f4;padding:1em;overflow-x:auto}</style></head><body>"
+            "pre{background:#f4f4f4;padding:1em;overflow-x:auto}td,th{padding:0 .6em;text-align:right}"
+            "td:first-child{text-align:left}</style></head><body>"
             f"<h1>{html.escape(title)}</h1><p>Made by <code>{html.escape(command)}</code>.</p><h2>Findings</h2><ul>"
-            + "".join(f"<li>{html.escape(x)}</li>" for x in findings(rep)) +
-            f"</ul><h2>Pictures</h2>{imgs}<h2>The numbers</h2><pre>{html.escape(text)}</pre></body></html>", "utf-8")
+            + "".join(f"<li>{html.escape(x)}</li>" for x in findings(rep)) + "</ul>"
+            + (f"<h2>Skill</h2><p>{html.escape(verdict_text(rep['skill']['bot'], rep['skill']['verdict']))}.</p>"
+               if rep.get("skill") and rep["skill"].get("verdict") else "")
+            + (f"<h2>Strategy</h2>{strategy_html(rep['strategy'])}" if rep.get("strategy") else "") +
+            f"<h2>Pictures</h2>{imgs}<h2>The numbers</h2><pre>{html.escape(text)}</pre></body></html>", "utf-8")
     return page
 
 
