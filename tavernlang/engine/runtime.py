@@ -22,7 +22,7 @@ from typing import Any, Generator, Iterable
 from ..errors import GameError
 from . import budget
 from .budget import spend
-from .common import SPANS, Decision, _too_long, only_option
+from .common import DONE, SPANS, Decision, _too_long, only_option
 from .state import GameOver
 from .turns import TURN_HELPERS
 
@@ -597,7 +597,7 @@ def _log_subset(st, g, p, x, prompt, t):
                    {"type": "choice", "player": p, "prompt": prompt}))
 
 
-_DONE = ("done",)  # `choose up to N`: the option of taking no more
+_DONE = DONE  # `choose up to N`: the option of taking no more
 
 
 def _n_label(g, t, x, st, p):

@@ -24,6 +24,34 @@ def _holds_cards(m, coll) -> bool:
     return t == CARD or t in m.kinds
 
 
+_CHOICES = (A.Choose, A.ChooseOne, A.ChooseNumber, A.ChooseSubset, A.ChooseN)
+
+
+def head_choice(stmts) -> A.Stmt | None:
+    """The choice a block begins with, when it is one made by me (no `by`, not `at random`)."""
+    s = stmts[0] if stmts else None
+    return s if isinstance(s, _CHOICES) and s.chooser is None else None
+
+
+def head_choices(action_stmts) -> list:
+    """The choices at the head of an action: its first statement after its requires when it is a
+    choice made by me, and again the first statement of that choice's body (of each option's,
+    for `choose { option ... }`), and so on, before any other statement. In a simultaneous
+    phase they are made with the pick, sealed (turns._Head)."""
+    out: list = []
+    todo = [head_choice([x for x in action_stmts if not isinstance(x, A.Require)][:1])]
+    while todo:
+        s = todo.pop()
+        if s is None:
+            continue
+        out.append(s)
+        if isinstance(s, A.ChooseOne):
+            todo.extend(head_choice(o.body.stmts) for o in reversed(s.options))
+        else:
+            todo.append(head_choice(s.body.stmts))
+    return out
+
+
 class StatementCompiler(ExpressionCompiler):
     """Statements, over the expressions of ExpressionCompiler; the compiler (compile._Compiler)
     sets the tables declared here before any statement is generated."""
@@ -38,6 +66,7 @@ class StatementCompiler(ExpressionCompiler):
         # filled as generation needs them
         self._bounds_fns: dict = {}  # counter slot -> its bounds' functions (bounds)
         self._firsts: set | None = None  # the statements a turn may work out the options of (_first_choice)
+        self._sealed_ids: set | None = None  # the head choices of simultaneous phases' actions (_sealed)
         self._choice_ids: dict = {}  # choose-one statement -> its number (_one_options)
 
     _log_move = staticmethod(runtime._log_move)  # (CompiledGame logs the moves of its setup with it)
@@ -171,6 +200,18 @@ class StatementCompiler(ExpressionCompiler):
     def _presets(self) -> bool:
         """Can a choice have been made ahead (st.preset)? Only in a phase of simultaneous turns."""
         return any(ph.decl.simultaneous for ph in self.m.phases)
+
+    def _sealed(self, s) -> bool:
+        """Is s a choice at the head of an action of a simultaneous phase (made ahead, with the
+        pick: head_choices)? (`choose x in` and `choose { option }` read st.preset in every game
+        with such a phase, _take.)"""
+        sealed = self._sealed_ids
+        if sealed is None:
+            sealed = self._sealed_ids = set()
+            names = {ref.name for ph in self.m.phases if ph.decl.simultaneous for ref in ph.decl.actions}
+            for name in sorted(names):
+                sealed.update(id(x) for x in head_choices(self.m.actions[name].decl.body.stmts))
+        return id(s) in sealed
 
 
     def l_Reveal(self, s, w) -> bool:
@@ -739,7 +780,11 @@ class StatementCompiler(ExpressionCompiler):
             else:
                 w.lines(bl)
                 w.line(f"{p} = {by}")
-                w.line(f"{x} = {opts}[{self.ask(opts, p, kp, kt, ks, with_st)}]")
+                ask = f"{opts}[{self.ask(opts, p, kp, kt, ks, with_st)}]"
+                if self._sealed(s):  # (made ahead, with a simultaneous phase's pick)
+                    self._take(w, x, ask, self.k(s), self.tmp())
+                else:
+                    w.line(f"{x} = {ask}")
                 with w.logged():
                     w.line(log(p, x))
             w.line(f"env[{k}] = {x}")
@@ -806,7 +851,20 @@ class StatementCompiler(ExpressionCompiler):
                     with w.logged():
                         w.line(f"_log_done(st, {p}, {kp})")
                     w.line("break")
-        with w.block(f"while len({picked}) < {n} and {left}:"):
+        sealed = self._sealed(s)
+        if sealed:  # made ahead, with a simultaneous phase's pick: each shown as it is taken
+            pre = self.tmp()
+            w.line(f"{pre} = st.preset")
+            with w.block(f"if {pre} is not None and {self.k(s)} in {pre}:"):
+                with w.block(f"for {x} in {pre}.pop({self.k(s)}):"):
+                    with w.logged():
+                        w.line(f"_log_pick(st, _g, False, {p}, {x}, {kp}, {kt})")
+                    w.line(f"{picked}.append({x})")
+                    w.line(f"{left}.remove({x})")
+                if s.up_to:
+                    with w.block(f"if len({picked}) < {n} and {left}:"), w.logged():
+                        w.line(f"_log_done(st, {p}, {kp})")
+        with w.maybe("else:" if sealed else None), w.block(f"while len({picked}) < {n} and {left}:"):
             if rnd:
                 w.line(f"{x} = {left}[_int(st.rng.random() * len({left}))]")
             elif s.up_to:
