@@ -862,7 +862,7 @@ class StatementCompiler(ExpressionCompiler):
                     w.line(f"{picked}.append({x})")
                     w.line(f"{left}.remove({x})")
                 if s.up_to:
-                    with w.block(f"if len({picked}) < {n} and {left}:"), w.logged():
+                    with w.logged(f"st.log is not None and len({picked}) < {n} and {left}"):
                         w.line(f"_log_done(st, {p}, {kp})")
         with w.maybe("else:" if sealed else None), w.block(f"while len({picked}) < {n} and {left}:"):
             if rnd:

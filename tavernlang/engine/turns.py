@@ -79,7 +79,8 @@ def _ask_head(st, p, h, aenv, made, pick=None):
                 st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, h.label, span, st))
             v = opts[i]
         made.append([h.node, v, h.cards])
-        aenv[h.slot] = v
+        if h.slot is not None:
+            aenv[h.slot] = v
         h = _next_head(h, v)
 
 
@@ -110,7 +111,8 @@ def _head_holds(st, h, aenv, made) -> bool:
                 return False
         elif v not in opts:
             return False
-        aenv[h.slot] = v
+        if h.slot is not None:
+            aenv[h.slot] = v
         h = _next_head(h, v)
     return h is None or h.kind == "n" or not h.opts(st, aenv)
 

@@ -1,0 +1,223 @@
+"""Sealed choices in a phase played at the same time: every choice at the head of a picked
+action (a `choose x in`, `choose number`, `choose subset`, `choose [up to] N`, `choose { option
+... }`, and the choices that begin their bodies) is made with the pick, before any pick of the
+step is shown; it is checked again as the pick resolves; the choices after the action's first
+other statement are asked as it resolves (docs/language.md, "Sealed choices")."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tavernlang import Match, compile_file, playout
+from tavernlang.engine.runner import play_bots
+from tavernlang.engine.scenario import run_scenario
+from test_simultaneous_secrecy import interference
+
+# every choice of an action of the phase is at its head: the whole of each seat's part of a
+# step is its pick
+HEADS = '''
+game "Heads"
+players 2..4
+kind Dish { points: int = 1 }
+card "Stew" x6: Dish { points: 2 }
+card "Pie" x6: Dish { points: 3 }
+zone deck: shared hidden
+zone hand: per player private
+zone pile: shared public
+zone table: per player public
+counter coins per player = 5
+counter bid per player = 0
+action offer "make an offer" {
+  choose c in hand of me "dish" {
+    choose number n in 0..me.coins "coins" {
+      choose up to 2 xs in pile "from the pile" {
+        choose "how" {
+          option "keep" { choose subset ys of hand of me size 0..1 "also keep" { move ys to table of me } }
+          option "sell" { gain 1 coins }
+        }
+        gain n bid
+        move c to table of me
+        move xs to hand of me
+      }
+    }
+  }
+}
+action grab "take from the pile" {
+  choose c in pile "take" { choose number k in 0..1 "and coins" { move c to hand of me  gain k coins } }
+}
+setup {
+  move cards to deck
+  shuffle deck
+  for p in players { move first(3, deck) to hand of p }
+  move first(3, deck) to pile
+}
+rounds 3 {
+  phase day "Day" turns from player(1) simultaneous { actions offer, grab pass final }
+}
+winner: highest sum(c.points for c in table of me)
+'''
+
+# a choice after an effect: asked as the action resolves, after the earlier seats' actions
+LATER = '''
+game "Later"
+players 2..3
+counter coins per player = 3
+counter paid per player = 0
+action pay "pay" {
+  gain 1 paid
+  choose number n in 0..me.coins "how much" { lose n coins }
+}
+rounds 1 {
+  phase day "Day" turns from player(1) simultaneous { actions pay once }
+}
+winner: highest coins
+'''
+
+
+@pytest.fixture(scope="module")
+def heads(tmp_path_factory):
+    f = tmp_path_factory.mktemp("heads") / "heads.tav"
+    f.write_text(HEADS)
+    return f
+
+
+def _scenarios(tmp_path, game: str, body: str):
+    f = tmp_path / "s.tav"
+    f.write_text(game + body)
+    g = compile_file(f)
+    return [run_scenario(g, sc) for sc in g.scenarios]
+
+
+def in_step(m: Match):
+    """The step of a phase played at the same time the pending decision is made in, picks and
+    resolutions alike (the round, the phase's running interpreter and its count of steps); None:
+    none."""
+    g = m._gen
+    while g is not None:
+        f = g.gi_frame
+        if f is not None and f.f_code.co_name == "_simultaneous_turns":
+            return (m.st.round, id(f), f.f_locals.get("steps")), None, 0
+        g = g.gi_yieldfrom
+    return None
+
+
+@pytest.mark.parametrize(("game", "players"), [("examples/sealed_bids.tav", 3), ("examples/sealed_bids.tav", 4),
+                                               ("heads", 3), ("heads", 2)])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_no_decision_of_a_step_reads_the_other_seats_choices_of_that_step(heads, game, players, seed):
+    """In games whose simultaneous actions have only choices at their heads, every decision a
+    seat makes during a step is part of its pick: none reads what another seat chose in the
+    step (its log, view and options are the same when that choice is made otherwise)."""
+    path = str(heads) if game == "heads" else game
+    assert interference(path, players, seed, checks=8, step=in_step) == []
+
+
+def test_the_secrecy_check_finds_a_choice_asked_after_the_earlier_seats_resolved(tmp_path):
+    """The property can fail: a choice after an effect is asked as its action resolves, when
+    the earlier seats' choices are in the log."""
+    f = tmp_path / "later.tav"
+    f.write_text(LATER)
+    problems = interference(str(f), 2, 1, checks=8, step=in_step)
+    assert problems and "reads P1's pick" in problems[0][4], problems
+
+
+def test_a_bid_is_asked_of_every_seat_before_any_bid_is_shown():
+    m = Match(compile_file("examples/sealed_bids.tav"), 3, 1)
+    asked = []
+    for bid in (5, 4, 3):
+        d = m.pending
+        assert d.prompt == "your bid"
+        asked.append(d.player)
+        assert not any("chooses" in line or "gains" in line for line in m.log_lines(d.player)), m.log_lines(d.player)
+        m.apply(bid)
+    assert asked == [0, 1, 2]
+    log = m.log_lines(None)
+    assert log.index("P1 chooses 5 (their bid)") < log.index("P2 chooses 4 (their bid)") < log.index("P3 chooses 3 (their bid)")
+
+
+def test_every_choice_at_the_head_is_made_with_the_pick_in_order(heads):
+    """P1's pick asks the whole head of its action (a card, a number, up to 2 cards, an option,
+    the option's subset) before P2 is asked anything; then both resolve."""
+    m = Match(compile_file(heads), 2, 3)
+    prompts = []
+    answers = {"at the same time: choose an action": 0, "how": 0}
+    while m.pending.player == 0:
+        prompts.append(m.pending.prompt)
+        m.apply(answers.get(m.pending.prompt, 0) if m.pending.prompt != "from the pile" else len(m.pending.options) - 1)
+    assert prompts == ["at the same time: choose an action", "dish", "coins", "from the pile", "how", "also keep"]
+    assert not any(line.startswith("P1") for line in m.log_lines(1)), m.log_lines(1)
+    assert m.pending.prompt == "at the same time: choose an action"
+
+
+def test_a_sealed_choice_is_taken_as_it_was_made_when_it_resolves(tmp_path):
+    r = _scenarios(tmp_path, HEADS, '''
+scenario "the head's picks are what the action does" players 2 {
+  given {
+    move hand of player(1) to deck  move hand of player(2) to deck  move pile to deck
+    move named("Stew")[1] to hand of player(1)  move named("Pie")[1] to pile  move named("Pie")[2] to pile
+  }
+  # P1's one dish is not asked; its two picks from the pile take all there is
+  answers "make an offer", "2", "Pie", "Pie", "keep", "{}", "pass", "pass"
+  run { do day }
+  expect player(1).bid == 2 and named("Stew")[1].zone == table of player(1)
+  expect named("Pie")[1].zone == hand of player(1) and named("Pie")[2].zone == hand of player(1)
+  expect offered("coins", 1) == ["0", "1", "2", "3", "4", "5"]
+}
+''')
+    assert r[0].passed, r[0].transcript()
+    t = r[0].transcript()
+    # P2 (who passes) is asked its pick after P1 made all of its choices, before any resolved
+    assert t.index("P1 chooses 'keep'") > t.index("P2 is asked")
+
+
+def test_a_sealed_pick_taken_by_an_earlier_seat_is_no_longer_possible(tmp_path):
+    """A card P2 chose deep in the head of its action (up to 2 from the pile) was taken by P1,
+    who resolves first: P2's action is refused, nothing of it done (its bid is not paid)."""
+    r = _scenarios(tmp_path, HEADS, '''
+scenario "two want the one Pie of the pile" players 2 {
+  given {
+    move hand of player(1) to deck  move hand of player(2) to deck  move pile to deck
+    move named("Pie")[1] to pile  move named("Stew")[1] to hand of player(2)
+  }
+  # (one option is not asked: P1's Pie, P2's Stew)
+  answers "take from the pile", "1", "make an offer", "2", "Pie", "sell", "pass", "pass"
+  run { do day }
+  expect named("Pie")[1].zone == hand of player(1)
+  expect player(2).bid == 0 and player(1).coins == 6
+}
+''')
+    assert r[0].passed, r[0].transcript()
+    assert "P2: make an offer is no longer possible" in r[0].transcript()
+
+
+def test_a_choice_after_an_effect_is_asked_as_its_action_resolves(tmp_path):
+    """The head ends at the first statement that is not a choice: a choice after it is asked
+    when the action resolves, after the earlier seats' actions (a trade's later choices)."""
+    r = _scenarios(tmp_path, LATER, '''
+scenario "P2 chooses after P1 has paid" players 2 {
+  answers "2", "1"
+  run { do day }
+  expect player(1).coins == 1 and player(2).coins == 2
+}
+''')
+    assert r[0].passed, r[0].transcript()
+    t = r[0].transcript()
+    assert t.index("P1 chooses 2") < t.index("P2 is asked 'how much'")
+
+
+def test_random_bots_and_playouts_play_games_with_sealed_heads_to_the_end(heads):
+    g, fast = compile_file(heads), compile_file(heads, fast=True)
+    for seed in range(12):
+        for n in (2, 3, 4):
+            assert len(playout(g, n, seed)["scores"]) == n
+            assert len(playout(fast, n, seed)["scores"]) == n
+        m = Match(g, 3, seed)
+        play_bots(m)
+        assert m.over
+
+
+def test_a_search_bot_plays_sealed_bids():
+    from tavernlang.bots import play
+    r = play(compile_file("examples/sealed_bids.tav"), 3, 1, None, [("mcts", 20)] * 3)
+    assert len(r["scores"]) == 3
