@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from tavernlang import Match, compile_file, playout
+from tavernlang import Match, TavError, compile_file, playout
 from tavernlang.engine.runner import play_bots
 from tavernlang.engine.scenario import run_scenario
 from test_simultaneous_secrecy import interference
@@ -221,3 +221,116 @@ def test_a_search_bot_plays_sealed_bids():
     from tavernlang.bots import play
     r = play(compile_file("examples/sealed_bids.tav"), 3, 1, None, [("mcts", 20)] * 3)
     assert len(r["scores"]) == 3
+
+
+POT = '''
+game "Pot"
+players 2..3
+counter pot = 5
+counter coins per player = 0
+action claim "claim coins from the pot" {
+  choose number n in 0..pot "coins to claim" { lose n pot  gain n coins to me }
+}
+rounds 1 {
+  phase day "Day" turns from player(1) simultaneous { actions claim once }
+}
+winner: highest coins
+'''
+
+
+def test_a_sealed_number_is_offered_before_the_earlier_claims_resolve_and_checked_as_it_resolves(tmp_path):
+    """P2 is offered the whole pot (P1's claim of 3 has not resolved); its claim of 4 is then no
+    longer possible, and it claims again in the next step from what is left."""
+    r = _scenarios(tmp_path, POT, '''
+scenario "two claims on one pot" players 2 {
+  answers "3", "4", "2"
+  run { do day }
+  expect player(1).coins == 3 and player(2).coins == 2 and pot == 0
+  expect offered("coins to claim", 2) == ["0", "1", "2", "3", "4", "5"]
+  expect offered("coins to claim", 3) == ["0", "1", "2"]
+}
+''')
+    assert r[0].passed, r[0].transcript()
+    assert "P2: claim coins from the pot is no longer possible" in r[0].transcript()
+
+
+def test_several_choices_of_a_simultaneously_are_made_before_any_is_shown(tmp_path):
+    game = '''
+game "Two Cards"
+players 2..3
+kind Dish { points: int = 1 }
+card "Stew" x6: Dish { points: 2 }
+card "Pie" x6: Dish { points: 3 }
+zone deck: shared hidden
+zone hand: per player private
+zone table: per player public
+zone pile: shared public
+counter coins per player = 3
+setup {
+  move cards to deck
+  shuffle deck
+  for p in players { move first(2, deck) to hand of p }
+}
+rounds 1 {
+  phase play "Play" {
+    simultaneously for p in players
+        choose c in hand of p "card to play"
+        choose d in hand of p where d != c "card to give away"
+        choose n in range(0, p.coins) "coins to bid" {
+      move c to table of p
+      move d to pile
+      lose n coins from p
+    }
+  }
+}
+winner: highest coins
+'''
+    f = tmp_path / "two.tav"
+    f.write_text(game + '''
+scenario "three choices each" players 2 {
+  given {
+    move hand of player(1) to deck  move hand of player(2) to deck
+    move named("Stew")[1] to hand of player(1)  move named("Pie")[1] to hand of player(1)
+    move named("Stew")[2] to hand of player(2)  move named("Pie")[2] to hand of player(2)
+  }
+  answers "Pie", "1", "Stew", "3"
+  run { do play }
+  expect named("Pie")[1].zone == table of player(1) and named("Stew")[1].zone == pile
+  expect named("Stew")[2].zone == table of player(2) and named("Pie")[2].zone == pile
+  expect player(1).coins == 2 and player(2).coins == 0
+  expect offered("card to give away", 1) == ["Stew"] "the second choice reads the first"
+}
+''')
+    g = compile_file(f)
+    r = run_scenario(g, g.scenarios[0])
+    assert r.passed, r.transcript()
+    t = r.transcript()
+    # P2 is asked all three of its choices before any of P1's is shown
+    assert t.index("P2 is asked 'coins to bid'") < t.index("all choose at once (card to play):")
+    m = Match(g, 3, 1)
+    seen = []
+    while not m.over:
+        seen.append((m.pending.player, m.pending.prompt))
+        assert not any("chose" in line for line in m.log_lines(m.pending.player))
+        m.apply(0)
+    # (the card to give away is the one left: not asked)
+    assert seen == [(p, q) for p in range(3) for q in ("card to play", "coins to bid")]
+    # every choice is sealed: the step-secrecy check over random games finds nothing
+    assert interference(str(f), 3, 2, checks=6) == []
+
+
+def test_a_choice_named_twice_in_a_simultaneously_is_an_error(tmp_path):
+    f = tmp_path / "twice.tav"
+    f.write_text('''game "Twice"
+players 2
+kind Dish { points: int = 1 }
+card "Stew" x4: Dish
+zone hand: per player private
+effect e {
+  simultaneously for p in players choose c in hand of p choose p in hand of p { move c to hand of p }
+}
+''')
+    with pytest.raises(TavError) as e:
+        compile_file(f)
+    text = e.value.render()
+    assert f"{f}:7:57: error: 'p' is already the player of this 'simultaneously'" in text, text

@@ -846,6 +846,18 @@ class Checker:
             m.slots[s] = (ps, cs)
             if s.cond is not None:
                 self.expect(s.cond, BOOL, self.expr(s.cond, inner), "condition")
+            names = {s.pvar: "the player", s.var: "the first choice"}
+            for c in s.more:  # each player's next choices, sealed with the first (in their scope)
+                if c.var in names:
+                    self.err(c.span, f"'{c.var}' is already {names[c.var]} of this 'simultaneously': give each "
+                                     "choice its own name")
+                names[c.var] = "a choice"
+                if c.prompt is not None and ("{" in c.prompt or "}" in c.prompt):
+                    self.prompt_holes(c, c.prompt, inner)
+                el = self.coll(c.coll, inner, "the options")
+                m.slots[c] = inner.bind(c.var, el, self.bound_kinds(c.var, c.coll, c.cond))
+                if c.cond is not None:
+                    self.expect(c.cond, BOOL, self.expr(c.cond, inner), "condition")
             self.block(s.body, inner)
         elif isinstance(s, A.Repeat):
             self.expect(s.cond, BOOL, self.expr(s.cond, sc), "'repeat while' condition")

@@ -375,11 +375,15 @@ def _run_handlers(st, name, hs, me, vals):
             yield from _r
 
 
-def _redraw_picks(picks, offered):
-    """A simultaneous choice's picks not shown yet, drawn again (a search bot's world: bots.remap_held)."""
+def _redraw_picks(picks, offered, more=()):
+    """A simultaneous choice's picks not shown yet, drawn again (a search bot's world: bots.remap_held);
+    `more`: the (picks, offered) of its next choices, each drawn again among what it offered."""
     def redraw(rng):
         for j, opts in enumerate(offered):
             picks[j] = opts[int(rng.random() * len(opts))]
+        for ps, offs in more:
+            for j, opts in enumerate(offs):
+                ps[j] = opts[int(rng.random() * len(opts))]
     return redraw
 
 

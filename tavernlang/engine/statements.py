@@ -883,8 +883,10 @@ class StatementCompiler(ExpressionCompiler):
         return g or (not rnd and not self.playout)
 
     def l_Simultaneous(self, s, w) -> bool:
-        """`simultaneously for p in P choose x in L [where C] { ... }`: every player picks without
-        seeing the others' picks; then the picks are shown and each player's body runs (as them)."""
+        """`simultaneously for p in P choose x in L [where C] [choose y in M ...] { ... }`: every
+        player makes their choices (each after the first sees that player's earlier ones) without
+        seeing the others' picks; then the picks are shown and each player's body runs (as them).
+        A player with nothing to choose in one of them takes no part."""
         ctype = self.m.types.get(s.coll)
         t = elem(ctype) if ctype else None
         cards = t == CARD or t in self.m.kinds
@@ -896,38 +898,60 @@ class StatementCompiler(ExpressionCompiler):
         pl, pv = self.spill(*self.x(s.players))
         src, opts, i, me, j = self.tmp(), self.tmp(), self.tmp(), self.tmp(), self.tmp()
         cl, cv = self.x(s.coll)
+        # each choice: (node, slot, its type, its condition, prompt, type and span constants, picks,
+        # offered, source, options, index, lines and value of what it chooses among)
+        choices = [(s, cs, ctype, s.cond, kp, kt, ks, picks, offered, src, opts, i, cl, cv)]
+        for c in s.more:
+            ct = self.m.types.get(c.coll)
+            t = elem(ct) if ct else None
+            held = HELD_PREFIX if t == CARD or t in self.m.kinds else "_t"
+            ckp, ckt, cks = self.prompt_k(c, c.prompt or f"choose {c.var}"), self.k(t), self.k(c.span)
+            cpicks, coffered = self.tmp(held), self.tmp(held)
+            csrc, copts, ci = self.tmp(), self.tmp(), self.tmp()
+            ccl, ccv = self.x(c.coll)
+            choices.append((c, self.m.slot(c), ct, c.cond, ckp, ckt, cks, cpicks, coffered, csrc, copts, ci, ccl, ccv))
         w.line(f"{chosen} = []")
-        w.line(f"{picks} = []")
-        w.line(f"{offered} = []")
+        for x in choices:
+            w.line(f"{x[7]} = []")
+            w.line(f"{x[8]} = []")
+        more = ", [" + ", ".join(f"({x[7]}, {x[8]})" for x in choices[1:]) + "]" if s.more else ""
         with w.muted(self.playout):  # (the picks made so far, which the player deciding has not seen)
-            w.line(f"{SECRET_PICKS} = _redraw_picks({picks}, {offered})")
+            w.line(f"{SECRET_PICKS} = _redraw_picks({picks}, {offered}{more})")
         w.lines(pl)
         with w.block(f"for env[{ps}] in list({pv}):"):
-            w.lines(cl)
-            w.line(f"{src} = st.zones[{cv}]" if ctype == ZONE else f"{src} = {cv}")
-            w.line(f"{opts} = []")
-            if s.cond is None:
-                w.line(f"{opts} = list({src})")
-            else:
-                kl, kv = self.x(s.cond)
-                with w.block(f"for env[{cs}] in {src}:"):
-                    w.lines(kl)
-                    with w.block(f"if {kv}:"):
-                        w.line(f"{opts}.append(env[{cs}])")
-            with w.block(f"if not {opts}:"):
-                w.line("continue")
-            w.line(f"{i} = {self.ask(opts, f'env[{ps}]', kp, kt, ks)}")
+            for node, slot, ct, cond, kp, kt, ks, _, _, src, opts, i, cl, cv in choices:
+                w.lines(cl)
+                w.line(f"{src} = st.zones[{cv}]" if ct == ZONE else f"{src} = {cv}")
+                w.line(f"{opts} = []")
+                if cond is None:
+                    w.line(f"{opts} = list({src})")
+                else:
+                    kl, kv = self.x(cond)
+                    with w.block(f"for env[{slot}] in {src}:"):
+                        w.lines(kl)
+                        with w.block(f"if {kv}:"):
+                            w.line(f"{opts}.append(env[{slot}])")
+                with w.block(f"if not {opts}:"):
+                    w.line("continue")
+                w.line(f"{i} = {self.ask(opts, f'env[{ps}]', kp, kt, ks)}")
+                if node is not s:  # (the choices after it read this one)
+                    w.line(f"env[{slot}] = {opts}[{i}]")
+                elif s.more:
+                    w.line(f"env[{cs}] = {opts}[{i}]")
             w.line(f"{chosen}.append(env[{ps}])")
-            w.line(f"{picks}.append({opts}[{i}])")
-            w.line(f"{offered}.append({opts})")
+            for x in choices:
+                w.line(f"{x[7]}.append({x[10]}[{x[11]}])")
+                w.line(f"{x[8]}.append({x[10]})")
         with w.muted(self.playout):
             w.line(f"{SECRET_PICKS} = None")
-            with w.logged(f"st.log is not None and {chosen}"):  # (shown from here on)
-                w.line(f"_log_simultaneous(st, _g, {chosen}, {picks}, {kp}, {kt})")
+            for x in choices:
+                with w.logged(f"st.log is not None and {chosen}"):  # (shown from here on)
+                    w.line(f"_log_simultaneous(st, _g, {chosen}, {x[7]}, {x[4]}, {x[5]})")
         w.line(f"{me} = env[0]")
         with w.block(f"for {j} in range(len({chosen})):"):
             w.line(f"env[{ps}] = {chosen}[{j}]")
-            w.line(f"env[{cs}] = {picks}[{j}]")
+            for x in choices:
+                w.line(f"env[{x[1]}] = {x[7]}[{j}]")
             w.line(f"env[0] = {chosen}[{j}]")  # each player acts for themself
             g = self.write_stmts(w, s.body.stmts)
         w.line(f"env[0] = {me}")

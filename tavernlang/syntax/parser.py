@@ -495,7 +495,8 @@ class _Builder(Transformer_NonRecursive):
         return A.ChooseN(self.sp(m), bool(c[0]), c[1], str(c[2]), c[3], c[4], _s(c[5]), c[6], c[7])
     def for_stmt(self, m, c): return A.For(self.sp(m), str(c[0]), c[1], c[2], c[3])
     def simul_stmt(self, m, c):
-        return A.Simultaneous(self.sp(m), str(c[0]), c[1], str(c[2]), c[3], c[4], _s(c[5]), c[6])
+        return A.Simultaneous(self.sp(m), str(c[0]), c[1], str(c[2]), c[3], c[4], _s(c[5]), c[-1], tuple(c[6:-1]))
+    def simul_choice(self, m, c): return A.SimulChoice(self.sp(m), str(c[0]), c[1], c[2], _s(c[3]))
     def else_part(self, m, c):
         x = c[0]
         return x if isinstance(x, A.Block) else A.Block(x.span, (x,))
