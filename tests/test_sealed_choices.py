@@ -334,3 +334,19 @@ effect e {
         compile_file(f)
     text = e.value.render()
     assert f"{f}:7:57: error: 'p' is already the player of this 'simultaneously'" in text, text
+
+
+def test_a_choose_number_in_a_simultaneously_is_an_error_that_says_how_to_write_it(tmp_path):
+    f = tmp_path / "number.tav"
+    f.write_text('''game "Number"
+players 2
+counter coins per player = 3
+effect e {
+  simultaneously for p in players choose number n in 0..3 { lose n coins from p }
+}
+''')
+    with pytest.raises(TavError) as e:
+        compile_file(f)
+    text = e.value.render()
+    assert f"{f}:5:49: error: a 'simultaneously' has no 'choose number'" in text, text
+    assert "'choose n in range(A, B)'" in text and "the head of an action" in text

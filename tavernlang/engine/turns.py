@@ -172,7 +172,7 @@ def _simultaneous_turns(st, sp, _at=None):
             hd = heads.get(a.name) if a is not None else None
             if hd is not None:
                 st.current, st.turn_used = p, used[p]
-                made = _draw_head(st, p, hd, [p] + [None] * a.frame, rng) or None
+                made = _draw_head(st, p, hd, [p] + [None] * a.frame, rng)
             picks[j] = (p, a, made)
         st.current, st.turn_used = cur, tu
     while inside:
@@ -222,7 +222,6 @@ def _simultaneous_turns(st, sp, _at=None):
             if hd is not None:  # the choices at the head of the action are made now, with the pick
                 made = []
                 yield from _ask_head(st, p, hd, [p] + [None] * a.frame, made)
-                made = made or None
             picks.append((p, a, made))
         st.turn_used = _NOTHING
         _secret_picks = None  # noqa: F841  (shown from here on)

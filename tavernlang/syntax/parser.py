@@ -287,6 +287,11 @@ def _syntax_diag(e: UnexpectedInput, text: str, file: str) -> Diagnostic:
         else:
             msg = f"unexpected {str(tok)!r}"
         exp = {_describe(x) for x in e.expected if not x.startswith("_")}
+        kind = re.search(r"\bchoose\s+(number|subset)\s*$", lines[line - 1][: col - 1])
+        if tok.type == "NAME" and kind and exp == {"'in'"}:  # (only `simultaneously` takes `choose NAME in` alone)
+            return Diagnostic(Span(file, line, col), f"a 'simultaneously' has no 'choose {kind[1]}': each of its choices "
+                              "is 'choose NAME in LIST' (a number: 'choose n in range(A, B)'); or write the choice at "
+                              "the head of an action of a phase played at the same time, where it is sealed too")
         if tok.type == "NAME":
             words = [w.strip("'") for w in exp if w.startswith("'") and w[1:-1].isalpha()]
             hint = did_you_mean(str(tok), words)
