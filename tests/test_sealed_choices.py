@@ -350,3 +350,42 @@ effect e {
     text = e.value.render()
     assert f"{f}:5:49: error: a 'simultaneously' has no 'choose number'" in text, text
     assert "'choose n in range(A, B)'" in text and "the head of an action" in text
+
+
+PAIRS = '''
+game "Pairs"
+players 2
+kind Dish { points: int = 1 }
+card "Stew" x4: Dish
+card "Pie" x4: Dish
+zone hand: per player private
+zone pile: shared public
+zone box: shared hidden
+action drop "drop a dish" { choose c in hand of me "drop" { move c to pile } }
+action pair "take two from the pile" {
+  choose c in pile "first" { choose x in pile where x != c "second" { move c to hand of me  move x to hand of me } }
+}
+setup { move cards to box }
+rounds 1 {
+  phase day "Day" turns from player(1) simultaneous { actions drop, pair pass final }
+}
+winner: highest size(hand of me)
+'''
+
+
+def test_a_head_choice_that_had_no_options_at_the_pick_and_has_some_as_it_resolves_refuses_the_pick(tmp_path):
+    """P2 picks the one card of the pile (its second choice has no options then); P1's drop,
+    resolved first, gives that choice an option: P2's pick is no longer what it chose, and is
+    refused rather than asked in the open."""
+    r = _scenarios(tmp_path, PAIRS, '''
+scenario "the pile grew before P2's pick resolved" players 2 {
+  given { move named("Stew")[1] to hand of player(1)  move named("Pie")[1] to pile }
+  answers "drop a dish", "take two from the pile", "pass", "take two from the pile", "Pie", "pass"
+  run { do day }
+  expect size(hand of player(2)) == 2
+}
+''')
+    assert r[0].passed, r[0].transcript()
+    t = r[0].transcript()
+    assert "P2: take two from the pile is no longer possible" in t
+    assert t.index("P2 is asked 'first'") > t.index("P2: take two from the pile is no longer possible")
