@@ -51,12 +51,15 @@ def _ask_head(st, p, h, aenv, made, pick=None):
     a turn asks (the only option taken, else the agent, else a yield); with `pick` (options ->
     index), draws instead (a search bot's redraw of a pick not shown). A choice without options
     ends the head, as it skips its body."""
+    _held_cards: list = []  # the card choices made, what a `choose N` of cards picks from and picked (bots.remap_held)
     while h is not None:
         opts = h.opts(st, aenv)
         prompt = h.prompt if type(h.prompt) is str else h.prompt(st, aenv)
         span = h.node.span
         if h.kind == "n":
             n, left, picked, lab = h.count(st, aenv), list(opts), [], h.label(st, p)
+            if h.cards:
+                _held_cards += [left, picked]
             while len(picked) < n and left:
                 o = left + [_DONE] if h.up_to else left
                 if not h.up_to and len(left) <= n - len(picked):
@@ -79,6 +82,8 @@ def _ask_head(st, p, h, aenv, made, pick=None):
                 st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, h.label, span, st))
             v = opts[i]
         made.append([h.node, v, h.cards])
+        if h.cards:
+            _held_cards.append(made[-1])
         if h.slot is not None:
             aenv[h.slot] = v
         h = _next_head(h, v)
@@ -123,8 +128,8 @@ _SIMUL_PROMPT = "at the same time: choose an action"
 def _simultaneous_turns(st, sp, _at=None):
     """`turns from FIRST simultaneous [if C]`: in each step every player still in the phase
     picks an action (with the choices at its head, _Head) unseen by the others; the picks then
-    resolve in seat order from FIRST, each re-checking its requirements and its choices. Passing leaves the
-    phase; it ends when nobody is left. With C false, it is played one player at a time.
+    resolve in seat order from FIRST, each re-checking its requirements and its choices. Passing
+    leaves the phase; it ends when nobody is left. With C false, it is played one player at a time.
 
     Run by the flow with `_at` = (phase, rounds limit, where to resume or None) (the interactive
     flavour), it hands `st.on_phase` where each step starts (who is still in, what each took,
