@@ -840,7 +840,8 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
             return _Head(s, "subset", self.choose_options(s), prompt, "list:" + (t or "any"), m.slot(s), cards,
                          then=then)
         count = self.expr(s.count)
-        items = self.options_of(s.cond, m.slots.get(s.cond) if s.cond is not None else None, s.coll, s.span)
+        ck = m.slots.get(s.cond) if s.cond is not None else None  # (what its `where` binds)
+        items = self.options_of(s.cond, ck if isinstance(ck, int) else 0, s.coll, s.span)
         return _Head(s, "n", items, prompt, lambda st, p: _n_labeler(st, g, p, t), m.slot(s), cards, count,
                      s.up_to, then)
 

@@ -47,7 +47,7 @@ def head_choices(action_stmts) -> list:
         out.append(s)
         if isinstance(s, A.ChooseOne):
             todo.extend(head_choice(o.body.stmts) for o in reversed(s.options))
-        else:
+        elif isinstance(s, (A.Choose, A.ChooseNumber, A.ChooseSubset, A.ChooseN)):
             todo.append(head_choice(s.body.stmts))
     return out
 

@@ -57,7 +57,8 @@ def _ask_head(st, p, h, aenv, made, pick=None):
         prompt = h.prompt if type(h.prompt) is str else h.prompt(st, aenv)
         span = h.node.span
         if h.kind == "n":
-            n, left, picked, lab = h.count(st, aenv), list(opts), [], h.label(st, p)
+            picked: list = []
+            n, left, lab = h.count(st, aenv), list(opts), h.label(st, p)
             if h.cards:
                 _held_cards += [left, picked]
             while len(picked) < n and left:
@@ -222,7 +223,7 @@ def _simultaneous_turns(st, sp, _at=None):
             if a is None:
                 picks.append((p, None, None))
                 continue
-            made = None
+            made: list | None = None
             hd = heads.get(a.name)
             if hd is not None:  # the choices at the head of the action are made now, with the pick
                 made = []
