@@ -119,7 +119,7 @@ def action_bound(game, players: int) -> tuple[int | None, list[str]]:
         elif isinstance(node, (A.Choose, A.ChooseN)):
             n = coll_size(node.coll)
             note(None if n is None else n + (1 if isinstance(node, A.ChooseN) and node.up_to else 0), node, "choose")
-        elif isinstance(node, A.Simultaneous):
+        elif isinstance(node, (A.Simultaneous, A.SimulChoice)):
             note(coll_size(node.coll), node, "simultaneously choose")
         for child in _children(node):
             walk(child)

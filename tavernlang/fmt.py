@@ -46,7 +46,7 @@ WIDTH = 120  # the longest line of code the formatter writes when it can break i
 
 _AGGREGATES = {"count", "any", "every", "filter", "sum", "min", "max", "distinct"}
 _BLOCK_BRACES = {"block", "rounds_decl", "scenario_decl", "choose_one", "turns_spec"}
-_LABELLED = {"choose_stmt", "choose_number", "choose_subset", "choose_n", "simul_stmt", "require_stmt",
+_LABELLED = {"choose_stmt", "choose_number", "choose_subset", "choose_n", "simul_stmt", "simul_choice", "require_stmt",
              "scen_expect", "option_decl"}
 
 

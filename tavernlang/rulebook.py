@@ -431,9 +431,14 @@ class _Words:
             phrase, _n, cond = self.binder(s.var, s.coll, s.cond)
             return L(f"for each {phrase} in {self.e(s.coll)}{where(cond)}:") + sub(s.body)
         if isinstance(s, A.Simultaneous):
-            phrase, _n, cond = self.binder(s.var, s.coll, s.cond)
-            return L(f"at the same time, each player {s.pvar} of {self.e(s.players)} chooses {_a(phrase)} from "
-                     f"{self.e(s.coll)}{where(cond)}{prompt(s.prompt)}, then:") + sub(s.body)
+            picks = []
+            for c in (s, *s.more):
+                phrase, _n, cond = self.binder(c.var, c.coll, c.cond)
+                picks.append(f"{_a(phrase)} from {self.e(c.coll)}{where(cond)}{prompt(c.prompt)}")
+            chooses = picks[0] if len(picks) == 1 else ", ".join(picks[:-1]) + " and " + picks[-1]
+            sealed = "" if len(picks) == 1 else " (all before anyone's are shown)"
+            return L(f"at the same time, each player {s.pvar} of {self.e(s.players)} chooses {chooses}{sealed}, "
+                     "then:") + sub(s.body)
         if isinstance(s, A.Repeat):
             return L(f"as long as {self.e(s.cond)}:") + sub(s.body)
         if isinstance(s, A.If):

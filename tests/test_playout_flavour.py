@@ -187,9 +187,9 @@ def test_every_zone_is_each_players_zone_in_seat_order(tmp_path, n):
 
 # The uniform bot is written into the playout flavour (statements.bot_pick); the interactive
 # flavour and a simultaneous phase's picks (turns._simultaneous_turns) ask st.agent. Both count
-# against runner.MAX_DECISIONS (here patched): a game of exactly 11 decisions ends at a bound of
-# 11 and stops at each lower bound at the decision past it, the same place in both flavours.
-ELEVEN = """game "Eleven decisions"
+# against runner.MAX_DECISIONS (here patched): a game of exactly 12 decisions ends at a bound of
+# 12 and stops at each lower bound at the decision past it, the same place in both flavours.
+TWELVE = """game "Twelve decisions"
 players 2
 counter c per player = 0
 action a "a" { choose number n in 1..2 "n" { gain n c } }
@@ -206,10 +206,12 @@ winner: highest c
 
 def test_the_bound_of_decisions_is_exact_in_both_flavours(tmp_path, monkeypatch):
     from tavernlang.engine import runner
-    game = compile_file(write(tmp_path, "eleven.tav", ELEVEN))
+    game = compile_file(write(tmp_path, "twelve.tav", TWELVE))
     # the decision past each bound, by its place: choose number (one), choose 2 (two), the
-    # simultaneous statement (three), the simultaneous phase's picks and first choices (four)
-    places = [(4, 16), (4, 16), (5, 16), (5, 16), (5, 16), (5, 16), (9, 25), (9, 25), (10, 3), (10, 3), (4, 16)]
+    # simultaneous statement (three), the simultaneous phase's picks, each with the choice at
+    # its action's head (four)
+    places = [(4, 16), (4, 16), (5, 16), (5, 16), (5, 16), (5, 16), (9, 25), (9, 25), (10, 3), (4, 16), (10, 3),
+              (4, 16)]
     for bound, place in enumerate(places):
         monkeypatch.setattr(runner, "MAX_DECISIONS", bound)
         for fired in (None, {}):
@@ -226,7 +228,7 @@ def test_the_bound_of_decisions_holds_for_search_bots_too(tmp_path, monkeypatch)
     they play (before: the value runner.MAX_DECISIONS had when bots.py was imported)."""
     from tavernlang import bots
     from tavernlang.engine import runner
-    game = compile_file(write(tmp_path, "eleven.tav", ELEVEN))
+    game = compile_file(write(tmp_path, "twelve.tav", TWELVE))
     monkeypatch.setattr(runner, "MAX_DECISIONS", 5)
     for run in (lambda: bots.play(game, 2, 0, None, [("greedy", 0), ("random", 0)]),
                 lambda: bots.watch(game, 2, 0, None, [("random", 0), ("random", 0)])):

@@ -19,7 +19,7 @@ from tavernlang.engine.common import SECRET_PICKS
 from tavernlang.engine.runner import Match
 
 GAMES = {"little_tavern": ("games/little_tavern.tav", 3), "tavern_masters": ("games/tavern_masters.tav", 3),
-         "tavern_masters_4": ("games/tavern_masters.tav", 4)}
+         "tavern_masters_4": ("games/tavern_masters.tav", 4), "sealed_bids": ("examples/sealed_bids.tav", 3)}
 _COMPILED: dict = {}
 CHECKS = int(os.environ.get("TAV_SECRECY_PICKS", "6"))  # picks looked at in one game
 
@@ -86,17 +86,17 @@ def _replayed(game, players, seed, rec, j, alt, k):
     return reads(m, p)
 
 
-def interference(path: str, players: int, seed: int, checks: int = CHECKS) -> list:
+def interference(path: str, players: int, seed: int, checks: int = CHECKS, step=step_of) -> list:
     """Play a random game; at up to `checks` picks (drawn among the game's picks that follow
-    another seat's pick in their step) compare what the picking seat reads with what it reads
-    when the other seat's pick is made differently."""
+    another seat's pick in their step, as `step` finds the steps) compare what the picking seat
+    reads with what it reads when the other seat's pick is made differently."""
     game = _game(path)
     rng = random.Random(seed)
     m = Match(game, players, seed)
     rec = []  # (player, choice, options, step key) of each decision
     while not m.over:
         d = m.pending
-        rec.append((d.player, rng.randrange(len(d.options)), len(d.options), step_of(m)))
+        rec.append((d.player, rng.randrange(len(d.options)), len(d.options), step(m)))
         m.apply(rec[-1][1])
     picks = []  # (a pick, each other seat's last pick before it in its step)
     for k, (p, _, _, key) in enumerate(rec):

@@ -377,7 +377,7 @@ class Checker:
                 self.err(part[1], f"kind '{k.name}' has no attribute '{part[0]}' for its card text"
                          + did_you_mean(part[0], known))
 
-    def prompt_holes(self, s: A.Stmt, prompt: str, sc: _Scope) -> None:
+    def prompt_holes(self, s: A.Node, prompt: str, sc: _Scope) -> None:
         """A choice's prompt's holes, as in card text: `{NAME}` or `{NAME.ATTR}` names a value
         where the choice is (a local, a definition, an option, a var; `me.coins`); `{{` and
         `}}` are braces. Recorded in the model's prompt_holes, by the choice."""
@@ -868,6 +868,18 @@ class Checker:
             m.slots[s] = (ps, cs)
             if s.cond is not None:
                 self.expect(s.cond, BOOL, self.expr(s.cond, inner), "condition")
+            names = {s.pvar: "the player", s.var: "the first choice"}
+            for more in s.more:  # each player's next choices, sealed with the first (in their scope)
+                if more.var in names:
+                    self.err(more.span, f"'{more.var}' is already {names[more.var]} of this 'simultaneously': "
+                                        "give each choice its own name")
+                names[more.var] = "a choice"
+                if more.prompt is not None and ("{" in more.prompt or "}" in more.prompt):
+                    self.prompt_holes(more, more.prompt, inner)
+                el = self.coll(more.coll, inner, "the options")
+                m.slots[more] = inner.bind(more.var, el, self.bound_kinds(more.var, more.coll, more.cond))
+                if more.cond is not None:
+                    self.expect(more.cond, BOOL, self.expr(more.cond, inner), "condition")
             self.block(s.body, inner)
         elif isinstance(s, A.Repeat):
             self.expect(s.cond, BOOL, self.expr(s.cond, sc), "'repeat while' condition")

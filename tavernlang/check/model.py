@@ -447,7 +447,7 @@ class GameModel:
     max_frame: int = 2  # the largest frame any body needs
     # a choice whose prompt has holes ("discard (Hand Size {hand_size})") -> the prompt's literal
     # text and, for each hole, (its expression, its type), in order (Presentation.prompt_text)
-    prompt_holes: dict[A.Stmt, tuple] = attrs.field(factory=dict)
+    prompt_holes: dict[A.Node, tuple] = attrs.field(factory=dict)
     changes: list = attrs.field(factory=list)  # a variant's changes (check/variants.py Change records)
     base_path: str | None = None  # the game a variant extends
     decls: list = attrs.field(factory=list)  # every declaration, includes spliced, variant changes applied

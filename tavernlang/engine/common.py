@@ -24,6 +24,9 @@ def _too_long():
 RULE_FAULTS = (TypeError, IndexError, KeyError, AttributeError, ValueError, ZeroDivisionError, RecursionError)
 
 
+DONE = ("done",)  # `choose up to N`: the option of taking no more (`_DONE` in generated code)
+
+
 class Decision:
     """A pending choice: who decides, among which options."""
 

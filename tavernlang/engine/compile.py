@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Generator
 
+from ..errors import GameError
 from ..check.model import BuiltinRef, DefRef, GameModel, elem
 from ..check.checker import MAX_ROUNDS
 from ..syntax import ast as A
@@ -29,8 +30,16 @@ from .present import Presentation
 from .program import Program
 from .ranking import result
 from .state import GameOver, State
-from .statements import StatementCompiler, _first, unit_words
-from .turns import MAX_STEPS, _Action, _action_label, _Phase, _Simul
+from .runtime import _n_labeler, _numbers_msg
+from .statements import MAX_NUMBERS, StatementCompiler, _first, head_choice, unit_words
+from .turns import MAX_STEPS, _Action, _action_label, _Head, _Phase, _Simul
+
+
+def _numbers(lo, hi, span) -> list:
+    """The options of a `choose number` asked with a simultaneous phase's pick."""
+    if hi - lo + 1 > MAX_NUMBERS:
+        raise GameError(_numbers_msg(lo, hi, MAX_NUMBERS), span)
+    return list(range(lo, hi + 1))
 
 
 def _of_program(name: str) -> property:
@@ -802,26 +811,49 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         m = self.m
         frame = info.frame
         cond = self.expr(ph.simul_cond) if ph.simul_cond is not None else None
-        firsts: dict[str, tuple] = {}
+        heads: dict[str, _Head] = {}
         for a in acts:
             body = m.actions[a.name].decl.body.stmts
-            first = next((x for x in body if not isinstance(x, A.Require)), None)
-            if isinstance(first, (A.Choose, A.ChooseOne)) and first.chooser is None:
-                opts_fn = self.choose_options(first)
-                if isinstance(first, A.Choose):
-                    ctype = m.types.get(first.coll)
-                    t = elem(ctype) if ctype else None
-                    firsts[a.name] = (first, opts_fn, first.prompt or f"choose {first.var}", t,
-                                      t == "card" or t in m.kinds)
-                else:
-                    firsts[a.name] = (first, opts_fn, first.prompt or "choose one", _first, False)
-        spec = self.k(_Simul(ph, frame, cond, start, until, acts, at_once, can_pass, pass_cond, required, one_at_a_time, firsts))
+            h = self.head(head_choice([x for x in body if not isinstance(x, A.Require)][:1]))
+            if h is not None:
+                heads[a.name] = h
+        spec = self.k(_Simul(ph, frame, cond, start, until, acts, at_once, can_pass, pass_cond, required, one_at_a_time, heads))
         w = self.writer(ph.span)
         if self.playout:
             w.line(f"yield from _simultaneous_turns(st, {spec})")
             return self.compile_fn("st", w, "None")
         w.line(f"yield from _simultaneous_turns(st, {spec}, _at)")  # (_at: see _simultaneous_turns)
         return self.compile_fn("st, _at=None", w, "None")
+
+    def head(self, s) -> _Head | None:
+        """A choice at the head of an action (statements.head_choices) and those after it, as the
+        simultaneous phase asks them with the pick (turns._Head); None for no choice."""
+        if s is None:
+            return None
+        m, g = self.m, self.g
+        prompt = s.prompt or ("choose one" if isinstance(s, A.ChooseOne) else f"choose {s.var}")
+        if s in m.prompt_holes:
+            prompt = (lambda node: lambda st, env: g.prompt_text(node, st, env))(s)
+        if isinstance(s, A.ChooseOne):
+            return _Head(s, "one", self.choose_options(s), prompt, _first, None,
+                         then=tuple(self.head(head_choice(o.body.stmts)) for o in s.options))
+        then = self.head(head_choice(s.body.stmts))
+        if isinstance(s, A.ChooseNumber):
+            lo, hi, span = self.expr(s.low), self.expr(s.high), s.span
+            return _Head(s, "number", lambda st, env: _numbers(lo(st, env), hi(st, env), span), prompt, str,
+                         m.slot(s), then=then)
+        t = elem(m.types.get(s.coll) or "any")
+        cards = t == "card" or t in m.kinds
+        if isinstance(s, A.Choose):
+            return _Head(s, "choose", self.choose_options(s), prompt, t, m.slot(s), cards, then=then)
+        if isinstance(s, A.ChooseSubset):
+            return _Head(s, "subset", self.choose_options(s), prompt, "list:" + (t or "any"), m.slot(s), cards,
+                         then=then)
+        count = self.expr(s.count)
+        ck = m.slots.get(s.cond) if s.cond is not None else None  # (what its `where` binds)
+        items = self.options_of(s.cond, ck if isinstance(ck, int) else 0, s.coll, s.span)
+        return _Head(s, "n", items, prompt, lambda st, p: _n_labeler(st, g, p, t), m.slot(s), cards, count,
+                     s.up_to, then)
 
     # ================================================================ blocks
     def gen_block(self, b: A.Block, skip_requires=False) -> Fn:

@@ -87,7 +87,7 @@ class Presentation:
             return (1 << st.n) - 1
         return st.vis_mask(st.zholder[z])
 
-    def prompt_text(self, choice: A.Stmt, st: State, env: list) -> str:
+    def prompt_text(self, choice: A.Node, st: State, env: list) -> str:
         """A prompt with holes as the player asked reads it: each hole filled in with its value
         now, in the frame `env` of the choice that asks it, as card text shows values ("card to
         discard (Hand Size 7)"). The generated code calls it for a prompt with holes only."""

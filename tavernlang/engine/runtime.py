@@ -22,7 +22,7 @@ from typing import Any, Generator, Iterable
 from ..errors import GameError
 from . import budget
 from .budget import spend
-from .common import SPANS, Decision, _too_long, only_option
+from .common import DONE, SPANS, Decision, _too_long, only_option
 from .state import GameOver
 from .turns import TURN_HELPERS
 
@@ -375,11 +375,15 @@ def _run_handlers(st, name, hs, me, vals):
             yield from _r
 
 
-def _redraw_picks(picks, offered):
-    """A simultaneous choice's picks not shown yet, drawn again (a search bot's world: bots.remap_held)."""
+def _redraw_picks(picks, offered, more=()):
+    """A simultaneous choice's picks not shown yet, drawn again (a search bot's world: bots.remap_held);
+    `more`: the (picks, offered) of its next choices, each drawn again among what it offered."""
     def redraw(rng):
         for j, opts in enumerate(offered):
             picks[j] = opts[int(rng.random() * len(opts))]
+        for ps, offs in more:
+            for j, opts in enumerate(offs):
+                ps[j] = opts[int(rng.random() * len(opts))]
     return redraw
 
 
@@ -597,7 +601,7 @@ def _log_subset(st, g, p, x, prompt, t):
                    {"type": "choice", "player": p, "prompt": prompt}))
 
 
-_DONE = ("done",)  # `choose up to N`: the option of taking no more
+_DONE = DONE  # `choose up to N`: the option of taking no more
 
 
 def _n_label(g, t, x, st, p):

@@ -24,6 +24,34 @@ def _holds_cards(m, coll) -> bool:
     return t == CARD or t in m.kinds
 
 
+_CHOICES = (A.Choose, A.ChooseOne, A.ChooseNumber, A.ChooseSubset, A.ChooseN)
+
+
+def head_choice(stmts) -> A.Stmt | None:
+    """The choice a block begins with, when it is one made by me (no `by`, not `at random`)."""
+    s = stmts[0] if stmts else None
+    return s if isinstance(s, _CHOICES) and s.chooser is None else None
+
+
+def head_choices(action_stmts) -> list:
+    """The choices at the head of an action: its first statement after its requires when it is a
+    choice made by me, and again the first statement of that choice's body (of each option's,
+    for `choose { option ... }`), and so on, before any other statement. In a simultaneous
+    phase they are made with the pick, sealed (turns._Head)."""
+    out: list = []
+    todo = [head_choice([x for x in action_stmts if not isinstance(x, A.Require)][:1])]
+    while todo:
+        s = todo.pop()
+        if s is None:
+            continue
+        out.append(s)
+        if isinstance(s, A.ChooseOne):
+            todo.extend(head_choice(o.body.stmts) for o in reversed(s.options))
+        elif isinstance(s, (A.Choose, A.ChooseNumber, A.ChooseSubset, A.ChooseN)):
+            todo.append(head_choice(s.body.stmts))
+    return out
+
+
 class StatementCompiler(ExpressionCompiler):
     """Statements, over the expressions of ExpressionCompiler; the compiler (compile._Compiler)
     sets the tables declared here before any statement is generated."""
@@ -38,6 +66,7 @@ class StatementCompiler(ExpressionCompiler):
         # filled as generation needs them
         self._bounds_fns: dict = {}  # counter slot -> its bounds' functions (bounds)
         self._firsts: set | None = None  # the statements a turn may work out the options of (_first_choice)
+        self._sealed_ids: set | None = None  # the head choices of simultaneous phases' actions (_sealed)
         self._choice_ids: dict = {}  # choose-one statement -> its number (_one_options)
 
     _log_move = staticmethod(runtime._log_move)  # (CompiledGame logs the moves of its setup with it)
@@ -171,6 +200,18 @@ class StatementCompiler(ExpressionCompiler):
     def _presets(self) -> bool:
         """Can a choice have been made ahead (st.preset)? Only in a phase of simultaneous turns."""
         return any(ph.decl.simultaneous for ph in self.m.phases)
+
+    def _sealed(self, s) -> bool:
+        """Is s a choice at the head of an action of a simultaneous phase (made ahead, with the
+        pick: head_choices)? (`choose x in` and `choose { option }` read st.preset in every game
+        with such a phase, _take.)"""
+        sealed = self._sealed_ids
+        if sealed is None:
+            sealed = self._sealed_ids = set()
+            names = {ref.name for ph in self.m.phases if ph.decl.simultaneous for ref in ph.decl.actions}
+            for name in sorted(names):
+                sealed.update(id(x) for x in head_choices(self.m.actions[name].decl.body.stmts))
+        return id(s) in sealed
 
 
     def l_Reveal(self, s, w) -> bool:
@@ -750,7 +791,11 @@ class StatementCompiler(ExpressionCompiler):
             else:
                 w.lines(bl)
                 w.line(f"{p} = {by}")
-                w.line(f"{x} = {opts}[{self.ask(opts, p, kp, kt, ks, with_st)}]")
+                ask = f"{opts}[{self.ask(opts, p, kp, kt, ks, with_st)}]"
+                if self._sealed(s):  # (made ahead, with a simultaneous phase's pick)
+                    self._take(w, x, ask, self.k(s), self.tmp())
+                else:
+                    w.line(f"{x} = {ask}")
                 with w.logged():
                     w.line(log(p, x))
             w.line(f"env[{k}] = {x}")
@@ -817,7 +862,20 @@ class StatementCompiler(ExpressionCompiler):
                     with w.logged():
                         w.line(f"_log_done(st, {p}, {kp})")
                     w.line("break")
-        with w.block(f"while len({picked}) < {n} and {left}:"):
+        sealed = self._sealed(s)
+        if sealed:  # made ahead, with a simultaneous phase's pick: each shown as it is taken
+            pre = self.tmp()
+            w.line(f"{pre} = st.preset")
+            with w.block(f"if {pre} is not None and {self.k(s)} in {pre}:"):
+                with w.block(f"for {x} in {pre}.pop({self.k(s)}):"):
+                    with w.logged():
+                        w.line(f"_log_pick(st, _g, False, {p}, {x}, {kp}, {kt})")
+                    w.line(f"{picked}.append({x})")
+                    w.line(f"{left}.remove({x})")
+                if s.up_to:
+                    with w.logged(f"st.log is not None and len({picked}) < {n} and {left}"):
+                        w.line(f"_log_done(st, {p}, {kp})")
+        with w.maybe("else:" if sealed else None), w.block(f"while len({picked}) < {n} and {left}:"):
             if rnd:
                 w.line(f"{x} = {left}[_int(st.rng.random() * len({left}))]")
             elif s.up_to:
@@ -836,8 +894,10 @@ class StatementCompiler(ExpressionCompiler):
         return g or (not rnd and not self.playout)
 
     def l_Simultaneous(self, s, w) -> bool:
-        """`simultaneously for p in P choose x in L [where C] { ... }`: every player picks without
-        seeing the others' picks; then the picks are shown and each player's body runs (as them)."""
+        """`simultaneously for p in P choose x in L [where C] [choose y in M ...] { ... }`: every
+        player makes their choices (each after the first sees that player's earlier ones) without
+        seeing the others' picks; then the picks are shown and each player's body runs (as them).
+        A player with nothing to choose in one of them takes no part."""
         ctype = self.m.types.get(s.coll)
         t = elem(ctype) if ctype else None
         cards = t == CARD or t in self.m.kinds
@@ -849,38 +909,60 @@ class StatementCompiler(ExpressionCompiler):
         pl, pv = self.spill(*self.x(s.players))
         src, opts, i, me, j = self.tmp(), self.tmp(), self.tmp(), self.tmp(), self.tmp()
         cl, cv = self.x(s.coll)
+        # each choice: (node, slot, its type, its condition, prompt, type and span constants, picks,
+        # offered, source, options, index, lines and value of what it chooses among)
+        choices = [(s, cs, ctype, s.cond, kp, kt, ks, picks, offered, src, opts, i, cl, cv)]
+        for c in s.more:
+            ct = self.m.types.get(c.coll)
+            t = elem(ct) if ct else None
+            held = HELD_PREFIX if t == CARD or t in self.m.kinds else "_t"
+            ckp, ckt, cks = self.prompt_k(c, c.prompt or f"choose {c.var}"), self.k(t), self.k(c.span)
+            cpicks, coffered = self.tmp(held), self.tmp(held)
+            csrc, copts, ci = self.tmp(), self.tmp(), self.tmp()
+            ccl, ccv = self.x(c.coll)
+            choices.append((c, self.m.slot(c), ct, c.cond, ckp, ckt, cks, cpicks, coffered, csrc, copts, ci, ccl, ccv))
         w.line(f"{chosen} = []")
-        w.line(f"{picks} = []")
-        w.line(f"{offered} = []")
+        for x in choices:
+            w.line(f"{x[7]} = []")
+            w.line(f"{x[8]} = []")
+        more = ", [" + ", ".join(f"({x[7]}, {x[8]})" for x in choices[1:]) + "]" if s.more else ""
         with w.muted(self.playout):  # (the picks made so far, which the player deciding has not seen)
-            w.line(f"{SECRET_PICKS} = _redraw_picks({picks}, {offered})")
+            w.line(f"{SECRET_PICKS} = _redraw_picks({picks}, {offered}{more})")
         w.lines(pl)
         with w.block(f"for env[{ps}] in list({pv}):"):
-            w.lines(cl)
-            w.line(f"{src} = st.zones[{cv}]" if ctype == ZONE else f"{src} = {cv}")
-            w.line(f"{opts} = []")
-            if s.cond is None:
-                w.line(f"{opts} = list({src})")
-            else:
-                kl, kv = self.x(s.cond)
-                with w.block(f"for env[{cs}] in {src}:"):
-                    w.lines(kl)
-                    with w.block(f"if {kv}:"):
-                        w.line(f"{opts}.append(env[{cs}])")
-            with w.block(f"if not {opts}:"):
-                w.line("continue")
-            w.line(f"{i} = {self.ask(opts, f'env[{ps}]', kp, kt, ks)}")
+            for node, slot, ct, cond, kp, kt, ks, _, _, src, opts, i, cl, cv in choices:
+                w.lines(cl)
+                w.line(f"{src} = st.zones[{cv}]" if ct == ZONE else f"{src} = {cv}")
+                w.line(f"{opts} = []")
+                if cond is None:
+                    w.line(f"{opts} = list({src})")
+                else:
+                    kl, kv = self.x(cond)
+                    with w.block(f"for env[{slot}] in {src}:"):
+                        w.lines(kl)
+                        with w.block(f"if {kv}:"):
+                            w.line(f"{opts}.append(env[{slot}])")
+                with w.block(f"if not {opts}:"):
+                    w.line("continue")
+                w.line(f"{i} = {self.ask(opts, f'env[{ps}]', kp, kt, ks)}")
+                if node is not s:  # (the choices after it read this one)
+                    w.line(f"env[{slot}] = {opts}[{i}]")
+                elif s.more:
+                    w.line(f"env[{cs}] = {opts}[{i}]")
             w.line(f"{chosen}.append(env[{ps}])")
-            w.line(f"{picks}.append({opts}[{i}])")
-            w.line(f"{offered}.append({opts})")
+            for x in choices:
+                w.line(f"{x[7]}.append({x[10]}[{x[11]}])")
+                w.line(f"{x[8]}.append({x[10]})")
         with w.muted(self.playout):
             w.line(f"{SECRET_PICKS} = None")
-            with w.logged(f"st.log is not None and {chosen}"):  # (shown from here on)
-                w.line(f"_log_simultaneous(st, _g, {chosen}, {picks}, {kp}, {kt})")
+            for x in choices:
+                with w.logged(f"st.log is not None and {chosen}"):  # (shown from here on)
+                    w.line(f"_log_simultaneous(st, _g, {chosen}, {x[7]}, {x[4]}, {x[5]})")
         w.line(f"{me} = env[0]")
         with w.block(f"for {j} in range(len({chosen})):"):
             w.line(f"env[{ps}] = {chosen}[{j}]")
-            w.line(f"env[{cs}] = {picks}[{j}]")
+            for x in choices:
+                w.line(f"env[{x[1]}] = {x[7]}[{j}]")
             w.line(f"env[0] = {chosen}[{j}]")  # each player acts for themself
             g = self.write_stmts(w, s.body.stmts)
         w.line(f"env[0] = {me}")

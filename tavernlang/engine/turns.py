@@ -10,18 +10,117 @@ from typing import Callable
 
 from ..errors import GameError
 from .budget import spend
-from .common import Decision, only_option
+from .common import DONE as _DONE, Decision, only_option
 
 
 class _Simul:
     """What a phase of simultaneous turns is made of (its rules, compiled): _simultaneous_turns runs it."""
     __slots__ = ("ph", "frame", "cond", "start", "until", "acts", "at_once", "can_pass", "pass_cond", "required",
-                 "one_at_a_time", "firsts")
+                 "one_at_a_time", "heads")
 
-    def __init__(self, ph, frame, cond, start, until, acts, at_once, can_pass, pass_cond, required, one_at_a_time, firsts):
+    def __init__(self, ph, frame, cond, start, until, acts, at_once, can_pass, pass_cond, required, one_at_a_time, heads):
         self.ph, self.frame, self.cond, self.start, self.until, self.acts = ph, frame, cond, start, until, acts
         self.at_once, self.can_pass, self.pass_cond, self.required = at_once, can_pass, pass_cond, required
-        self.one_at_a_time, self.firsts = one_at_a_time, firsts
+        self.one_at_a_time, self.heads = one_at_a_time, heads
+
+
+class _Head:
+    """A choice at the head of an action of a simultaneous phase: made with the pick, before any
+    pick of the step is shown (docs/language.md, "Sealed choices"). `kind` is "choose", "one"
+    (`choose { option ... }`), "number", "subset" or "n" (`choose [up to] N`); `opts(st, env)`
+    lists its options (for "n": what it picks from, `count(st, env)` times at most); the pick is
+    bound at `slot` for the options of the choice after it, `then` (for "one": one per option,
+    by its index; None: the head ends there). `prompt` is a text or a function (st, env) -> text;
+    `label` the options' labeler (for "n": a function (st, p) -> labeler); `cards`: its picks are
+    cards (held while the picks resolve, bots.remap_held)."""
+    __slots__ = ("node", "kind", "opts", "prompt", "label", "slot", "cards", "count", "up_to", "then")
+
+    def __init__(self, node, kind, opts, prompt, label, slot, cards=False, count=None, up_to=False, then=None):
+        self.node, self.kind, self.opts, self.prompt, self.label, self.slot = node, kind, opts, prompt, label, slot
+        self.cards, self.count, self.up_to, self.then = cards, count, up_to, then
+
+
+def _next_head(h, v):
+    """The head choice after h's pick v (None: the head ends)."""
+    return h.then[v[1]] if h.kind == "one" else h.then
+
+
+def _ask_head(st, p, h, aenv, made, pick=None):
+    """Player p's choices at the head of an action, one after another, each pick bound in aenv
+    for the options of the next; each made appended to `made` as [node, pick, cards]. It asks as
+    a turn asks (the only option taken, else the agent, else a yield); with `pick` (options ->
+    index), draws instead (a search bot's redraw of a pick not shown). A choice without options
+    ends the head, as it skips its body."""
+    _held_cards: list = []  # the card choices made, what a `choose N` of cards picks from and picked (bots.remap_held)
+    while h is not None:
+        opts = h.opts(st, aenv)
+        prompt = h.prompt if type(h.prompt) is str else h.prompt(st, aenv)
+        span = h.node.span
+        if h.kind == "n":
+            picked: list = []
+            n, left, lab = h.count(st, aenv), list(opts), h.label(st, p)
+            if h.cards:
+                _held_cards += [left, picked]
+            while len(picked) < n and left:
+                o = left + [_DONE] if h.up_to else left
+                if not h.up_to and len(left) <= n - len(picked):
+                    x = left[0]
+                else:
+                    i = pick(o) if pick is not None else \
+                        0 if len(o) == 1 and only_option(st, p, o, prompt, lab, span) else \
+                        st.agent(p, o) if st.agent is not None else (yield Decision(p, o, prompt, lab, span, st))
+                    x = o[i]
+                    if x is _DONE:
+                        break
+                picked.append(x)
+                left.remove(x)
+            v = picked
+        else:
+            if not opts:
+                return
+            i = pick(opts) if pick is not None else \
+                0 if len(opts) == 1 and only_option(st, p, opts, prompt, h.label, span) else \
+                st.agent(p, opts) if st.agent is not None else (yield Decision(p, opts, prompt, h.label, span, st))
+            v = opts[i]
+        made.append([h.node, v, h.cards])
+        if h.cards:
+            _held_cards.append(made[-1])
+        if h.slot is not None:
+            aenv[h.slot] = v
+        h = _next_head(h, v)
+
+
+def _draw_head(st, p, h, aenv, rng) -> list:
+    """The head choices drawn at random (with `rng`) -> what was made (see _ask_head)."""
+    made: list = []
+    g = _ask_head(st, p, h, aenv, made, lambda opts: int(rng.random() * len(opts)))
+    for _ in g:  # (drawing never asks)
+        raise AssertionError("a drawn head choice asked")
+    return made
+
+
+def _head_holds(st, h, aenv, made) -> bool:
+    """Are the head choices made at the pick still possible as the pick resolves: each among its
+    options now (`choose N`: as many as it takes, of what it picks from), and the choice after
+    the last one made still without options?"""
+    for node, v, _ in made:
+        if h is None or h.node is not node:
+            return False
+        opts = h.opts(st, aenv)
+        if h.kind == "n":
+            n, left = h.count(st, aenv), list(opts)
+            for x in v:
+                if x not in left:
+                    return False
+                left.remove(x)
+            if len(v) > n or not h.up_to and len(v) < min(n, len(opts)):
+                return False
+        elif v not in opts:
+            return False
+        if h.slot is not None:
+            aenv[h.slot] = v
+        h = _next_head(h, v)
+    return h is None or h.kind == "n" or not h.opts(st, aenv)
 
 
 _SIMUL_PROMPT = "at the same time: choose an action"
@@ -29,9 +128,9 @@ _SIMUL_PROMPT = "at the same time: choose an action"
 
 def _simultaneous_turns(st, sp, _at=None):
     """`turns from FIRST simultaneous [if C]`: in each step every player still in the phase
-    picks an action (with its first choice) unseen by the others; the picks then resolve in
-    seat order from FIRST, each re-checking its requirements and its choice. Passing leaves the
-    phase; it ends when nobody is left. With C false, it is played one player at a time.
+    picks an action (with the choices at its head, _Head) unseen by the others; the picks then
+    resolve in seat order from FIRST, each re-checking its requirements and its choices. Passing
+    leaves the phase; it ends when nobody is left. With C false, it is played one player at a time.
 
     Run by the flow with `_at` = (phase, rounds limit, where to resume or None) (the interactive
     flavour), it hands `st.on_phase` where each step starts (who is still in, what each took,
@@ -39,7 +138,7 @@ def _simultaneous_turns(st, sp, _at=None):
     own (cur, taken, idle, steps)."""
     ph, frame, cond, start, until, acts = sp.ph, sp.frame, sp.cond, sp.start, sp.until, sp.acts
     at_once, can_pass, pass_cond, required = sp.at_once, sp.can_pass, sp.pass_cond, sp.required
-    one_at_a_time, firsts = sp.one_at_a_time, sp.firsts
+    one_at_a_time, heads = sp.one_at_a_time, sp.heads
     span = ph.span
     prompt, action_label = _SIMUL_PROMPT, _action_label
     if st.fired is not None:
@@ -63,7 +162,7 @@ def _simultaneous_turns(st, sp, _at=None):
     else:
         inside, used, steps = list(resume[0]), {p: set(t) for p, t in resume[1].items()}, resume[2]
     mark = st.on_phase if _at is not None else None
-    picks: list[tuple] = []  # (player, action or None/False, its first choice made with the pick)
+    picks: list[tuple] = []  # (player, action or None/False, its head choices made with the pick: _ask_head)
     offered: list = []  # what each pick was chosen among (None: nothing)
     _secret_picks: Callable | None  # (see bots.remap_held)
 
@@ -71,18 +170,16 @@ def _simultaneous_turns(st, sp, _at=None):
         """The picks made so far in this step drawn again at random among what each player
         was offered: a search bot's world (bots.remap_held), the others' picks unseen."""
         cur, tu = st.current, st.turn_used
-        for j, (p, a, pre) in enumerate(picks):
+        for j, (p, a, made) in enumerate(picks):
             if a is False:
                 continue
             legal = offered[j]
-            a, pre = legal[int(rng.random() * len(legal))], None
-            fc = firsts.get(a.name) if a is not None else None
-            if fc is not None:
+            a, made = legal[int(rng.random() * len(legal))], None
+            hd = heads.get(a.name) if a is not None else None
+            if hd is not None:
                 st.current, st.turn_used = p, used[p]
-                opts = fc[1](st, [p] + [None] * a.frame)
-                if opts:
-                    pre = [fc[0], opts[int(rng.random() * len(opts))], fc[1]]
-            picks[j] = (p, a, pre)
+                made = _draw_head(st, p, hd, [p] + [None] * a.frame, rng)
+            picks[j] = (p, a, made)
         st.current, st.turn_used = cur, tu
     while inside:
         if st.out:  # a player out of the game leaves the phase
@@ -130,22 +227,18 @@ def _simultaneous_turns(st, sp, _at=None):
             if a is None:
                 picks.append((p, None, None))
                 continue
-            pre = None
-            fc = firsts.get(a.name)
-            if fc is not None:  # the action's first choice is made now, with the pick
-                node, opts_fn, cprompt, lab, _ = fc
-                aenv = [p] + [None] * a.frame
-                opts = opts_fn(st, aenv)
-                j = 0 if len(opts) == 1 and only_option(st, p, opts, cprompt, lab, node.span) else st.agent(p, opts) if st.agent is not None else \
-                    (yield Decision(p, opts, cprompt, lab, node.span, st))
-                pre = [node, opts[j], opts_fn]
-            picks.append((p, a, pre))
+            made: list | None = None
+            hd = heads.get(a.name)
+            if hd is not None:  # the choices at the head of the action are made now, with the pick
+                made = []
+                yield from _ask_head(st, p, hd, [p] + [None] * a.frame, made)
+            picks.append((p, a, made))
         st.turn_used = _NOTHING
         _secret_picks = None  # noqa: F841  (shown from here on)
-        # the first choices that are cards, held while the picks resolve (bots.remap_held)
-        _held_cards = [pre for _, a, pre in picks if pre is not None and firsts[a.name][4]]  # noqa: F841
+        # the head choices that are cards, held while the picks resolve (bots.remap_held)
+        _held_cards = [e for _, a, made in picks if made is not None for e in made if e[2]]  # noqa: F841
         # the picks are shown and resolved in order from FIRST
-        for p, a, pre in picks:
+        for p, a, made in picks:
             env[0] = st.current = p
             if p in st.out:  # put out of the game by an earlier pick of this step: theirs is void
                 continue
@@ -158,8 +251,8 @@ def _simultaneous_turns(st, sp, _at=None):
             aenv = [p] + [None] * a.frame
             st.turn_used = used[p]  # `taken(...)` in the requirements: what p took in this phase
             ok = a.req is None or a.req(st, aenv)
-            if ok and pre is not None:
-                ok = pre[1] in pre[2](st, aenv)
+            if ok and made is not None:
+                ok = _head_holds(st, heads[a.name], aenv, made)
             st.turn_used = _NOTHING
             if not ok:
                 if log is not None:
@@ -172,8 +265,8 @@ def _simultaneous_turns(st, sp, _at=None):
                 st.fired[a.name] = st.fired.get(a.name, 0) + 1
             used[p].add(a.name)
             st.turn_used = used[p]
-            if pre is not None:
-                st.preset = {pre[0]: pre[1]}
+            if made is not None:
+                st.preset = {e[0]: e[1] for e in made}
             _r = a.body(st, aenv)
             if _r is not None:
                 yield from _r

@@ -180,7 +180,7 @@ def _picked_cards(ctx, n):
         if par.op != "filter":
             return None  # count/any/every only read
         return v.whole() if par.cond is None else v.filter_cards(v.universe, par.cond, par)
-    if isinstance(par, (A.Choose, A.For, A.ChooseSubset, A.ChooseN, A.Simultaneous)) and par.coll is n:
+    if isinstance(par, (A.Choose, A.For, A.ChooseSubset, A.ChooseN, A.Simultaneous, A.SimulChoice)) and par.coll is n:
         return v.whole() if par.cond is None else v.filter_cards(v.universe, par.cond, par)
     if isinstance(par, A.Aggregate) and par.coll is n:
         return None

@@ -433,11 +433,18 @@ def _binds(p, child, n):
     elif isinstance(p, A.ChooseNumber):
         if p.var == n and child is p.body:
             return p, "number"
-    elif isinstance(p, A.Simultaneous):
-        if p.var == n and (child is p.cond or child is p.body):
+    elif isinstance(p, A.SimulChoice):
+        if p.var == n and child is p.cond:
             return p, "elem"
+    elif isinstance(p, A.Simultaneous):
         if p.pvar == n and child is not p.players:
             return p, "player"
+        after = [c for c in p.more if c is child]  # (a later choice reads the earlier ones)
+        for c in reversed(p.more):  # (the last choice of that name is the one the body reads)
+            if c.var == n and (child is p.body or after and p.more.index(after[0]) > p.more.index(c)):
+                return c, "elem"
+        if p.var == n and (child is p.cond or child is p.body or after):
+            return p, "elem"
     elif isinstance(p, A.Block):
         hit = None
         for s in p.stmts:

@@ -507,6 +507,8 @@ def _bind_locals(a: Analysis, d) -> None:
         elif isinstance(n, A.Simultaneous):
             _local(a, n.pvar, n.span, n.span, "player", r"\bfor")
             _local(a, n.var, n.span, n.span, t_of(n.coll, el=True), r"\bchoose")
+            for c in n.more:
+                _local(a, c.var, c.span, n.span, t_of(c.coll, el=True), r"\bchoose")
         elif isinstance(n, (A.Quant, A.Aggregate)):
             after = r"\bfor" if isinstance(n, A.Aggregate) else r"\("
             _local(a, n.var, n.span, n.span, t_of(n.coll, el=True), after)

@@ -313,6 +313,16 @@ class Show(Stmt):
 
 
 @frozen
+class SimulChoice(Node):
+    """A choice after the first of a `simultaneously`: `choose NAME in LIST [where C] ["PROMPT"]`."""
+
+    var: str
+    coll: Expr
+    cond: Expr | None
+    prompt: str | None
+
+
+@frozen
 class Simultaneous(Stmt):
     pvar: str
     players: Expr
@@ -321,6 +331,7 @@ class Simultaneous(Stmt):
     cond: Expr | None
     prompt: str | None
     body: Block
+    more: tuple[SimulChoice, ...] = ()  # the choices each player makes after the first, sealed with it
 
 
 @frozen

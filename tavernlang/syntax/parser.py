@@ -291,6 +291,11 @@ def _syntax_diag(e: UnexpectedInput, text: str, file: str) -> Diagnostic:
         else:
             msg = f"unexpected {str(tok)!r}"
         exp = {_describe(x) for x in e.expected if not x.startswith("_")}
+        kind = re.search(r"\bchoose\s+(number|subset)\s*$", lines[line - 1][: col - 1])
+        if tok.type == "NAME" and kind and exp == {"'in'"}:  # (only `simultaneously` takes `choose NAME in` alone)
+            return Diagnostic(Span(file, line, col), f"a 'simultaneously' has no 'choose {kind[1]}': each of its choices "
+                              "is 'choose NAME in LIST' (a number: 'choose n in range(A, B)'); or write the choice at "
+                              "the head of an action of a phase played at the same time, where it is sealed too")
         if tok.type == "NAME":
             words = [w.strip("'") for w in exp if w.startswith("'") and w[1:-1].isalpha()]
             hint = did_you_mean(str(tok), words)
@@ -499,7 +504,8 @@ class _Builder(Transformer_NonRecursive):
         return A.ChooseN(self.sp(m), bool(c[0]), c[1], str(c[2]), c[3], c[4], _s(c[5]), c[6], c[7])
     def for_stmt(self, m, c): return A.For(self.sp(m), str(c[0]), c[1], c[2], c[3])
     def simul_stmt(self, m, c):
-        return A.Simultaneous(self.sp(m), str(c[0]), c[1], str(c[2]), c[3], c[4], _s(c[5]), c[6])
+        return A.Simultaneous(self.sp(m), str(c[0]), c[1], str(c[2]), c[3], c[4], _s(c[5]), c[-1], tuple(c[6:-1]))
+    def simul_choice(self, m, c): return A.SimulChoice(self.sp(m), str(c[0]), c[1], c[2], _s(c[3]))
     def else_part(self, m, c):
         x = c[0]
         return x if isinstance(x, A.Block) else A.Block(x.span, (x,))
