@@ -93,3 +93,34 @@ def test_a_card_hole_names_a_card_only_everyone_may_see(tmp_path):
     # (the prompt is in the log every player reads)
     m = Match(_game(tmp_path, HIDDEN), 2, 1)
     assert m.pending.prompt == "pass a face-down card on?"
+
+
+SIMULTANEOUS = """
+game "Holes at once"
+players 2
+option price: int = 2 in 1..9 "price"
+counter coins per player = 5
+kind Food
+card "Ham": Food
+card "Egg": Food
+zone market: shared public
+zone table: per player public
+action buy "buy a dish" {
+  choose c in market "dish to buy for {price} coins" {
+    move c to table of me
+    lose price coins
+  }
+}
+setup { move cards to market }
+rounds 1 {
+  phase day "Day" turns from player(1) simultaneous { actions buy once pass final }
+}
+end when round > 1
+winner: highest coins
+"""
+
+
+def test_the_first_choice_picked_with_an_action_at_once_fills_its_holes(tmp_path):
+    m = Match(_game(tmp_path, SIMULTANEOUS), 2, 1, {"price": 3})
+    m.apply(m.legal().index("buy a dish"))
+    assert m.pending.prompt == "dish to buy for 3 coins"
