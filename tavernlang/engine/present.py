@@ -118,8 +118,8 @@ class Presentation:
 
     def for_reader(self, text: str, data: dict, viewer: int | None) -> str:
         """A log line as `viewer` reads it (None: the log of no seat, `tav run`'s): a choice's
-        prompt and an action's title, written to the player who chose or acts ("your
-        Character"), read in the third person by everyone else ("P2 chooses Cornelius (their
+        prompt and the title of an action or effect, written to the player who chose or acts
+        ("your Character"), read in the third person by everyone else ("P2 chooses Cornelius (their
         Character)"); the chooser reads them as they were asked."""
         p = data.get("player")
         if not isinstance(p, int) or p == viewer:
@@ -130,6 +130,9 @@ class Presentation:
         if data.get("type") in ("action", "refused") and data.get("action") in self.model.actions:
             a = self.model.actions[data["action"]]
             title = a.decl.title or a.name
+            return text.replace(title, third_person(title), 1)
+        if data.get("type") == "effect" and data.get("effect") in self.effect_titles:
+            title = self.effect_titles[data["effect"]]
             return text.replace(title, third_person(title), 1)
         return text
 

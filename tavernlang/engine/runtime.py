@@ -305,7 +305,7 @@ def _do_action(st, g, name, me):
     env2 = [me] + [None] * act.frame
     if act.req is not None and not act.req(st, env2):
         if st.log is not None:
-            st.log.append((f"P{me + 1} may not {act.title}", None, {"type": "refused", "action": name}))
+            st.log.append((f"P{me + 1} may not {act.title}", None, {"type": "refused", "player": me, "action": name}))
         return
     if st.log is not None:
         st.log.append((f"P{me + 1}: {act.title}", None, {"type": "action", "player": me, "action": name}))
@@ -352,7 +352,7 @@ def _do_named(st, g, name, me, span):
     if req is not None and not req(st, env2):
         return
     if st.log is not None and g.model.effects[name].decl.title is not None:
-        st.log.append((f"effect: {g.effect_titles[name]}", None, {"type": "effect", "effect": name}))
+        st.log.append((f"effect: {g.effect_titles[name]}", None, {"type": "effect", "effect": name, "player": me}))
     if st.fired is not None:
         st.fired[name] = st.fired.get(name, 0) + 1
     spend(st, 1, span)  # (an effect held in a value: each call a step of the budget)

@@ -996,7 +996,7 @@ class StatementCompiler(ExpressionCompiler):
             w.line(f"{env2} = [{p}, *{hit}[2]]")
             with w.block(f"if {c}[0] is None or {c}[0](st, {env2}):"):
                 with w.logged(f"st.log is not None and {hit}[1] is not None"):
-                    w.line(f'st.log.append(("effect: " + {hit}[1], None, {{"type": "effect", "effect": {n}}}))')
+                    w.line(f'st.log.append(("effect: " + {hit}[1], None, {{"type": "effect", "effect": {n}, "player": {p}}}))')
                 with w.counted():
                     w.count_fired(n)
                 w.step(self.k(s.span))
@@ -1043,7 +1043,7 @@ class StatementCompiler(ExpressionCompiler):
             if eff.decl.title is not None:
                 t, nm = self.k(self.g.effect_titles[name]), self.k(name)
                 with w.logged():
-                    w.line(f'st.log.append(("effect: " + {t}, None, {{"type": "effect", "effect": {nm}}}))')
+                    w.line(f'st.log.append(("effect: " + {t}, None, {{"type": "effect", "effect": {nm}, "player": {env2}[0]}}))')
             with w.counted():
                 w.count_fired(self.k(name))
             w.line(f"{r} = {c}[1](st, {env2})")  # (an effect that asks nothing is plain)
