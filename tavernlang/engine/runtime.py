@@ -262,8 +262,8 @@ def _laps(first, size, last, t, body, env, decl):
 
 
 def _log_move(st, g, c, old, z, face, me, knew: int = 0) -> None:
-    src = g._zone_label(old, st.n) if old >= 0 else "(out of play)"
-    to = g._zone_label(z, st.n)
+    src = g.zone_text(old, st) if old >= 0 else "(out of play)"
+    to = g.zone_text(z, st)
     if old < 0 or st.zhidden[z]:
         knew = 0  # out of play, or into a hidden pile (a card shuffled away): only who sees it now
     mask = st.vis_mask(c) | knew | ((1 << me) if face == "facedown" and me is not None else 0)
@@ -525,7 +525,8 @@ def _log_look(st, g, me, c):
 
 
 def _log_shuffle(st, g, z):
-    st.log.append((f"shuffle {g._zone_label(z, st.n)}", None, {"type": "shuffle"}))
+    label = g.zone_text(z, st)
+    st.log.append((f"shuffle {label}", None, {"type": "shuffle", "zone": label}))
 
 
 def _shuffle(cards, rnd):
@@ -664,7 +665,7 @@ def _log_reveal(st, g, c):
 
 def _log_many(st, g, n, z):
     """The log's one line for a move of more than three cards (or of everything)."""
-    to = g._zone_label(z, st.n)
+    to = g.zone_text(z, st)
     st.log.append((f"{n} cards -> {to}", None, {"type": "move_all", "count": n, "to": to}))
 
 
