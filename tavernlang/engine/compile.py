@@ -112,6 +112,9 @@ class CompiledGame(Presentation):
             self.zone_holders.append([c for c in range(self.ncards) if self.card_kind[c] in cz.kinds])
         self.has_card_zones = bool(model.card_zones)
         self.kind_mask = {k: [ck == k for ck in self.card_kind] for k in model.kinds}
+        # what the log calls one card of each kind and several: its `unit`, else card and cards
+        self.kind_words = {k.name: (k.decl.unit[0], k.decl.unit[1] or k.decl.unit[0] + "s") if k.decl.unit else
+                           ("card", "cards") for k in model.kinds.values()}
         self.card_vars = []
         for ck in self.card_kind:
             kinfo = model.kinds.get(ck)

@@ -663,10 +663,23 @@ def _log_reveal(st, g, c):
     st.log.append((f"reveal {g.card_name[c]}", None, {"type": "reveal", "card": g.card_name[c]}))
 
 
-def _log_many(st, g, n, z):
-    """The log's one line for a move of more than three cards (or of everything)."""
+def _log_many(st, g, cards, z, everything: bool = False):
+    """The log's one line for a move of more than three cards (or of `everything`, the game's
+    cards): how many of each kind's unit ("305 cards, 12 dice -> the box"); a card not every
+    player may see now is a card (its kind unsaid), but in a move of everything."""
+    full = (1 << st.n) - 1
+    counts: dict = {}
+    for c in cards:
+        if c is None:
+            continue
+        words = g.kind_words.get(g.card_kind[c], _CARD_WORDS) if everything or st.vis_mask(c) == full else _CARD_WORDS
+        counts[words] = counts.get(words, 0) + 1
     to = g.zone_text(z, st)
-    st.log.append((f"{n} cards -> {to}", None, {"type": "move_all", "count": n, "to": to}))
+    what = ", ".join(f"{k} {one if k == 1 else many}" for (one, many), k in counts.items()) or "0 cards"
+    st.log.append((f"{what} -> {to}", None, {"type": "move_all", "count": sum(counts.values()), "to": to}))
+
+
+_CARD_WORDS = ("card", "cards")
 
 
 def _subset_tries(n, a, b, span):

@@ -418,7 +418,7 @@ class StatementCompiler(ExpressionCompiler):
         if is_builtin(self.m.refs.get(s.what), "cards") and top:  # everything at once
             w.line(f"st.move_everything({z}, {self.k(s.face)}, env[0])")
             with w.logged():
-                w.line(f"_log_many(st, _g, len(st.all_cards), {z})")
+                w.line(f"_log_many(st, _g, st.all_cards, {z}, True)")
             return False
         cl, cs = self.spill(*self.xcards(s.what))
         w.lines(cl)
@@ -429,7 +429,7 @@ class StatementCompiler(ExpressionCompiler):
                 w.line("continue")
             self._moved(w, c, z, top, s.face, span, f"not {many}" if logged else None, False, fam)
         with w.muted(not logged), w.block(f"if st.log is not None and {many}:"):
-            w.line(f"_log_many(st, _g, len({cs}), {z})")
+            w.line(f"_log_many(st, _g, {cs}, {z})")
         return False
 
     def l_Move(self, s, w) -> bool:
