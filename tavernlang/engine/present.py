@@ -130,10 +130,12 @@ class Presentation:
             return (1 << st.n) - 1
         return st.vis_mask(st.zholder[z])
 
-    def prompt_text(self, choice: A.Stmt, st: State, env: list) -> str:
-        """A prompt with holes as the player asked reads it: each hole filled in with its value
-        now, in the frame `env` of the choice that asks it, as card text shows values ("card to
-        discard (Hand Size 7)"). The generated code calls it for a prompt with holes only."""
+    def prompt_text(self, choice: A.Stmt, st: State, env: list, viewer: int | None = None) -> str:
+        """A prompt with holes: each hole filled in with its value now, in the frame `env` of the
+        choice that asks it, as card text shows values ("card to discard (Hand Size 7)"), as
+        everyone may read it (the log's), or as the chooser `viewer` asked it may ("accept Ale
+        for your Barrel?" to a player shown the Ale). The generated code calls it for a prompt
+        with holes only."""
         out = []
         for x in self.model.prompt_holes[choice]:
             if isinstance(x, str):
@@ -144,19 +146,19 @@ class Presentation:
                 v = self.evaluate(e, st, env)
             except RULE_FAULTS:
                 v = None
-            out.append(self._public_text(v, st, str(t)))
+            out.append(self._public_text(v, st, str(t), -1 if viewer is None else viewer))
         return "".join(out)
 
-    def _public_text(self, v, st: State, t: str) -> str:
-        """A value as everyone may read it (a prompt is in the log every player reads): a card
-        some player may not see is "a face-down card", a zone on such a card names no card."""
+    def _public_text(self, v, st: State, t: str, viewer: int = -1) -> str:
+        """A value as `viewer` may read it (-1: everyone, as in the log every player reads): a
+        card they may not see is "a face-down card", a zone on such a card names no card."""
         elem = t[5:] if t.startswith("list:") else None
         if elem is not None and isinstance(v, (list, tuple)):
-            return ", ".join(self._public_text(x, st, elem) for x in v) if v else "-"
+            return ", ".join(self._public_text(x, st, elem, viewer) for x in v) if v else "-"
         if (t == "card" or t in self.model.kinds) and isinstance(v, int):
-            return self.card_name[v] if st.vis_mask(v) == (1 << st.n) - 1 else "a face-down card"
+            return self.card_name[v] if self._seen(v, st, viewer) else "a face-down card"
         if t == "zone" and isinstance(v, int):
-            return self.zone_text(v, st, -1)
+            return self.zone_text(v, st, viewer)
         return self.text_value(v, st, t, None)
 
     def for_reader(self, text: str, data: dict, viewer: int | None) -> str:

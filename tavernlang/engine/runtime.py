@@ -568,9 +568,10 @@ def _show(st, g, cards, q, me):
                        {"type": "show", "player": owner, "to": q, "cards": [g.card_name[c] for c in cards]}))
 
 
-def _prompt_text(st, g, choice, env):
-    """A choice's prompt with holes, filled in with their values in its frame (Presentation.prompt_text)."""
-    return g.prompt_text(choice, st, env)
+def _prompt_text(st, g, choice, env, chooser=None):
+    """A choice's prompt with holes, filled in with their values in its frame, as everyone may
+    read them, or as the chooser asked may (Presentation.prompt_text)."""
+    return g.prompt_text(choice, st, env, chooser)
 
 
 def _log_option(st, p, label, prompt):

@@ -605,6 +605,8 @@ class StatementCompiler(ExpressionCompiler):
         recording the options offered: the agent's pick, no yield."""
         if self.playout:
             return self.bot_pick(opts, p)
+        if kp.startswith("_prompt_text(") and kp.endswith(", env)"):  # (holes: as the chooser may read them)
+            kp = f"{kp[:-1]}, {p})"
         span = f", {ks}" if ks is not None else ""
         return (f"0 if len({opts}) == 1 and _only_option(st, {p}, {opts}, {kp}, {kt}{span}) else "
                 f"st.agent({p}, {opts}) if st.agent is not None else (yield _Decision({p}, {opts}, {kp}, {kt}{span}{', st' if ks and with_st else ''}))")

@@ -132,7 +132,7 @@ def _simultaneous_turns(st, sp, _at=None):
                 node, opts_fn, cprompt, lab, _ = fc
                 aenv = [p] + [None] * a.frame
                 if node in st.game.model.prompt_holes:  # (its holes filled in as it is asked)
-                    cprompt = st.game.prompt_text(node, st, aenv)
+                    cprompt = st.game.prompt_text(node, st, aenv, p)
                 opts = opts_fn(st, aenv)
                 j = 0 if len(opts) == 1 and only_option(st, p, opts, cprompt, lab, node.span) else st.agent(p, opts) if st.agent is not None else \
                     (yield Decision(p, opts, cprompt, lab, node.span, st))
