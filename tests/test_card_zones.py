@@ -495,3 +495,65 @@ rounds 1 { phase p "P" turns from player(1) once_each { actions give } }
     assert line(0) == "Ruby: hand of P1 -> hand of P2"  # P1 gave it: P1 knows
     assert line(1) == "Ruby: hand of P1 -> hand of P2"  # P2 has it
     assert line(2) == "a card: hand of P1 -> hand of P2"  # P3 saw neither hand
+
+
+PLACES = '''
+game "Places"
+players 2
+kind Table { zone guests: public }
+kind Guest
+card "Table" x6: Table
+card "Regular" x6: Guest
+zone tables: per player public
+zone box: shared hidden
+zone street: shared public
+setup {
+  move cards to street
+  for p in players { move first(2, filter(t in street where t is Table)) to tables of p }
+  move first(1, filter(t in street where t is Table)) to tables of player(2)
+  move filter(g in street where g is Guest)[1] to guests of (tables of player(2))[1]
+  move filter(g in street where g is Guest)[1] to guests of (tables of player(2))[3]
+  move filter(g in street where g is Guest)[1] to guests of (tables of player(2))[3]
+  move (guests of (tables of player(2))[3])[2] to guests of (tables of player(1))[2]
+}
+end when true
+winner: highest 0
+'''
+
+
+def _places(tmp_path):
+    f = tmp_path / "places.tav"
+    f.write_text(PLACES)
+    m = Match(compile_file(f), 2, 1)
+    assert m.over
+    return m
+
+
+def test_a_zone_on_a_card_of_a_player_names_the_card_by_owner_and_place_among_its_name(tmp_path):
+    # (the Tables are numbered across the box: P2's first Table is the box's third)
+    lines = _places(tmp_path).log_lines()
+    assert "Regular: street -> guests of P2's Table 1" in lines
+    assert "Regular ×2: street -> guests of P2's Table 3" in lines
+    assert "Regular: guests of P2's Table 3 -> guests of P1's Table 2" in lines
+
+
+def test_the_owner_reads_their_own_places_as_yours(tmp_path):
+    m = _places(tmp_path)
+    assert "Regular: guests of your Table 3 -> guests of P1's Table 2" in m.log_lines(1)
+    assert "Regular: guests of P2's Table 3 -> guests of your Table 2" in m.log_lines(0)
+    g, st = m.game, m.st
+    first = next(z for z in range(len(st.zones)) if g.zone_text(z, st) == "guests of P2's Table 1")
+    assert (g.zone_text(first, st, 1), g.zone_text(first, st, 0)) == ("guests of your Table 1", "guests of P2's Table 1")
+    # (Match.view, the tools' view, keys a zone by a label that stays the same all game)
+    assert m.view(1)["zones"]["guests of Table #3"] == ["Regular"]
+
+
+def test_a_card_lying_on_a_card_is_named_by_where_it_lies(tmp_path):
+    m = _places(tmp_path)
+    g, st = m.game, m.st
+    named = {g.zone_text(st.loc[c], st): g.place_ref(c, st) for c in st.all_cards if g.card_name[c] == "Regular"}
+    assert named["guests of P2's Table 3"] == "Regular on P2's Table 3"
+    assert named["guests of P1's Table 2"] == "Regular on P1's Table 2"
+    # (in a shared zone: by its number among the cards of its name)
+    assert [g.place_ref(c, st) for c in st.all_cards if g.card_name[c] == "Table" and st.zowner[st.loc[c]] is None] \
+        == ["Table #6"]

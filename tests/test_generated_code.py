@@ -34,7 +34,7 @@ ATTRS = {"append", "pop", "get", "zones", "zbase", "zfam", "bot_random", "bot_co
          # where the game can be resumed from (the flow and the turn loop: tests/test_flow_restarts.py)
          "on_phase"}
 BUILTINS = {"len", "list", "range", "sum", "min", "max", "abs", "reversed", "any", "all", "set"}
-STRINGS = {'"winners"', '"type"', '"log"', '"text"', '"effect"', '"effect: "'}
+STRINGS = {'"winners"', '"type"', '"log"', '"text"', '"effect"', '"effect: "', '"player"'}
 
 
 def check_source(src: str, rules_names: set[str]) -> None:

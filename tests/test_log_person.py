@@ -16,7 +16,8 @@ card "Anna": Cook
 card "Bert": Cook
 zone market: shared public
 zone hand: per player public
-action boast "Boast of your cooking" { gain 1 coins to me }
+effect praise "Praise for your cooking" { gain 1 coins to me }
+action boast "Boast of your cooking" { gain 1 coins to me  do praise }
 setup {
   move cards to market
   choose c in market "your Character (you keep it)" by player(2) { move c to hand of player(2) }
@@ -59,6 +60,16 @@ def test_an_action_title_reads_your_to_its_player_and_their_to_the_others(tmp_pa
     assert "P1: Boast of your cooking" in m.log_lines(0)
     assert "P1: Boast of their cooking" in m.log_lines(1)
     assert "P2: Boast of your cooking" in m.log_lines(1)
+
+
+def test_an_effect_title_reads_your_to_its_player_and_their_to_the_others(tmp_path):
+    m = _match(tmp_path)
+    for viewer, p1, p2 in ((0, "your", "their"), (1, "their", "your"), (None, "their", "their")):
+        lines = m.log_lines(viewer)
+        after_p1 = lines.index("P1 gains 1 coin (now 1)") + 1
+        after_p2 = lines.index("P2 gains 1 coin (now 1)") + 1
+        assert (lines[after_p1], lines[after_p2]) == \
+            (f"effect: Praise for {p1} cooking", f"effect: Praise for {p2} cooking")
 
 
 def test_third_person_turns_each_second_person_word_and_keeps_its_capital():

@@ -1,8 +1,12 @@
-"""The log in plain words: a counter's amount in its unit, one or several."""
+"""The log in plain words: a counter's amount in its unit, one or several; cards moved together
+counted in their kinds' units."""
 from __future__ import annotations
+
+import pytest
 
 from tavernlang import compile_file
 from tavernlang.engine.runner import Match
+from tavernlang.errors import TavError
 
 RULES = """
 game "Words"
@@ -79,3 +83,46 @@ def test_a_pick_at_random_among_one_option_is_no_draw(tmp_path):
     lines = Match(compile_file(f), 3, 1).log_lines()
     assert "the only one: P2 (gets the die)" in lines
     assert any(ln.startswith("at random: P") and ln.endswith("(starts)") for ln in lines)
+
+
+KINDS = """
+game "Units"
+players 2
+kind Die unit "die" "dice" { var value: int = 1 }
+kind Meeple unit "worker"
+kind Food
+card "white die" x5: Die
+card "meeple" x4: Meeple
+card "Ham" x6: Food
+zone box: shared hidden
+zone tray: shared public
+zone bag: shared hidden
+setup {
+  move cards to box
+  move filter(c in box where c is Die) to tray
+  move filter(c in box where c is Meeple) + filter(c in box where c is Food) to tray
+  move filter(c in tray where c is Die) to bag
+}
+end when true
+winner: highest 0
+"""
+
+
+def test_cards_moved_together_are_counted_in_their_kinds_units(tmp_path):
+    f = tmp_path / "units.tav"
+    f.write_text(KINDS)
+    lines = Match(compile_file(f), 2, 1).log_lines()
+    assert lines[:4] == [
+        "5 dice, 4 workers, 6 cards -> box",  # (the game's cards: every player knows what they are)
+        "5 dice -> tray",
+        "4 workers, 6 cards -> tray",
+        "5 cards -> bag",  # (face down now: nothing says what they are)
+    ]
+
+
+def test_a_kinds_unit_is_words_on_one_line(tmp_path):
+    f = tmp_path / "units.tav"
+    f.write_text(KINDS.replace('unit "worker"', 'unit " worker"'))
+    with pytest.raises(TavError) as e:
+        compile_file(f)
+    assert "a kind's unit is a word or a few on one line" in str(e.value)

@@ -93,3 +93,66 @@ def test_a_card_hole_names_a_card_only_everyone_may_see(tmp_path):
     # (the prompt is in the log every player reads)
     m = Match(_game(tmp_path, HIDDEN), 2, 1)
     assert m.pending.prompt == "pass a face-down card on?"
+
+
+SIMULTANEOUS = """
+game "Holes at once"
+players 2
+option price: int = 2 in 1..9 "price"
+counter coins per player = 5
+kind Food
+card "Ham": Food
+card "Egg": Food
+zone market: shared public
+zone table: per player public
+action buy "buy a dish" {
+  choose c in market "dish to buy for {price} coins" {
+    move c to table of me
+    lose price coins
+  }
+}
+setup { move cards to market }
+rounds 1 {
+  phase day "Day" turns from player(1) simultaneous { actions buy once pass final }
+}
+end when round > 1
+winner: highest coins
+"""
+
+
+def test_the_first_choice_picked_with_an_action_at_once_fills_its_holes(tmp_path):
+    m = Match(_game(tmp_path, SIMULTANEOUS), 2, 1, {"price": 3})
+    m.apply(m.legal().index("buy a dish"))
+    assert m.pending.prompt == "dish to buy for 3 coins"
+
+
+SHOWN = """
+game "Shown holes"
+players 3
+kind Food
+card "Ham": Food
+card "Egg": Food
+zone hand: per player private
+setup {
+  move cards to hand of player(1)
+  for c in hand of player(1) where c.name == "Ham" {
+    show c to player(2)
+    choose "accept {c} for your turn?" by player(2) { option "yes" { } option "no" { } }
+  }
+}
+end when true
+winner: highest 0
+"""
+
+
+def test_the_chooser_is_asked_with_a_card_shown_to_them_by_name(tmp_path):
+    m = Match(_game(tmp_path, SHOWN), 3, 1)
+    assert m.pending.player == 1
+    assert m.pending.prompt == "accept Ham for your turn?"
+
+
+def test_the_log_names_in_a_prompt_only_a_card_everyone_may_see(tmp_path):
+    m = Match(_game(tmp_path, SHOWN), 3, 1)
+    m.apply(0)
+    assert "P2 chooses 'yes' (accept a face-down card for their turn?)" in m.log_lines(2)
+    assert not any("Ham" in line for line in m.log_lines(2))

@@ -228,5 +228,5 @@ def test_two_browsers_trade_in_a_tavern_masters_day(serve, browser, tmp_path):
     assert offered and accepted
     for page in pages:
         page.wait_for_function("[...document.querySelectorAll('#log li')]"
-                               ".some(li => li.textContent.includes(\"chooses 'accept' (accept the trade?)\"))")
+                               ".some(li => li.textContent.includes(\"chooses 'accept' (accept the trade: \"))")
     assert pages[0].inner_text("#error") == pages[1].inner_text("#error") == ""

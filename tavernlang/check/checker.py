@@ -198,13 +198,11 @@ class Checker:
             elif isinstance(d, A.KindDecl):
                 if define(d.name, d, "kind"):
                     m.kinds[d.name] = KindInfo(d.name, d)
+                self.check_unit(d, "a kind's", 'unit "die" "dice"')
             elif isinstance(d, A.CounterDecl):
                 if define(d.name, d, "counter"):
                     m.counters[d.name] = CounterInfo(d.name, len(m.counters), d)
-                for w in d.unit or ():  # what the log calls one of it and several: words, one line
-                    if w is not None and (not w.strip() or w != w.strip() or any(ch in w for ch in "\n\t{}")):
-                        self.err(d.unit_span or d.span, f"a counter's unit is a word or a few on one line, without spaces around "
-                                 f"or braces, not {w!r:.40} (for instance: unit \"coin\" \"coins\")")
+                self.check_unit(d, "a counter's", 'unit "coin" "coins"')
             elif isinstance(d, A.VarDecl):
                 if define(d.name, d, "variable"):
                     m.vars[d.name] = VarInfo(d.name, len(m.vars), ANY, d)
@@ -368,6 +366,13 @@ class Checker:
                 fresh.append(d)
             self.card_errors.add(key)
         self.errors[before:] = fresh
+
+    def check_unit(self, d, whose: str, example: str) -> None:
+        """A counter's or a kind's unit, what the log calls one of it and several: words, one line."""
+        for w in d.unit or ():
+            if w is not None and (not w.strip() or w != w.strip() or any(ch in w for ch in "\n\t{}")):
+                self.err(d.unit_span or d.span, f"{whose} unit is a word or a few on one line, without spaces around "
+                         f"or braces, not {w!r:.40} (for instance: {example})")
 
     def check_card_text(self, text: A.CardText, k: KindInfo) -> None:
         """A card text's holes name the card's `name` or `kind`, or an attribute or value of its kind."""

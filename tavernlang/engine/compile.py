@@ -121,6 +121,9 @@ class CompiledGame(Presentation):
             self.zone_holders.append([c for c in range(self.ncards) if self.card_kind[c] in cz.kinds])
         self.has_card_zones = bool(model.card_zones)
         self.kind_mask = {k: [ck == k for ck in self.card_kind] for k in model.kinds}
+        # what the log calls one card of each kind and several: its `unit`, else card and cards
+        self.kind_words = {k.name: (k.decl.unit[0], k.decl.unit[1] or k.decl.unit[0] + "s") if k.decl.unit else
+                           ("card", "cards") for k in model.kinds.values()}
         self.card_vars = []
         for ck in self.card_kind:
             kinfo = model.kinds.get(ck)
@@ -833,7 +836,7 @@ class _Compiler(StatementCompiler, ExpressionCompiler):
         m, g = self.m, self.g
         prompt = s.prompt or ("choose one" if isinstance(s, A.ChooseOne) else f"choose {s.var}")
         if s in m.prompt_holes:
-            prompt = (lambda node: lambda st, env: g.prompt_text(node, st, env))(s)
+            prompt = (lambda node: lambda st, env, viewer=None: g.prompt_text(node, st, env, viewer))(s)
         if isinstance(s, A.ChooseOne):
             return _Head(s, "one", self.choose_options(s), prompt, _first, None,
                          then=tuple(self.head(head_choice(o.body.stmts)) for o in s.options))

@@ -70,16 +70,59 @@ class Presentation:
         return self.zone_names[f]
 
     def zone_text(self, z: int, st: State, viewer: int | None = None) -> str:
-        """A zone's label as `viewer` may read it: a zone on a card the viewer may not see names
-        no card ("dice of a face-down card")."""
+        """A zone's label as `viewer` may read it (None: the rules' log; -1: the label everyone
+        may read): a zone on a card names its card where it lies now ("guests of P2's Table 1",
+        "guests of your Table 1" to P2, place_ref); a zone on a card the viewer may not see
+        names no card ("dice of a face-down card")."""
+        f = st.zfamily[z]
+        if self.zone_is_card[f]:
+            assert st.zholder is not None  # (a game with zones on cards keeps their holders)
+            h = st.zholder[z]
+            if not self._seen(h, st, viewer):
+                return f"{self.zone_names[f]} of a face-down card"
+            return f"{self.zone_names[f]} of {self.place_ref(h, st, viewer)}"
+        return self._zone_label(z, st.n)
+
+    def zone_key(self, z: int, st: State, viewer: int | None = None) -> str:
+        """A zone's label that stays the same the whole game (Match.view's keys): by the rules'
+        names, a zone on a card by the card's number ("dice of Cashbox #2"), but "dice of a
+        face-down card" where `viewer` may not see the card."""
         f = st.zfamily[z]
         if self.zone_is_card[f] and viewer is not None:
             assert st.zholder is not None  # (a game with zones on cards keeps their holders)
-            h = st.zholder[z]
-            seen = st.vis_mask(h) == (1 << st.n) - 1 if viewer == -1 else st.visible(h, viewer)
-            if not seen:  # (viewer -1: the label everyone may read)
+            if not self._seen(st.zholder[z], st, viewer):
                 return f"{self.zone_names[f]} of a face-down card"
         return self._zone_label(z, st.n)
+
+    @staticmethod
+    def _seen(c: int, st: State, viewer: int | None) -> bool:
+        """May `viewer` see card c (None: the rules' log sees all; -1: everyone)?"""
+        if viewer is None:
+            return True
+        return st.vis_mask(c) == (1 << st.n) - 1 if viewer == -1 else st.visible(c, viewer)
+
+    def place_ref(self, c: int, st: State, viewer: int | None = None) -> str:
+        """Card c named as the card a zone lies on, where it lies now: by its name when the game
+        has one card of that name; in a public zone of a player, by its owner and (when several
+        of its name lie there) its place among them, "P2's Table 1" ("your Table 1" to the owner
+        `viewer`); on another card, as lying on it ("Noble 2 on P2's Table 1"); elsewhere by its
+        number among the cards of its name ("Table #7")."""
+        nm = self.card_name[c]
+        if self.copies_of.get(nm, 1) == 1:
+            return nm
+        z = st.loc[c]
+        if z < 0 or st.zhidden[z]:  # (out of play, or in a hidden zone: its neighbours unsaid)
+            return self.card_ref(c)
+        same = [x for x in st.zones[z] if self.card_name[x] == nm]
+        nth = f" {same.index(c) + 1}" if len(same) > 1 else ""
+        h = st.zholder[z] if st.zholder is not None else -1
+        if h >= 0:
+            on = self.place_ref(h, st, viewer) if self._seen(h, st, viewer) else "a face-down card"
+            return f"{nm}{nth} on {on}"
+        o = st.zowner[z]
+        if o is None:
+            return self.card_ref(c)
+        return ("your " if o == viewer else f"P{o + 1}'s ") + nm + nth
 
     def zone_mask(self, z: int, st: State) -> int:
         """The players who may read a zone's label: all, but for a zone on a card some may not see."""
@@ -87,10 +130,12 @@ class Presentation:
             return (1 << st.n) - 1
         return st.vis_mask(st.zholder[z])
 
-    def prompt_text(self, choice: A.Node, st: State, env: list) -> str:
-        """A prompt with holes as the player asked reads it: each hole filled in with its value
-        now, in the frame `env` of the choice that asks it, as card text shows values ("card to
-        discard (Hand Size 7)"). The generated code calls it for a prompt with holes only."""
+    def prompt_text(self, choice: A.Node, st: State, env: list, viewer: int | None = None) -> str:
+        """A prompt with holes: each hole filled in with its value now, in the frame `env` of the
+        choice that asks it, as card text shows values ("card to discard (Hand Size 7)"), as
+        everyone may read it (the log's), or as the chooser `viewer` asked it may ("accept Ale
+        for your Barrel?" to a player shown the Ale). The generated code calls it for a prompt
+        with holes only."""
         out = []
         for x in self.model.prompt_holes[choice]:
             if isinstance(x, str):
@@ -101,26 +146,29 @@ class Presentation:
                 v = self.evaluate(e, st, env)
             except RULE_FAULTS:
                 v = None
-            out.append(self._public_text(v, st, str(t)))
+            out.append(self._public_text(v, st, str(t), -1 if viewer is None else viewer))
         return "".join(out)
 
-    def _public_text(self, v, st: State, t: str) -> str:
-        """A value as everyone may read it (a prompt is in the log every player reads): a card
-        some player may not see is "a face-down card", a zone on such a card names no card."""
+    def _public_text(self, v, st: State, t: str, viewer: int = -1) -> str:
+        """A value as `viewer` may read it (-1: everyone, as in the log every player reads): a
+        card they may not see is "a face-down card", a zone on such a card names no card."""
         elem = t[5:] if t.startswith("list:") else None
         if elem is not None and isinstance(v, (list, tuple)):
-            return ", ".join(self._public_text(x, st, elem) for x in v) if v else "-"
+            return ", ".join(self._public_text(x, st, elem, viewer) for x in v) if v else "-"
         if (t == "card" or t in self.model.kinds) and isinstance(v, int):
-            return self.card_name[v] if st.vis_mask(v) == (1 << st.n) - 1 else "a face-down card"
+            return self.card_name[v] if self._seen(v, st, viewer) else "a face-down card"
         if t == "zone" and isinstance(v, int):
-            return self.zone_text(v, st, -1)
+            return self.zone_text(v, st, viewer)
         return self.text_value(v, st, t, None)
 
     def for_reader(self, text: str, data: dict, viewer: int | None) -> str:
         """A log line as `viewer` reads it (None: the log of no seat, `tav run`'s): a choice's
-        prompt and an action's title, written to the player who chose or acts ("your
-        Character"), read in the third person by everyone else ("P2 chooses Cornelius (their
-        Character)"); the chooser reads them as they were asked."""
+        prompt and the title of an action or effect, written to the player who chose or acts
+        ("your Character"), read in the third person by everyone else ("P2 chooses Cornelius (their
+        Character)"); the chooser reads them as they were asked. A zone on a card of a player
+        ("guests of P2's Table 1") reads "your" to that player ("guests of your Table 1")."""
+        if isinstance(viewer, int) and viewer >= 0:
+            text = self._owned_places(text, data, f"P{viewer + 1}'s ")
         p = data.get("player")
         if not isinstance(p, int) or p == viewer:
             return text
@@ -131,6 +179,19 @@ class Presentation:
             a = self.model.actions[data["action"]]
             title = a.decl.title or a.name
             return text.replace(title, third_person(title), 1)
+        if data.get("type") == "effect" and data.get("effect") in self.effect_titles:
+            title = self.effect_titles[data["effect"]]
+            return text.replace(title, third_person(title), 1)
+        return text
+
+    def _owned_places(self, text: str, data: dict, own: str) -> str:
+        """The zones on cards a log line names (a move's, a shuffle's, a choice's) with the
+        reader's own cards as "your" ("P2's Table 1" -> "your Table 1" where `own` is "P2's ")."""
+        for key in ("from", "to", "zone", "choice"):
+            lab = data.get(key)
+            if isinstance(lab, str) and own in lab and lab in text and any(
+                    on_card and lab.startswith(f"{nm} of ") for nm, on_card in zip(self.zone_names, self.zone_is_card)):
+                text = text.replace(lab, lab.replace(own, "your "))
         return text
 
     def card_ref(self, c: int) -> str:

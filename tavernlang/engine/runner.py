@@ -148,7 +148,7 @@ class Match:
             shown = [g.card_label(c, st, p) if st.visible(c, p) else "?" for c in cards]
             if g.zone_vis[st.zfamily[z]] == "hidden" and p is not None:
                 shown = sorted(x for x in shown if x != "?") + ["?"] * shown.count("?")
-            name = g.zone_text(z, st, p)
+            name = g.zone_key(z, st, p)
             zones[name] = zones.get(name, []) + shown if name in zones else shown
         view = {
             "round": st.round,

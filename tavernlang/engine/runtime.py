@@ -262,8 +262,8 @@ def _laps(first, size, last, t, body, env, decl):
 
 
 def _log_move(st, g, c, old, z, face, me, knew: int = 0) -> None:
-    src = g._zone_label(old, st.n) if old >= 0 else "(out of play)"
-    to = g._zone_label(z, st.n)
+    src = g.zone_text(old, st) if old >= 0 else "(out of play)"
+    to = g.zone_text(z, st)
     if old < 0 or st.zhidden[z]:
         knew = 0  # out of play, or into a hidden pile (a card shuffled away): only who sees it now
     mask = st.vis_mask(c) | knew | ((1 << me) if face == "facedown" and me is not None else 0)
@@ -305,7 +305,7 @@ def _do_action(st, g, name, me):
     env2 = [me] + [None] * act.frame
     if act.req is not None and not act.req(st, env2):
         if st.log is not None:
-            st.log.append((f"P{me + 1} may not {act.title}", None, {"type": "refused", "action": name}))
+            st.log.append((f"P{me + 1} may not {act.title}", None, {"type": "refused", "player": me, "action": name}))
         return
     if st.log is not None:
         st.log.append((f"P{me + 1}: {act.title}", None, {"type": "action", "player": me, "action": name}))
@@ -352,7 +352,7 @@ def _do_named(st, g, name, me, span):
     if req is not None and not req(st, env2):
         return
     if st.log is not None and g.model.effects[name].decl.title is not None:
-        st.log.append((f"effect: {g.effect_titles[name]}", None, {"type": "effect", "effect": name}))
+        st.log.append((f"effect: {g.effect_titles[name]}", None, {"type": "effect", "effect": name, "player": me}))
     if st.fired is not None:
         st.fired[name] = st.fired.get(name, 0) + 1
     spend(st, 1, span)  # (an effect held in a value: each call a step of the budget)
@@ -529,7 +529,8 @@ def _log_look(st, g, me, c):
 
 
 def _log_shuffle(st, g, z):
-    st.log.append((f"shuffle {g._zone_label(z, st.n)}", None, {"type": "shuffle"}))
+    label = g.zone_text(z, st)
+    st.log.append((f"shuffle {label}", None, {"type": "shuffle", "zone": label}))
 
 
 def _shuffle(cards, rnd):
@@ -571,9 +572,10 @@ def _show(st, g, cards, q, me):
                        {"type": "show", "player": owner, "to": q, "cards": [g.card_name[c] for c in cards]}))
 
 
-def _prompt_text(st, g, choice, env):
-    """A choice's prompt with holes, filled in with their values in its frame (Presentation.prompt_text)."""
-    return g.prompt_text(choice, st, env)
+def _prompt_text(st, g, choice, env, chooser=None):
+    """A choice's prompt with holes, filled in with their values in its frame, as everyone may
+    read them, or as the chooser asked may (Presentation.prompt_text)."""
+    return g.prompt_text(choice, st, env, chooser)
 
 
 def _log_option(st, p, label, prompt):
@@ -666,10 +668,23 @@ def _log_reveal(st, g, c):
     st.log.append((f"reveal {g.card_name[c]}", None, {"type": "reveal", "card": g.card_name[c]}))
 
 
-def _log_many(st, g, n, z):
-    """The log's one line for a move of more than three cards (or of everything)."""
-    to = g._zone_label(z, st.n)
-    st.log.append((f"{n} cards -> {to}", None, {"type": "move_all", "count": n, "to": to}))
+def _log_many(st, g, cards, z, everything: bool = False):
+    """The log's one line for a move of more than three cards (or of `everything`, the game's
+    cards): how many of each kind's unit ("305 cards, 12 dice -> the box"); a card not every
+    player may see now is a card (its kind unsaid), but in a move of everything."""
+    full = (1 << st.n) - 1
+    counts: dict = {}
+    for c in cards:
+        if c is None:
+            continue
+        words = g.kind_words.get(g.card_kind[c], _CARD_WORDS) if everything or st.vis_mask(c) == full else _CARD_WORDS
+        counts[words] = counts.get(words, 0) + 1
+    to = g.zone_text(z, st)
+    what = ", ".join(f"{k} {one if k == 1 else many}" for (one, many), k in counts.items()) or "0 cards"
+    st.log.append((f"{what} -> {to}", None, {"type": "move_all", "count": sum(counts.values()), "to": to}))
+
+
+_CARD_WORDS = ("card", "cards")
 
 
 def _subset_tries(n, a, b, span):

@@ -470,7 +470,7 @@ class StatementCompiler(ExpressionCompiler):
         if is_builtin(self.m.refs.get(s.what), "cards") and top:  # everything at once
             w.line(f"st.move_everything({z}, {self.k(s.face)}, env[0])")
             with w.logged():
-                w.line(f"_log_many(st, _g, len(st.all_cards), {z})")
+                w.line(f"_log_many(st, _g, st.all_cards, {z}, True)")
             return False
         cl, cs = self.spill(*self.xcards(s.what))
         w.lines(cl)
@@ -481,7 +481,7 @@ class StatementCompiler(ExpressionCompiler):
                 w.line("continue")
             self._moved(w, c, z, top, s.face, span, f"not {many}" if logged else None, False, fam)
         with w.muted(not logged), w.block(f"if st.log is not None and {many}:"):
-            w.line(f"_log_many(st, _g, len({cs}), {z})")
+            w.line(f"_log_many(st, _g, {cs}, {z})")
         return False
 
     def l_Move(self, s, w) -> bool:
@@ -657,6 +657,8 @@ class StatementCompiler(ExpressionCompiler):
         recording the options offered: the agent's pick, no yield."""
         if self.playout:
             return self.bot_pick(opts, p)
+        if kp.startswith("_prompt_text(") and kp.endswith(", env)"):  # (holes: as the chooser may read them)
+            kp = f"{kp[:-1]}, {p})"
         span = f", {ks}" if ks is not None else ""
         return (f"0 if len({opts}) == 1 and _only_option(st, {p}, {opts}, {kp}, {kt}{span}) else "
                 f"st.agent({p}, {opts}) if st.agent is not None else (yield _Decision({p}, {opts}, {kp}, {kt}{span}{', st' if ks and with_st else ''}))")
@@ -1089,7 +1091,7 @@ class StatementCompiler(ExpressionCompiler):
             w.line(f"{env2} = [{p}, *{hit}[2]]")
             with w.block(f"if {c}[0] is None or {c}[0](st, {env2}):"):
                 with w.logged(f"st.log is not None and {hit}[1] is not None"):
-                    w.line(f'st.log.append(("effect: " + {hit}[1], None, {{"type": "effect", "effect": {n}}}))')
+                    w.line(f'st.log.append(("effect: " + {hit}[1], None, {{"type": "effect", "effect": {n}, "player": {p}}}))')
                 with w.counted():
                     w.count_fired(n)
                 w.step(self.k(s.span))
@@ -1136,7 +1138,7 @@ class StatementCompiler(ExpressionCompiler):
             if eff.decl.title is not None:
                 t, nm = self.k(self.g.effect_titles[name]), self.k(name)
                 with w.logged():
-                    w.line(f'st.log.append(("effect: " + {t}, None, {{"type": "effect", "effect": {nm}}}))')
+                    w.line(f'st.log.append(("effect: " + {t}, None, {{"type": "effect", "effect": {nm}, "player": {env2}[0]}}))')
             with w.counted():
                 w.count_fired(self.k(name))
             w.line(f"{r} = {c}[1](st, {env2})")  # (an effect that asks nothing is plain)

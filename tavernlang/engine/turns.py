@@ -54,7 +54,7 @@ def _ask_head(st, p, h, aenv, made, pick=None):
     _held_cards: list = []  # the card choices made, what a `choose N` of cards picks from and picked (bots.remap_held)
     while h is not None:
         opts = h.opts(st, aenv)
-        prompt = h.prompt if type(h.prompt) is str else h.prompt(st, aenv)
+        prompt = h.prompt if type(h.prompt) is str else h.prompt(st, aenv, p)  # (holes as p may read them)
         span = h.node.span
         if h.kind == "n":
             picked: list = []

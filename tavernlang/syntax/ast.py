@@ -477,6 +477,8 @@ class KindDecl(Decl):
     zones: tuple[KindZone, ...] = ()
     defs: tuple[KindDef, ...] = ()
     text: "CardText | None" = None  # how its cards read: `kind Order "needs {needs}" { ... }`
+    unit: tuple[str, str | None] | None = None  # what the log calls one card of it and several: `unit "die" "dice"`
+    unit_span: Span | None = None
 
 
 @frozen

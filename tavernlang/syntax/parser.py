@@ -536,11 +536,12 @@ class _Builder(Transformer_NonRecursive):
         return A.EnumDecl(self.sp(m), str(c[0]), tuple(str(x) for x in c[1]), tuple(_tspan(self.f, x) for x in c[1]))
     def attr_decl(self, m, c): return A.AttrDecl(self.sp(m), str(c[1]), c[2], c[3], c[0] is not None, c[4] is not None)
     def kind_decl(self, m, c):
-        items = [x for x in c[2:] if x is not None]
+        items = [x for x in c[3:] if x is not None]
+        unit, unit_span = c[2] if c[2] else (None, None)
         return A.KindDecl(self.sp(m), str(c[0]), tuple(x for x in items if isinstance(x, A.AttrDecl)),
                           tuple(x for x in items if isinstance(x, A.KindZone)),
                           tuple(x for x in items if isinstance(x, A.KindDef)),
-                          card_text(self.f, c[1]))
+                          card_text(self.f, c[1]), unit, unit_span)
     def zone_drop(self, m, c): return ("drop", c[0])
     def kind_zone(self, m, c):
         vis, cap, drop = "public", None, None
