@@ -243,13 +243,14 @@ def test_two_processes_give_what_one_gives(mini):
 
 @pytest.mark.slow
 def test_little_tavern_score_does_not_fall(monkeypatch):
-    # measured: 209 of the 221 mutants that are not stand-ins killed (docs/mutate.md); the twelve
-    # left are marked equivalent (tests/test_mutation_scores.py keeps every seed game's floor)
+    # measured: all 209 of the 221 mutants that are neither stand-ins nor marked equivalent (the
+    # twelve others) killed (docs/mutate.md; tests/test_mutation_scores.py keeps every seed
+    # game's floor)
     root = Path(__file__).resolve().parent.parent
     monkeypatch.chdir(root)
     rep = mutate("games/little_tavern.tav", jobs=2)
     assert rep.left_out == []
-    assert rep.score >= 0.946, [r.mutant.change for r in rep.survivors]
+    assert rep.score >= 0.98, [r.mutant.change for r in rep.survivors]
 
 
 def test_scenario_files_run_together_give_what_each_gives_alone(mini, monkeypatch):
