@@ -148,6 +148,17 @@ def test_equivalent_markers_with_reasons_silence_their_line(mini):
     assert all(line not in (12, 15, 17, 20) for line, _ in left)
     assert rep.equivalent >= 4
     assert rep.mutants == rep.killed + len(rep.survivors) + rep.equivalent
+    # the score leaves the marked mutants out: killed over those neither marked nor stand-in
+    assert rep.score == rep.killed / (rep.mutants - rep.equivalent)
+    # each marked mutant is listed with its marker's reason, on the standard output and in JSON
+    r = _run("mini.tav")
+    assert "mini.tav:20:17: equivalent: `highest vp` changed to `lowest vp`: no scenario plays to the end" \
+        in r.stdout.splitlines()
+    assert f"score {rep.score:.1%} ({rep.killed} of {rep.mutants - rep.equivalent})" in r.stderr
+    data = json.loads(_run("mini.tav", "--json").stdout)
+    assert len(data["equivalents"]) == rep.equivalent
+    assert {"line": 12, "reason": "no scenario is at 3 points", "operator": "require"} in \
+        [{k: e[k] for k in ("line", "reason", "operator")} for e in data["equivalents"]]
     # a marker without a reason marks nothing and is reported; so is one on a line where all die
     text2 = text.replace("# tav: equivalent no scenario is at 3 points", "# tav: equivalent")
     text2 = text2.replace("  gain 2 vp\n", "  gain 2 vp  # tav: equivalent wrongly\n")
@@ -232,13 +243,14 @@ def test_two_processes_give_what_one_gives(mini):
 
 @pytest.mark.slow
 def test_little_tavern_score_does_not_fall(monkeypatch):
-    # measured: 209 of the 221 mutants that are not stand-ins killed (docs/mutate.md); the twelve
-    # left are marked equivalent (tests/test_mutation_scores.py keeps every seed game's floor)
+    # measured: all 209 of the 221 mutants that are neither stand-ins nor marked equivalent (the
+    # twelve others) killed (docs/mutate.md; tests/test_mutation_scores.py keeps every seed
+    # game's floor)
     root = Path(__file__).resolve().parent.parent
     monkeypatch.chdir(root)
     rep = mutate("games/little_tavern.tav", jobs=2)
     assert rep.left_out == []
-    assert rep.score >= 0.946, [r.mutant.change for r in rep.survivors]
+    assert rep.score >= 0.98, [r.mutant.change for r in rep.survivors]
 
 
 def test_scenario_files_run_together_give_what_each_gives_alone(mini, monkeypatch):
@@ -382,7 +394,7 @@ def test_stand_in_text_and_json_reports(gems):
     assert r.exit_code == 1  # the rules' own survivors (the requirement) remain
     rep = mutate("games/gems.tav")
     summary = r.stderr.strip().splitlines()[-1]
-    assert f"score {rep.score:.1%} ({rep.scored_killed} of {rep.scored}); " \
+    assert f"score {rep.score:.1%} ({rep.scored_killed} of {rep.judged}); " \
            f"{rep.stand_in} mutants of stand-in data not scored, {len(rep.stand_in_survivors)} of them survived" \
         in summary
     assert "stand-in, not scored" not in r.stdout
@@ -395,7 +407,8 @@ def test_stand_in_text_and_json_reports(gems):
     assert (s["line"], s["reason"]) == (11, "the rulebook gives no Sapphire's worth")
     assert data["mutants"] == data["killed"] + data["equivalent"] + len(data["survived"]) \
         + len(data["stand_in_survived"])
-    assert data["score"] == round(data["scored_killed"] / data["scored"], 4)
+    assert data["score"] == round(data["scored_killed"] / (data["scored"] - data["equivalent"]), 4)
+    assert data["judged"] == data["scored"] - data["equivalent"]
     assert data["scored"] == data["mutants"] - data["stand_in"]
 
 

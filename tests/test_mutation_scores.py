@@ -2,7 +2,8 @@
 about 20 minutes on two cores). Each floor is the score last recorded (docs/mutate.md, "The seed
 games"), rounded down: a scenario removed or weakened, or a rule added that no scenario pins,
 lowers the score below it. Raise a floor when a game's score rises. The score leaves out the
-mutants of data marked `# tav: stand-in` (docs/mutate.md, "Stand-in data")."""
+mutants of data marked `# tav: stand-in` (docs/mutate.md, "Stand-in data") and those marked
+`# tav: equivalent` (docs/mutate.md, "Equivalent mutants")."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -15,10 +16,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # game -> (lowest score, whether every survivor must be marked equivalent)
 FLOORS = {  # under every operator, those on rules too (docs/mutate.md, "The operators on rules")
-    "little_tavern": (0.946, True),
-    "tavern_masters": (0.961, True),
-    "taverns_of_tiefenthal": (0.948, False),
-    "cavern_tavern": (0.945, False),
+    "little_tavern": (0.995, False),
+    "tavern_masters": (0.997, False),
+    # (99.9% each, with the operators on values as last measured before the rules' scenarios)
+    "taverns_of_tiefenthal": (0.98, False),
+    "cavern_tavern": (0.98, False),
 }
 
 

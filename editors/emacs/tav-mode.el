@@ -48,10 +48,10 @@
     (,(regexp-opt '("false" "none" "true")
                   'symbols)
      . font-lock-constant-face)
-    (,(regexp-opt '("abs" "allowed" "bool" "cards" "current" "empty" "first" "free"
-      "full" "game_ends" "greater" "has_word" "int" "lesser" "me" "named"
-      "neighbour" "next_player" "offered" "order_from" "others" "player_count" "players_in" "range"
-      "round" "saw" "str" "taken" "text" "winners")
+    (,(regexp-opt '("abs" "allowed" "asked" "bool" "cards" "current" "empty" "first"
+      "free" "full" "game_ends" "greater" "has_word" "int" "lesser" "me"
+      "named" "neighbour" "next_player" "offered" "order_from" "others" "player_count" "players_in"
+      "range" "round" "saw" "str" "taken" "text" "winners")
                   'symbols)
      . font-lock-builtin-face)
     ("\\_<x?[0-9]+\\_>" . font-lock-constant-face))

@@ -37,6 +37,7 @@ BUILTIN_FUNCS = {
     "top": ((ZONE,), CARD), "order_from": ((PLAYER,), list_of(PLAYER)),
     "allowed": ((EFFECT,), BOOL), "taken": ((EFFECT,), BOOL), "offered": ((STR,), list_of(STR)),
     "saw": ((PLAYER, CARD, STR), BOOL),  # scenarios: could PLAYER see which card CARD is when PROMPT was asked?
+    "asked": ((STR,), PLAYER),  # scenarios: the player asked PROMPT
     "range": ((INT, INT), list_of(INT)),
     "has_word": ((STR, STR), BOOL),  # WORD is a whole word (or words) of TEXT, in any case
     "text": ((ANY,), STR),  # a value as text: an enum value's name, a number, a card's name, "P2"
@@ -1373,6 +1374,11 @@ class Checker:
                                  "at the decisions the scenario answered")
             if n == "saw" and len(e.args) == 4:  # saw(PLAYER, CARD, PROMPT, N): the N-th time it was asked
                 ps = (PLAYER, CARD, STR, INT)
+            if n == "asked" and not self.in_expect:
+                self.err(e.span, "asked(...) is for a scenario's 'expect' lines: it reads who was asked the decisions "
+                                 "the scenario answered")
+            if n == "asked" and len(e.args) == 2:  # asked(PROMPT, N): the N-th time it was asked
+                ps = (STR, INT)
             if n == "allowed" and len(e.args) == 2:  # allowed(ACTION, PLAYER): may that player take it?
                 ps = (EFFECT, PLAYER)
             if len(e.args) != len(ps):

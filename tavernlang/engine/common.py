@@ -75,7 +75,7 @@ def only_option(st, player, options, prompt, labeler, span=None) -> bool:
         labels = Decision(player, options, prompt, labeler, span, st).labels()
         st.offered.setdefault(prompt, []).append(list(labels))
         if st.views is not None:
-            st.views.setdefault(prompt, []).append(st.view())
+            st.views.setdefault(prompt, []).append((player, st.view()))
         if st.log is not None:
             st.log.append((f"P{player + 1} has one option '{prompt}': {labels[0]}", None,
                            {"type": "forced", "player": player, "prompt": prompt, "options": labels}))

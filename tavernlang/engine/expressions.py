@@ -1390,6 +1390,8 @@ class ExpressionCompiler:
             return lines, self.loops(f"_offered(st, {args[0]}, {args[1] if len(args) == 2 else 'None'})")
         if n == "saw":  # scenarios: could the player see the card when the decision was asked?
             return lines, self.loops(f"_saw(st, {args[0]}, {args[1]}, {args[2]}, {args[3] if len(args) == 4 else 'None'}, {span})")
+        if n == "asked":  # scenarios: the player asked the decision, the last (or N-th) time
+            return lines, self.loops(f"_asked(st, {args[0]}, {args[1] if len(args) == 2 else 'None'}, {span})")
         if n == "taken":  # did the player whose turn it is take that action this turn?
             return lines, f"({args[0]} in st.turn_used)"
         if n == "range":

@@ -119,18 +119,30 @@ def _offered(st, prompt, nth):
     return list(asked[i - 1]) if 1 <= i <= len(asked) else []
 
 
-def _saw(st, p, c, prompt, nth, span):
-    """saw(PLAYER, CARD, PROMPT[, N]): could the player see which card it is when the decision
-    was asked (the last time, or the N-th)? An error if it was not asked (so that `not saw(...)`
-    cannot hold for a decision that never came)."""
+def _asked_at(st, what, prompt, nth, span):
+    """(the player asked, what every player could see) at the decision `prompt` the last time, or
+    the N-th, it was asked; an error if it was not asked then (so that a test of it cannot hold
+    for a decision that never came)."""
     views = (st.views or {}).get(prompt, [])
     i = nth if nth is not None else len(views)
     if not 1 <= i <= len(views):
         why = f"was asked {len(views)} time(s), so there is no time {nth}" if views else "was not asked at all"
-        raise GameError(f"saw(...): the decision '{prompt}' {why}", span)
+        raise GameError(f"{what}(...): the decision '{prompt}' {why}", span)
+    return views[i - 1]
+
+
+def _saw(st, p, c, prompt, nth, span):
+    """saw(PLAYER, CARD, PROMPT[, N]): could the player see which card it is when the decision
+    was asked (the last time, or the N-th)?"""
+    _, view = _asked_at(st, "saw", prompt, nth, span)
     if p is None or c is None:
         raise GameError("saw(...) of " + ("no player (none)" if p is None else "no card (none)"), span)
-    return st.visible(c, p, views[i - 1])
+    return st.visible(c, p, view)
+
+
+def _asked(st, prompt, nth, span):
+    """asked(PROMPT[, N]): the player asked the decision (the last time, or the N-th)."""
+    return _asked_at(st, "asked", prompt, nth, span)[0]
 
 
 def _has_word_lit(cache, want, t):
@@ -706,7 +718,7 @@ exported = {
     # expressions
     "_index": _index, "_holder": _holder, "_zone_of": _zone_of, "_owner": _owner, "_owner_fixed": _owner_fixed,
     "_zowner": _zowner, "_zowner_fixed": _zowner_fixed, "_allz": _allz, "_is": _is, "_div": _div, "_mod": _mod,
-    "_free": _free, "_player": _player, "_allowed": _allowed, "_offered": _offered, "_saw": _saw,
+    "_free": _free, "_player": _player, "_allowed": _allowed, "_offered": _offered, "_saw": _saw, "_asked": _asked,
     "_has_word": _has_word, "_has_word_lit": _has_word_lit, "_card_text": _card_text, "_order_from": _order_from,
     "_any_subset": _any_subset, "_subset_sum": _subset_sum, "_UNSET": _UNSET, "_int": int,
     "_bisect": bisect.bisect_left, "_insort": bisect.insort,  # (the fast layout's sorted zones, engine/layout.py)

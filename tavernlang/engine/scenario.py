@@ -137,7 +137,7 @@ def run_scenario(game: CompiledGame, sc: dict) -> ScenarioResult:
             st.log.append((f"P{dec.player + 1} is asked '{dec.prompt}': " + " | ".join(labels), None,
                            {"type": "asked", "player": dec.player, "prompt": dec.prompt, "options": labels}))
             st.offered.setdefault(dec.prompt, []).append(list(labels))
-            st.views.setdefault(dec.prompt, []).append(st.view())  # for saw(...): who could see which card
+            st.views.setdefault(dec.prompt, []).append((dec.player, st.view()))  # for asked(...), saw(...)
             want = answers.pop(0)
             if want not in labels:
                 # a card's bare name answers for it when every option of that name reads the same

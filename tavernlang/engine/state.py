@@ -69,7 +69,7 @@ class State:
         self.forced: list = []  # one entry for each decision with one option, taken without asking
         self.turn_used: set = set()  # the actions taken in the turn being played (`taken(A)`)
         self.offered: dict | None = None  # scenarios: prompt -> the labels offered, each time it was asked
-        self.views: dict | None = None  # scenarios: prompt -> what each player could see, each time it was asked
+        self.views: dict | None = None  # scenarios: prompt -> (who was asked, what each player could see), each time it was asked
         self.preset: dict | None = None  # a simultaneous phase's picks: choose statement -> the option chosen ahead
         self.known_opts = None  # (choose statement, its options) just worked out by the turn's legality check
         # filled by the compiled game's init

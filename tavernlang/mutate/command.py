@@ -4,9 +4,10 @@
                [--operator OP...]
 
 Each surviving mutant prints as ``FILE:LINE:COL: survived: <what was changed>`` with
-its source line and a caret, then the counts and the mutation score (mutants of data
-marked `# tav: stand-in` are run but not scored; `--stand-ins` lists their survivors
-too). Exit code 0 when every mutant is killed or marked equivalent (or stand-in), 1 when
+its source line and a caret, each one marked equivalent as ``FILE:LINE:COL: equivalent:
+<what was changed>: <the marker's reason>``, then the counts and the mutation score: the
+killed mutants over those neither marked equivalent nor of data marked `# tav: stand-in`
+(run but not scored; `--stand-ins` lists their survivors too). Exit code 0 when every mutant is killed or marked equivalent (or stand-in), 1 when
 unmarked survivors remain (or the file does not load, or a marker is without reason or
 marks nothing), 2 for a wrong command line.
 """
@@ -39,12 +40,13 @@ def report_json(rep) -> dict:
                      for r in rep.survivors],
         "stand_in_survived": [dict(_place(r.mutant.span), change=r.mutant.change, operator=r.mutant.op,
                                    reason=r.stand_in) for r in rep.stand_in_survivors],
-        "equivalents": [dict(_place(r.mutant.span), change=r.mutant.change, reason=r.equivalent)
-                        for r in rep.results if r.status == "survived" and r.equivalent and not r.stand_in],
+        "equivalents": [dict(_place(r.mutant.span), change=r.mutant.change, operator=r.mutant.op,
+                             reason=r.equivalent) for r in rep.equivalents],
         "timeouts": rep.timeouts,
         "invalid": rep.invalid,
         "scored": rep.scored,
         "scored_killed": rep.scored_killed,
+        "judged": rep.judged,
         "score": round(rep.score, 4),
         "scenario_files": [t.path for t in rep.targets],
         "scenarios": sum(len(t.scenarios) for t in rep.targets),
@@ -79,7 +81,8 @@ def by_operator(rep) -> dict:
 
 
 def report_text(rep, stand_ins: bool = False) -> tuple[list[str], list[str]]:
-    """(standard output: the survivors and marker problems; error output: notes and summary).
+    """(standard output: the survivors, the equivalents with their reasons and the marker
+    problems; error output: notes and summary).
     `stand_ins`: list the survivors of stand-in data too."""
     out, err = [], []
     for sp, title, why in rep.left_out:
@@ -87,6 +90,8 @@ def report_text(rep, stand_ins: bool = False) -> tuple[list[str], list[str]]:
     for r in rep.survivors:
         out.append(f"{r.mutant.span}: survived: {r.mutant.change}")
         out.extend(_excerpt(r.mutant.span, rep.sources))
+    for r in rep.equivalents:
+        out.append(f"{r.mutant.span}: equivalent: {r.mutant.change}: {r.equivalent}")
     if stand_ins:
         for r in rep.stand_in_survivors:
             out.append(f"{r.mutant.span}: survived (stand-in, not scored): {r.mutant.change}")
@@ -99,10 +104,12 @@ def report_text(rep, stand_ins: bool = False) -> tuple[list[str], list[str]]:
         out.extend(_excerpt(sp, rep.sources))
     n_sc = sum(len(t.scenarios) for t in rep.targets)
     stand = ""
+    if rep.stand_in or rep.equivalent:
+        stand = f" ({rep.scored_killed} of {rep.judged})"
     if rep.stand_in:
         n = len(rep.stand_in_survivors)
-        stand = (f" ({rep.scored_killed} of {rep.scored}); {rep.stand_in} mutants of stand-in data not scored"
-                 + (f", {n} of them survived" if n else ""))
+        stand += (f"; {rep.stand_in} mutants of stand-in data not scored"
+                  + (f", {n} of them survived" if n else ""))
     err.append(f"{rep.file}: {rep.mutants} mutants, {rep.killed} killed"
                + (f" ({rep.timeouts} by the time limit)" if rep.timeouts else "")
                + f", {rep.equivalent} equivalent, {len(rep.survivors)} survived: score {rep.score:.1%}" + stand

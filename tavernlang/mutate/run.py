@@ -136,16 +136,27 @@ class Report:
 
     @property
     def equivalent(self) -> int:
-        return sum(1 for r in self.results if r.status == "survived" and r.equivalent and not r.stand_in)
+        return len(self.equivalents)
 
     @property
     def survivors(self) -> list:
         return [r for r in self.results if r.status == "survived" and not r.equivalent and not r.stand_in]
 
     @property
+    def judged(self) -> int:
+        """The mutants the score is taken over: the scored ones but those marked equivalent
+        (no scenario can tell them from the game)."""
+        return self.scored - self.equivalent
+
+    @property
+    def equivalents(self) -> list:
+        """The survivors marked equivalent (not of stand-in data), each with its marker's reason."""
+        return [r for r in self.results if r.status == "survived" and r.equivalent and not r.stand_in]
+
+    @property
     def score(self) -> float:
-        """Killed mutants over the (valid) mutants not of stand-in data, equivalent ones included."""
-        return self.scored_killed / self.scored if self.scored else 1.0
+        """Killed mutants over the (valid) mutants neither of stand-in data nor marked equivalent."""
+        return self.scored_killed / self.judged if self.judged else 1.0
 
     @property
     def ok(self) -> bool:

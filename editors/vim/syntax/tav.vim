@@ -18,9 +18,10 @@ syn keyword tavKeyword sum swap take then to top turn turns unit unlabelled
 syn keyword tavKeyword until up when while with wrap
 syn keyword tavOperatorWord and in is not of or where
 syn keyword tavConstant false none true
-syn keyword tavBuiltin abs allowed bool cards current empty first free full game_ends
-syn keyword tavBuiltin greater has_word int lesser me named neighbour next_player offered order_from
-syn keyword tavBuiltin others player_count players_in range round saw str taken text winners
+syn keyword tavBuiltin abs allowed asked bool cards current empty first free full
+syn keyword tavBuiltin game_ends greater has_word int lesser me named neighbour next_player offered
+syn keyword tavBuiltin order_from others player_count players_in range round saw str taken text
+syn keyword tavBuiltin winners
 
 " a name after a dot is an attribute, even one spelt like a keyword (c.kind)
 syn match tavAttribute "\.\h\w*"
