@@ -36,6 +36,7 @@ def _ranked(g, st: State) -> dict:
     score_keys = winner_keys or g.winner_keys[:1]
     pad = [None] * m.max_frame
     players = range(st.n)
+    keys: list[tuple]
     if len(score_keys) == 1:
         k = score_keys[0]
         keys = [(k(st, [p, *pad]),) for p in players]
