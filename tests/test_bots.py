@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from tavernlang import compile_file
-from tavernlang.bots import (BotSpecError, Root, Searcher, determinize, parse_bots, play, remap_options,
-                             rotate, watch)
+from tavernlang.bots import (BotSpecError, Root, Searcher, determinize, drive, parse_bots, play, play_match,
+                             remap_options, rotate, watch)
 from tavernlang.cli import main
 from tavernlang.engine.runner import Match, playout
 
@@ -282,3 +282,82 @@ def test_a_sampled_world_the_rules_cannot_play_on_does_not_stop_the_game(tmp_pat
         assert r["search"][1]["failed_worlds"] > 0, seed  # worlds that dealt the Zero to the other player
         assert r["search"][1]["failed_worlds"] < r["search"][1]["worlds"], seed
         assert len(r["scores"]) == 2 and min(r["scores"]) > 0
+
+
+def test_a_decision_with_one_option_is_taken_without_a_search(little):
+    """The engine takes a decision with one option itself; a caller that asks one of a search
+    bot gets option 0 at no cost: no world played, the bot's RNG untouched."""
+    m = Match(little, 3, 2, log=False)
+    root = Root.of(m)
+    root.n_options = 1
+    for kind in ("mcts", "greedy", "lookahead"):
+        rng = random.Random(5)
+        before = rng.getstate()
+        s = Searcher(kind, 50, rng)
+        assert s.choose(root) == 0
+        assert (s.worlds, s.searches, s.skipped) == (0, 0, 1)
+        assert rng.getstate() == before
+
+
+# P1 plays two of its chips, one after the other, in one action: between its two choices it
+# draws a hidden chip where BETWEEN says so
+TWO_STEPS = """game "Two Steps"
+players 2
+kind Chip { value: int }
+card "One": Chip { value: 1 }
+card "Two": Chip { value: 2 }
+card "Three": Chip { value: 3 }
+card "Four": Chip { value: 4 }
+card "Five": Chip { value: 5 }
+card "Six": Chip { value: 6 }
+card "Seven": Chip { value: 7 }
+card "Eight": Chip { value: 8 }
+zone bag: shared hidden
+zone hand: per player private
+zone table: shared
+counter points per player = 0
+setup {
+  move cards to bag
+  shuffle bag
+  move top(bag) to hand of player(1)
+  move top(bag) to hand of player(1)
+  move top(bag) to hand of player(1)
+  move top(bag) to hand of player(2)
+  move top(bag) to hand of player(2)
+  move top(bag) to hand of player(2)
+}
+action play "play two chips" {
+  choose c in hand of me "first" {
+    move c to table
+    BETWEEN
+    choose d in hand of me "second" {
+      move d to table
+      gain c.value * d.value points
+    }
+  }
+}
+rounds 1 { phase p "P" turns from player(1) once_each { actions play } }
+winner: highest points
+"""
+
+
+@pytest.mark.parametrize("between,reused", [("", 1), ("move top(bag) to hand of me", 0)])
+def test_a_search_keeps_its_tree_for_the_next_decision_only_when_nothing_was_learned_between(
+        tmp_path, between, reused):
+    """The second choice follows the first with nothing drawn, rolled or shown between: the
+    search starts from the subtree of the option it took. A hidden chip drawn between (a card
+    shown to the chooser) makes the old worlds disagree with what it knows: a new tree."""
+    path = tmp_path / "two_steps.tav"
+    path.write_text(TWO_STEPS.replace("BETWEEN", between))
+    game = compile_file(str(path))
+    for seed in (1, 2, 3):
+        r = play(game, 2, seed, None, parse_bots("mcts:8,random", 2))
+        assert r["search"][1]["decisions"] == 2
+        assert r["search"][1]["reused_trees"] == reused, seed
+    # the same games whichever way they are driven: `tav run` (a Match) and `tav sim` (drive)
+    for seed in (1, 2, 3):
+        m = Match(game, 2, seed)
+        seats = play_match(m, parse_bots("mcts:8,random", 2))
+        _, history, driven = drive(game, 2, seed, None, parse_bots("mcts:8,random", 2))
+        assert seats.search[0].reused == driven.search[0].reused == reused
+        assert m.choices == history
