@@ -48,11 +48,11 @@ DEFAULT_SAMPLES = 4  # lookahead's samples of the rest of the round, per option
 MAX_ITERATIONS = 1_000_000
 MAX_DEPTH = 1_000_000
 UCB_C = 0.7  # exploration constant for rewards in [0, 1]
-MAST_EPSILON = 0.2  # a `rollout=mast` playout takes a random option this often
+ROLLOUT_EPSILON = 0.2  # a `rollout=mast` or `greedy` playout takes a random option this often
 SEARCH_SALT = 0xB07
-ROLLOUTS = ("random", "mast")
+ROLLOUTS = ("random", "mast", "greedy")
 HORIZONS = ("round", "phase", "end")
-SPEC_HELP = ("the bots are random, greedy, mcts[:ITERATIONS][:rollout=random|mast][:depth=D] and "
+SPEC_HELP = ("the bots are random, greedy, mcts[:ITERATIONS][:rollout=random|mast|greedy][:depth=D] and "
              "lookahead[:SAMPLES][:until=round|phase|end]")
 
 
@@ -683,13 +683,28 @@ class Searcher:
         tree = self._kept_tree(root) or _Node()
         game, n = root.game, root.players
         rollout, depth = self.rollout, self.depth
-        mast: dict = {}  # rollout=mast: (player, option) -> [reward summed, times taken], in this search
+        learn = rollout != "random"
+        # rollout=mast / greedy: (player, option) -> [value summed, times taken] over this search's
+        # worlds: the rewards of the worlds it was taken in (mast), or the chooser's score gained
+        # from taking it to its next decision (greedy)
+        stats: dict = {}
         for _ in range(self.iterations):
             path: list[_Node] = []
             node = [tree]  # None once the walk has left the tree (rolling out)
             grown = []  # the edge this iteration added: (children, key)
-            taken = []  # rollout=mast: (player, option) of every choice after the root
+            taken = []  # mast: (player, option) of every choice after the root
+            since: dict = {}  # greedy: player -> (its last option, its score when it took it)
             deep = [0]  # decisions after the root
+
+            def note(st, p, kk):
+                if rollout == "mast":
+                    taken.append((p, kk))
+                    return
+                s_now = _score(game, st, p)
+                last = since.get(p)
+                if last is not None:
+                    _add(stats, (p, last[0]), s_now - last[1])
+                since[p] = (kk, s_now)
 
             def decide(st, p, opts, at_root, rnd):
                 cur = node[0]
@@ -697,22 +712,22 @@ class Searcher:
                     deep[0] += 1
                     if depth is not None and deep[0] > depth:
                         raise _Stop  # cut: the game's own score stands for the rest
-                    if rollout != "mast":
+                    if not learn:
                         return int(rnd() * len(opts))
                     keys = [_key(o) for o in opts]
-                    if rnd() < MAST_EPSILON:
+                    if rnd() < ROLLOUT_EPSILON:
                         j = int(rnd() * len(opts))
                     else:
-                        best_j, best_v = [], -1.0
+                        best_j, best_v = [], None
                         for j, kk in enumerate(keys):
-                            t = mast.get((p, kk))
-                            v = t[0] / t[1] if t else 0.5
-                            if v > best_v:
+                            t = stats.get((p, kk))
+                            v = t[0] / t[1] if t else (0.5 if rollout == "mast" else 0.0)
+                            if best_v is None or v > best_v:
                                 best_j, best_v = [j], v
                             elif v == best_v:
                                 best_j.append(j)
                         j = best_j[int(rnd() * len(best_j))]
-                    taken.append((p, keys[j]))
+                    note(st, p, keys[j])
                     return j
                 deep[0] += 1
                 keys = range(len(opts)) if at_root else [_key(o) for o in opts]
@@ -731,21 +746,19 @@ class Searcher:
                     grown.append((ch, kk))
                     path.append(c)
                     node[0] = None  # expanded: the rest is a rollout
-                    if rollout == "mast" and not at_root:
-                        taken.append((p, kk))
-                    return j
-                best_j, best_u = 0, -1.0
-                for j, kk in enumerate(keys):
-                    c = ch[kk]
-                    u = c.reward / c.visits + UCB_C * math.sqrt(math.log(c.avail) / c.visits)
-                    if u > best_u:
-                        best_j, best_u = j, u
-                c = ch[keys[best_j]]
-                path.append(c)
-                node[0] = c
-                if rollout == "mast" and not at_root:
-                    taken.append((p, keys[best_j]))
-                return best_j
+                else:
+                    j, best_u = 0, -1.0
+                    for i, kk in enumerate(keys):
+                        c = ch[kk]
+                        u = c.reward / c.visits + UCB_C * math.sqrt(math.log(c.avail) / c.visits)
+                        if u > best_u:
+                            j, best_u = i, u
+                    c = ch[keys[j]]
+                    path.append(c)
+                    node[0] = c
+                if learn and not at_root:
+                    note(st, p, keys[j])
+                return j
 
             st = self._world(root, random.Random(self.rng.getrandbits(64)), decide)
             if st is None:  # a world that could not be played: forgotten
@@ -758,12 +771,9 @@ class Searcher:
                 c.visits += 1
                 c.reward += rewards[c.player]
             for p, kk in taken:
-                t = mast.get((p, kk))
-                if t is None:
-                    mast[(p, kk)] = [rewards[p], 1]
-                else:
-                    t[0] += rewards[p]
-                    t[1] += 1
+                _add(stats, (p, kk), rewards[p])
+            for p, (kk, s0) in since.items():
+                _add(stats, (p, kk), _score(game, st, p) - s0)
         # the most visited option; ties at random
         counts = [(tree.children[j].visits if j in tree.children else 0) for j in range(root.n_options)]
         top = max(counts)
@@ -771,6 +781,22 @@ class Searcher:
         j = best[int(self.rng.random() * len(best))]
         self._keep(root, tree, j)
         return j
+
+
+def _add(stats: dict, key, v: float) -> None:
+    t = stats.get(key)
+    if t is None:
+        stats[key] = [v, 1]
+    else:
+        t[0] += v
+        t[1] += 1
+
+
+def _score(game, st, p: int) -> float:
+    """p's standing as one number: its first winner key minus the best other's (_standing), or
+    its share of the win where the keys are not numbers."""
+    v = _standing(game, st, p)[0]
+    return float(v) if isinstance(v, (int, float)) else 0.0
 
 
 def _mean_standing(vals: list[tuple]) -> tuple:

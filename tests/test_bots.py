@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from tavernlang import compile_file
-from tavernlang.bots import (BotSpecError, Root, Searcher, determinize, drive, parse_bots, play, play_match,
-                             remap_options, rotate, watch)
+from tavernlang.bots import (BotSpecError, Root, Searcher, describe, determinize, drive, parse_bot, parse_bots,
+                             play, play_match, remap_options, rotate, watch)
 from tavernlang.cli import main
 from tavernlang.engine.runner import Match, playout
 
@@ -40,6 +41,39 @@ def test_parse_bots():
         with pytest.raises(BotSpecError):
             parse_bots(bad, 3)
     assert rotate([1, 2, 3], 1) == [3, 1, 2] and rotate([1, 2, 3], 3) == [1, 2, 3]
+
+
+def test_a_search_bot_names_its_rollouts_depth_and_horizon():
+    b = parse_bot("mcts:200:rollout=greedy")
+    assert (b[0], b[1], b.rollout, b.depth) == ("mcts", 200, "greedy", None)
+    b = parse_bot("MCTS:depth=30:rollout=mast")  # the settings in any order; the iterations default
+    assert tuple(b) == ("mcts", 100) and (b.rollout, b.depth) == ("mast", 30)
+    assert str(b) == "mcts:100:rollout=mast:depth=30" and parse_bot(str(b)) == b
+    assert b != ("mcts", 100) and parse_bot("mcts:100:rollout=random") == ("mcts", 100)
+    la = parse_bot("lookahead")
+    assert tuple(la) == ("lookahead", 4) and la.until == "round" and str(la) == "lookahead:4"
+    assert str(parse_bot("lookahead:8:until=phase")) == "lookahead:8:until=phase"
+    assert describe(parse_bots("mcts:50:rollout=mast,random", 2)) == "mcts:50:rollout=mast,random"
+    for bad, says in (("mcts:5:rollout=smart", "rollout is one of random, mast, greedy"),
+                      ("mcts:5:depth=0", "depth is 1 to"), ("mcts:5:depth=x", "depth is a whole number"),
+                      ("mcts:5:width=3", "mcts has no setting 'width'"),
+                      ("mcts:5:rollout=mast:rollout=random", "'rollout' is given twice"),
+                      ("mcts:rollout=mast:5", "come first"), ("lookahead:0", "samples is 1 to"),
+                      ("lookahead:3:until=turn", "until is one of round, phase, end"),
+                      ("lookahead:3:rollout=mast", "lookahead has no setting 'rollout'"),
+                      ("greedy:rollout=mast", "greedy takes no ':' argument")):
+        with pytest.raises(BotSpecError, match=re.escape(says)):
+            parse_bot(bad)
+
+
+@pytest.mark.parametrize("spec,says", [("mcts:5:rollout=smart", "rollout is one of"),
+                                       ("lookahead:2:until=ever", "until is one of"),
+                                       ("mcts:5:depth=-1", "depth")])
+def test_a_bad_search_setting_is_a_usage_error(tav, spec, says):
+    for cmd in (["run", LITTLE, "-p", "3"], ["sim", LITTLE, "-p", "3", "-g", "2"]):
+        r = tav(*cmd, "--bots", spec)
+        assert r.exit_code == 2, r.output
+        assert "--bots" in r.output and says in r.output and "Traceback" not in r.output
 
 
 @pytest.mark.parametrize("args", [["--bots", "chess"], ["--bots", "mcts:-1"], ["--bots", "random,random"]])
@@ -361,3 +395,26 @@ def test_a_search_keeps_its_tree_for_the_next_decision_only_when_nothing_was_lea
         _, history, driven = drive(game, 2, seed, None, parse_bots("mcts:8,random", 2))
         assert seats.search[0].reused == driven.search[0].reused == reused
         assert m.choices == history
+
+
+@pytest.mark.parametrize("rollout", ["mast", "greedy"])
+def test_a_named_rollout_policy_plays_other_games_the_same_for_a_seed(little, rollout):
+    spec = f"mcts:8:rollout={rollout},random,random"
+    games = [drive(little, 3, seed, None, parse_bots(spec, 3))[1] for seed in (1, 2, 3)]
+    assert games == [drive(little, 3, seed, None, parse_bots(spec, 3))[1] for seed in (1, 2, 3)]
+    assert games != [drive(little, 3, seed, None, parse_bots("mcts:8,random,random", 3))[1] for seed in (1, 2, 3)]
+
+
+def test_a_depth_cut_ends_each_world_that_many_decisions_after_the_root(little):
+    m = Match(little, 4, 3, log=False)
+    for _ in range(10):
+        m.apply(0)
+    root = Root.of(m)
+    cut = Searcher("mcts", 12, random.Random(1), bot=parse_bot("mcts:12:depth=5"))
+    cut.choose(root)
+    whole = Searcher("mcts", 12, random.Random(1))
+    whole.choose(root)
+    # each world: the root, at most 5 decisions after it, and the one the cut stops at
+    assert cut.worlds == whole.worlds == 12 and cut.failed == 0
+    assert cut.played - cut.replayed <= 12 * 7
+    assert whole.played - whole.replayed > 12 * 20  # (a whole game of Little Tavern is longer)
