@@ -1,5 +1,6 @@
-"""Bots that play a seat: `random`, `greedy` and `mcts[:ITERATIONS]` (`--bots` on run, play, sim,
-compare, report and lint --simulate).
+"""Bots that play a seat: `random`, `greedy`, `mcts[:ITERATIONS][:rollout=P][:depth=D]` and
+`lookahead[:SAMPLES][:until=H]` (`--bots` on run, play, sim, compare, report and lint --simulate;
+parse_bot reads one, docs/balance.md tells them).
 
 - ``random`` is the engine's uniform bot: every random seat draws from the one RNG the engine's
   playouts use (``bot_rng(seed)``), so ``--bots random`` plays exactly the games it always did.
@@ -11,7 +12,13 @@ compare, report and lint --simulate).
   it cannot see dealt again at random, kind by kind, among the places it cannot see; the game's
   RNG replaced by one drawn from the bot's own, so chance is sampled, not read from the seed),
   walks one tree shared by all the worlds (UCB1 with availability counts), plays the rest of the
-  game at random and backs up who won and whom each player outscored.
+  game out (at random, or by a policy learned in the search: `rollout=mast|greedy`; cut after D
+  decisions with `depth=D`, the winner rules read there) and backs up who won and whom each
+  player outscored. It keeps the subtree under the option it took for its seat's next decision
+  when nothing was learned in between (Searcher._kept_tree).
+- ``lookahead:K`` takes each option in K sampled worlds and plays the rest of the round (phase,
+  game: `until`) at random; the option after which the chooser stands best on average wins.
+- A decision with one option is never searched.
 
 A search needs copies of the game at the decision. A game in progress is a chain of Python
 generators, which cannot be copied, so a copy starts where the game can be resumed from: the

@@ -137,7 +137,7 @@ def _blind_roots(game):
     raise AssertionError("no two seeds deal the coins differently")
 
 
-@pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("greedy", 0)])
+@pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("greedy", 0), ("lookahead", 3)])
 def test_a_search_does_not_peek(blind, kind, iterations):
     a, b = _blind_roots(blind)
     assert a.view(0) == b.view(0)  # P1 sees the same table in both
@@ -166,7 +166,7 @@ def _two_deals(game):
 
 
 @pytest.mark.parametrize("name", ["blind_guess", "blind_bet"])
-@pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("greedy", 0)])
+@pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("greedy", 0), ("lookahead", 3)])
 def test_a_search_does_not_peek_at_the_cards_the_rules_hold(name, kind, iterations):
     """A face-down card held by name while P1 decides (an effect's parameter: Blind Guess) and the
     face-down cards a rule is going through (a loop: Blind Bet) are dealt again with the rest: the
@@ -190,7 +190,7 @@ def test_a_search_does_not_peek_at_the_cards_the_rules_hold(name, kind, iteratio
 
 
 @pytest.mark.parametrize("name", ["pennies", "pennies_at_once"])
-@pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("greedy", 0)])
+@pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("greedy", 0), ("lookahead", 3)])
 def test_a_search_does_not_see_the_others_picks_of_a_simultaneous_choice(name, kind, iterations):
     """P1 has picked, unseen, in a choice made at the same time (a `simultaneously` statement;
     a phase of `simultaneous` turns): P2's search draws P1's pick again in each world, so its
@@ -418,3 +418,47 @@ def test_a_depth_cut_ends_each_world_that_many_decisions_after_the_root(little):
     assert cut.worlds == whole.worlds == 12 and cut.failed == 0
     assert cut.played - cut.replayed <= 12 * 7
     assert whole.played - whole.replayed > 12 * 20  # (a whole game of Little Tavern is longer)
+
+
+def _tavern_masters_at(players: int, seed: int, moves: int) -> Match:
+    """A Tavern Masters game after `moves` random choices (drawn from random.Random(seed))."""
+    game = compile_file(str(ROOT / "games" / "tavern_masters.tav"))
+    m = Match(game, players, seed, log=False)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        m.apply(int(rng.random() * len(m.pending.options)))
+    return m
+
+
+def test_lookahead_to_the_end_buys_in_tavern_masters_where_greedy_passes():
+    """Greedy sees a purchase as gold spent; lookahead sees what the Goods earn afterwards."""
+    m = _tavern_masters_at(2, 8, 95)
+    labels = m.legal()
+    assert labels == ["purchase Goods", "pass"]
+    greedy = {labels[Searcher("greedy", 0, random.Random(k)).choose(Root.of(m))] for k in range(5)}
+    ahead = {labels[Searcher("lookahead", 4, random.Random(k), bot=parse_bot("lookahead:4:until=end")).choose(Root.of(m))]
+             for k in range(5)}
+    assert greedy == {"pass"} and ahead == {"purchase Goods"}
+
+
+def test_lookahead_plays_each_option_out_to_its_horizon():
+    m = _tavern_masters_at(2, 1, 37)  # (a Day Phase decision of the third round)
+    here = m.st.round
+    played = {}
+    for until in ("phase", "round", "end"):
+        ends = []
+
+        class Watched(Searcher):
+            def _world(self, root, world_rng, decide):
+                st = super()._world(root, world_rng, decide)
+                ends.append(st.round)
+                return st
+        s = Watched("lookahead", 2, random.Random(0), bot=parse_bot(f"lookahead:2:until={until}"))
+        s.choose(Root.of(m))
+        assert len(ends) == 2 * len(m.pending.options)
+        if until == "end":
+            assert all(r > here for r in ends)  # (the game went on to its end)
+        else:
+            assert all(r == here for r in ends)  # stopped before the next round began
+        played[until] = s.played - s.replayed
+    assert played["phase"] < played["round"] < played["end"]
