@@ -847,10 +847,12 @@ class Seats:
 
 
 def drive(game, players: int, seed: int, options: dict | None, bots: list[tuple[str, int]],
-          fired: dict | None = None, max_steps: int | None = None, peek: bool = False):
+          fired: dict | None = None, max_steps: int | None = None, peek: bool = False,
+          chosen: dict | None = None):
     """Play one game with these bots straight from the game's generator, without a log:
     -> (state, choices, seats). `fired` counts what ran (`tav lint --simulate`); max_steps: at
-    most this many decisions (runner.MAX_DECISIONS)."""
+    most this many decisions (runner.MAX_DECISIONS); `chosen` counts what each seat chose,
+    (seat, prompt, the option's label as the seat reads it) -> times (the game is the same)."""
     if max_steps is None:
         max_steps = runner.MAX_DECISIONS
     st = game.new_state(players, seed, options)
@@ -876,6 +878,11 @@ def drive(game, players: int, seed: int, options: dict | None, bots: list[tuple[
                 i = s.choose(Root(game, players, seed, options, history, d.player, len(d.options), d.labeler, restart,
                                   d.options, st, history))
                 st.deadline += time.monotonic() - t  # (a search's time is its own, not the game's)
+            if chosen is not None:
+                if d.st is None:
+                    d.st = st
+                key = (d.player, d.prompt, d.labels()[i])
+                chosen[key] = chosen.get(key, 0) + 1
             history.append(i)
             if len(history) > max_steps:
                 raise GameError(f"the game did not end after {max_steps} decisions (the last one asked here)", d.span)
@@ -921,6 +928,26 @@ def play(game, players: int, seed: int, options: dict | None = None,
     r["steps"] = st.steps  # (the game's own work, as runner.playout gives it; not the searches')
     r["seed"] = seed
     r["search"] = chooser.stats()
+    return r
+
+
+def chosen_by_seat(game, players: int, seed: int, options: dict | None, bots) -> dict:
+    """One game as `play` plays it (the same choices for the same seed and bots; random seats
+    included), with what each seat chose: its result (runner.playout's fields) plus "chosen",
+    {seat (1 = P1): {prompt: {label: times}}}, each option as the seat read it (a face-down
+    card reads "face-down card"). Decisions with one option are taken by the engine, not
+    counted. For a report of what strong bots do beside random ones."""
+    tally: dict = {}
+    bots = bots or [Bot("random")] * players
+    try:
+        st, history, _ = drive(game, players, seed, options, bots, chosen=tally)
+        r = game.result(st)
+    except GameError as e:
+        raise GameError(f"{e} (seed {seed}, {players} players)", e.span) from None
+    out: dict = {}
+    for (p, prompt, label), n in tally.items():
+        out.setdefault(p + 1, {}).setdefault(prompt, {})[label] = n
+    r.update(decisions=len(history), rounds=st.round, seed=seed, chosen=out)
     return r
 
 

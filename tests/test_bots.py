@@ -462,3 +462,16 @@ def test_lookahead_plays_each_option_out_to_its_horizon():
             assert all(r == here for r in ends)  # stopped before the next round began
         played[until] = s.played - s.replayed
     assert played["phase"] < played["round"] < played["end"]
+
+
+def test_what_each_seat_chose_is_counted_in_the_game_play_plays(little):
+    from tavernlang.bots import chosen_by_seat
+    bots = parse_bots("greedy,random,random", 3)
+    r = chosen_by_seat(little, 3, 4, None, bots)
+    p = play(little, 3, 4, None, bots)
+    assert (r["winners"], r["scores"], r["decisions"]) == (p["winners"], p["scores"], p["decisions"])
+    assert sum(n for seat in r["chosen"].values() for labels in seat.values() for n in labels.values()) == p["decisions"]
+    assert set(r["chosen"]) == {1, 2, 3}
+    assert all(isinstance(label, str) for seat in r["chosen"].values() for labels in seat.values() for label in labels)
+    # random seats too: the engine's own random game, choice for choice
+    assert chosen_by_seat(little, 3, 4, None, None)["scores"] == playout(little, 3, 4)["scores"]
