@@ -54,6 +54,8 @@ def test_a_search_bot_names_its_rollouts_depth_and_horizon():
     assert tuple(la) == ("lookahead", 4) and la.until == "round" and str(la) == "lookahead:4"
     assert str(parse_bot("lookahead:8:until=phase")) == "lookahead:8:until=phase"
     assert describe(parse_bots("mcts:50:rollout=mast,random", 2)) == "mcts:50:rollout=mast,random"
+    import pickle  # (sent whole to the worker processes of --jobs)
+    assert pickle.loads(pickle.dumps(b)) == b and pickle.loads(pickle.dumps(b)).depth == 30
     for bad, says in (("mcts:5:rollout=smart", "rollout is one of random, mast, greedy"),
                       ("mcts:5:depth=0", "depth is 1 to"), ("mcts:5:depth=x", "depth is a whole number"),
                       ("mcts:5:width=3", "mcts has no setting 'width'"),
