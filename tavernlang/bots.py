@@ -1,5 +1,6 @@
-"""Bots that play a seat: `random`, `greedy` and `mcts[:ITERATIONS]` (`--bots` on run, play, sim,
-compare, report and lint --simulate).
+"""Bots that play a seat: `random`, `greedy`, `mcts[:ITERATIONS][:rollout=P][:depth=D]` and
+`lookahead[:SAMPLES][:until=H]` (`--bots` on run, play, sim, compare, report and lint --simulate;
+parse_bot reads one, docs/balance.md tells them).
 
 - ``random`` is the engine's uniform bot: every random seat draws from the one RNG the engine's
   playouts use (``bot_rng(seed)``), so ``--bots random`` plays exactly the games it always did.
@@ -11,7 +12,13 @@ compare, report and lint --simulate).
   it cannot see dealt again at random, kind by kind, among the places it cannot see; the game's
   RNG replaced by one drawn from the bot's own, so chance is sampled, not read from the seed),
   walks one tree shared by all the worlds (UCB1 with availability counts), plays the rest of the
-  game at random and backs up who won and whom each player outscored.
+  game out (at random, or by a policy learned in the search: `rollout=mast|greedy`; cut after D
+  decisions with `depth=D`, the winner rules read there) and backs up who won and whom each
+  player outscored. It keeps the subtree under the option it took for its seat's next decision
+  when nothing was learned in between (Searcher._kept_tree).
+- ``lookahead:K`` takes each option in K sampled worlds and plays the rest of the round (phase,
+  game: `until`) at random; the option after which the chooser stands best on average wins.
+- A decision with one option is never searched.
 
 A search needs copies of the game at the decision. A game in progress is a chain of Python
 generators, which cannot be copied, so a copy starts where the game can be resumed from: the
@@ -42,43 +49,119 @@ from .engine import runner
 from .engine.runner import Match, _TooLong, bot_pick, bot_rng, play_inline, playout
 from .errors import GameError
 
-KINDS = ("random", "greedy", "mcts")
+KINDS = ("random", "greedy", "mcts", "lookahead")
 DEFAULT_ITERATIONS = 100
+DEFAULT_SAMPLES = 4  # lookahead's samples of the rest of the round, per option
 MAX_ITERATIONS = 1_000_000
+MAX_DEPTH = 1_000_000
 UCB_C = 0.7  # exploration constant for rewards in [0, 1]
+ROLLOUT_EPSILON = 0.2  # a `rollout=mast` or `greedy` playout takes a random option this often
 SEARCH_SALT = 0xB07
+ROLLOUTS = ("random", "mast", "greedy")
+HORIZONS = ("round", "phase", "end")
+SPEC_HELP = ("the bots are random, greedy, mcts[:ITERATIONS][:rollout=random|mast|greedy][:depth=D] and "
+             "lookahead[:SAMPLES][:until=round|phase|end]")
 
 
 class BotSpecError(ValueError):
     """A `--bots` value that names no bot (a usage error)."""
 
 
-def parse_bots(spec: str | None, players: int) -> list[tuple[str, int]]:
-    """`random`, `greedy`, `mcts[:N]`, or a comma list of them, one per seat -> [(kind, iterations)]."""
+class Bot(tuple):
+    """One seat's bot as `--bots` names it: the pair (kind, n) (n: mcts's iterations, lookahead's
+    samples, else 0), with a search's settings as attributes: `rollout` (how an MCTS playout
+    chooses), `depth` (an MCTS playout cut after this many decisions, None: played to the end)
+    and `until` (how far lookahead plays each option out). `str(bot)` is its `--bots` text."""
+
+    def __new__(cls, kind: str, n: int = 0, rollout: str = "random", depth: int | None = None,
+                until: str = "round"):
+        self = tuple.__new__(cls, (kind, n))
+        self.rollout, self.depth, self.until = rollout, depth, until
+        return self
+
+    def __getnewargs__(self):  # (pickled to worker processes whole)
+        return (self[0], self[1], self.rollout, self.depth, self.until)
+
+    def _settings(self) -> tuple:
+        return (self.rollout, self.depth, self.until)
+
+    def __eq__(self, other):
+        if isinstance(other, Bot):
+            return tuple.__eq__(self, other) and self._settings() == other._settings()
+        return tuple.__eq__(self, other) and self._settings() == ("random", None, "round")
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):  # (the pair's: a Bot with the default settings equals its pair)
+        return tuple.__hash__(self)
+
+    def __str__(self) -> str:
+        kind, n = self
+        if kind == "mcts":
+            return f"mcts:{n}" + (f":rollout={self.rollout}" if self.rollout != "random" else "") + (
+                f":depth={self.depth}" if self.depth is not None else "")
+        if kind == "lookahead":
+            return f"lookahead:{n}" + (f":until={self.until}" if self.until != "round" else "")
+        return kind
+
+
+def _whole(s: str, text: str, what: str, most: int) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise BotSpecError(f"'{s}': {what} is a whole number") from None
+    if not 1 <= n <= most:
+        raise BotSpecError(f"'{s}': {what} is 1 to {most}")
+    return n
+
+
+def parse_bot(s: str) -> Bot:
+    """One bot's `--bots` text: `random`, `greedy`, `mcts[:N][:rollout=P][:depth=D]` or
+    `lookahead[:K][:until=H]` (the settings in any order, each at most once)."""
+    name, *args = [a.strip() for a in s.split(":")]
+    name = name.lower()
+    if name not in KINDS:
+        raise BotSpecError(f"unknown bot '{s}': {SPEC_HELP}")
+    if name in ("random", "greedy"):
+        if args:
+            raise BotSpecError(f"'{s}': {name} takes no ':' argument")
+        return Bot(name)
+    keys = {"mcts": ("rollout", "depth"), "lookahead": ("until",)}[name]
+    n = DEFAULT_ITERATIONS if name == "mcts" else DEFAULT_SAMPLES
+    what = "mcts's iterations" if name == "mcts" else "lookahead's samples"
+    got: dict[str, str] = {}
+    for i, a in enumerate(args):
+        key, eq, val = a.partition("=")
+        key, val = key.strip().lower(), val.strip().lower()
+        if not eq:
+            if i != 0:
+                raise BotSpecError(f"'{s}': {what} come first ({name}:{n}:{keys[0]}=...)")
+            n = _whole(s, a, what, MAX_ITERATIONS)
+            continue
+        if key not in keys:
+            raise BotSpecError(f"'{s}': {name} has no setting '{key}' (its settings: {', '.join(keys)})")
+        if key in got:
+            raise BotSpecError(f"'{s}': '{key}' is given twice")
+        got[key] = val
+    if name == "lookahead":
+        until = got.get("until", "round")
+        if until not in HORIZONS:
+            raise BotSpecError(f"'{s}': until is one of {', '.join(HORIZONS)}")
+        return Bot(name, n, until=until)
+    rollout = got.get("rollout", "random")
+    if rollout not in ROLLOUTS:
+        raise BotSpecError(f"'{s}': rollout is one of {', '.join(ROLLOUTS)}")
+    depth = _whole(s, got["depth"], "depth", MAX_DEPTH) if "depth" in got else None
+    return Bot(name, n, rollout=rollout, depth=depth)
+
+
+def parse_bots(spec: str | None, players: int) -> list[Bot]:
+    """`random`, `greedy`, `mcts[...]`, `lookahead[...]` (parse_bot), or a comma list of them,
+    one per seat -> one Bot per seat (each the pair (kind, n) with its settings)."""
     if spec is None or spec.strip() == "":
-        return [("random", 0)] * players
-    parts = [s.strip() for s in spec.split(",")]
-    out = []
-    for s in parts:
-        name, _, arg = s.partition(":")
-        name = name.strip().lower()
-        if name not in KINDS:
-            raise BotSpecError(f"unknown bot '{s}': the bots are random, greedy and mcts[:ITERATIONS]")
-        if name == "mcts":
-            if arg == "":
-                n = DEFAULT_ITERATIONS
-            else:
-                try:
-                    n = int(arg)
-                except ValueError:
-                    raise BotSpecError(f"'{s}': mcts takes a whole number of iterations (mcts:200)") from None
-                if not 1 <= n <= MAX_ITERATIONS:
-                    raise BotSpecError(f"'{s}': mcts needs 1 to {MAX_ITERATIONS} iterations")
-        else:
-            if arg:
-                raise BotSpecError(f"'{s}': {name} takes no ':' argument")
-            n = 0
-        out.append((name, n))
+        return [Bot("random")] * players
+    out = [parse_bot(s.strip()) for s in spec.split(",")]
     if len(out) == 1:
         return out * players
     if len(out) != players:
@@ -86,8 +169,9 @@ def parse_bots(spec: str | None, players: int) -> list[tuple[str, int]]:
     return out
 
 
-def describe(bots: list[tuple[str, int]]) -> str:
-    names = [k if k != "mcts" else f"mcts:{n}" for k, n in bots]
+def describe(bots) -> str:
+    """The `--bots` text of these bots: one name when every seat has the same bot."""
+    names = [str(b) if isinstance(b, Bot) else str(Bot(*b)) for b in bots]
     return names[0] if len(set(names)) == 1 else ",".join(names)
 
 
@@ -360,14 +444,21 @@ def _standing(game, st, p: int):
 class Root:
     """The decision a search starts from: the game so far and the options before the chooser.
     `restart`: (a copy of the state where the decision's turn, step or phase began, the flow's
-    token to resume there, how many of the choices came before it), or None: from the seed."""
+    token to resume there, how many of the choices came before it), or None: from the seed.
+    `offered` (the decision's options), `state` (the game at the decision) and `path` (every
+    choice made so far) let a search keep its tree from the chooser's previous decision
+    (Searcher._kept_tree); a search never reads the state otherwise, and without them (None)
+    it starts a new tree each time."""
 
-    __slots__ = ("game", "players", "seed", "options", "history", "player", "n_options", "labeler", "restart")
+    __slots__ = ("game", "players", "seed", "options", "history", "player", "n_options", "labeler", "restart",
+                 "offered", "state", "path")
 
-    def __init__(self, game, players, seed, options, history, player, n_options, labeler, restart=None):
+    def __init__(self, game, players, seed, options, history, player, n_options, labeler, restart=None,
+                 offered=None, state=None, path=None):
         self.game, self.players, self.seed, self.options = game, players, seed, options
         self.player, self.n_options, self.labeler, self.restart = player, n_options, labeler, restart
         self.history = list(history if restart is None else history[restart[2]:])  # (since the restart)
+        self.offered, self.state, self.path = offered, state, path
 
     @classmethod
     def of(cls, match: Match) -> "Root":
@@ -377,7 +468,7 @@ class Root:
             match.keep_restarts()
         d = match.pending
         return cls(match.game, match.players, match.seed, match.options, match.choices, d.player,
-                   len(d.options), d.labeler, match.restart)
+                   len(d.options), d.labeler, match.restart, d.options, match.st, match.choices)
 
 
 class _Node:
@@ -391,24 +482,55 @@ class _Node:
         self.player = player  # who chose the edge into this node
 
 
-class Searcher:
-    """A bot that needs copies of the game: greedy and MCTS. `peek` (tests only) searches the
-    true world instead of sampled ones, to show what a bot that peeks would do."""
+class _Kept:
+    """What a search keeps of its tree for the chooser's next decision: the node its choice led
+    to, and what must be unchanged for that node to be the next decision's (Searcher._kept_tree)."""
 
-    def __init__(self, kind: str, iterations: int, rng: random.Random, peek: bool = False):
+    __slots__ = ("node", "path", "player", "rng", "seen")
+
+    def __init__(self, node, path, player, rng, seen):
+        self.node, self.path, self.player, self.rng, self.seen = node, path, player, rng, seen
+
+
+def _seen_by(st, p: int) -> frozenset:
+    """The cards p can see."""
+    visible = st.visible
+    return frozenset(c for c in range(len(st.loc)) if visible(c, p))
+
+
+class Searcher:
+    """A bot that needs copies of the game: greedy, lookahead and MCTS. `peek` (tests only)
+    searches the true world instead of sampled ones, to show what a bot that peeks would do.
+    `bot` gives the search's settings (Bot: rollout, depth, until)."""
+
+    def __init__(self, kind: str, iterations: int, rng: random.Random, peek: bool = False, bot: Bot | None = None):
         self.kind, self.iterations, self.rng, self.peek = kind, iterations, rng, peek
+        bot = bot if bot is not None else Bot(kind, iterations)
+        self.rollout, self.depth, self.until = bot.rollout, bot.depth, bot.until
         self.searches = 0
+        self.skipped = 0  # decisions with one option: taken without a search
+        self.reused = 0  # searches that began from the tree of the chooser's previous decision
         self.worlds = 0
         self.failed = 0
         self.seconds = 0.0
         self.played = 0  # decisions its worlds played (replayed to the decision, then searched on)
         self.replayed = 0  # of which replayed to the decision
         self.steps = 0  # the game's work its worlds did (State.steps, engine/budget.py)
+        self.kept: _Kept | None = None
 
     def choose(self, root: Root) -> int:
+        """The option to take. A decision with one option is taken without a search (no world
+        played, the bot's RNG untouched); the engine asks none such, but a caller may."""
+        if root.n_options <= 1:
+            self.skipped += 1
+            return 0
         t0 = time.perf_counter()
         try:
-            return self._greedy(root) if self.kind == "greedy" else self._mcts(root)
+            if self.kind == "greedy":
+                return self._greedy(root)
+            if self.kind == "lookahead":
+                return self._lookahead(root)
+            return self._mcts(root)
         finally:
             self.searches += 1
             self.seconds += time.perf_counter() - t0
@@ -484,18 +606,137 @@ class Searcher:
             best = list(range(root.n_options))
         return best[int(self.rng.random() * len(best))]
 
-    def _mcts(self, root: Root) -> int:
+    def _lookahead(self, root: Root) -> int:
+        """Each option taken in the same `iterations` sampled worlds, the rest of the round (or
+        phase, or game: `until`) played out by random players; the option after which the
+        chooser stands best on average (_standing, each part averaged) is taken, ties at random."""
+        seeds = [self.rng.getrandbits(64) for _ in range(self.iterations)]
+        until = self.until
+
+        def horizon(at):
+            if at[2] is None and (until == "phase" or at[0] == 0):  # (a phase, or a round, begins)
+                raise _Stop
+        best, best_v = [], None
+        for i in range(root.n_options):
+            def decide(st, p, opts, at_root, rnd, i=i):
+                if at_root:
+                    if until != "end":
+                        st.on_phase = horizon
+                    return i
+                return int(rnd() * len(opts))
+            vals = []
+            for seed in seeds:
+                st = self._world(root, random.Random(seed), decide)
+                if st is not None:
+                    vals.append(_standing(root.game, st, root.player))
+            if not vals:
+                continue
+            v = _mean_standing(vals)
+            try:
+                if best_v is None or v > best_v:
+                    best, best_v = [i], v
+                elif v == best_v:
+                    best.append(i)
+            except TypeError:
+                best.append(i)
+        if not best:
+            best = list(range(root.n_options))
+        return best[int(self.rng.random() * len(best))]
+
+    def _kept_tree(self, root: Root) -> _Node | None:
+        """The tree the chooser's previous search left under the option it took, as the root of
+        this decision's search, when this decision is its information set: the previous search
+        was of the decision just before this one (no one decided in between: the same choices
+        since, the same chooser), the game drew nothing at random since (its RNG's state is the
+        same), the chooser sees the same cards (none shown to it, none hidden), and this decision's options
+        are named alike in every sampled world (none is a card the chooser cannot see; no two
+        alike). Otherwise None: the worlds of the previous search may not agree with what the
+        chooser has learned since (a draw, a roll, a card shown, another's hidden choice)."""
+        kept, st = self.kept, root.state
+        self.kept = None
+        if kept is None or st is None or root.path is None or root.offered is None:
+            return None
+        if kept.player != root.player or len(root.path) != len(kept.path) or tuple(root.path) != kept.path:
+            return None
+        if st.rng.getstate() != kept.rng or _seen_by(st, root.player) != kept.seen:
+            return None
+        opts, kinds = root.offered, st.game.model.kinds
+        lab = root.labeler
+        if isinstance(lab, str) and (_card_type(lab, kinds) or _card_type(as_type(lab).list_elem, kinds)):
+            cards = [c for o in opts for c in (o if isinstance(o, list) else [o])]
+            if not all(type(c) is int and st.visible(c, root.player) for c in cards):
+                return None
+        keys = [_key(o) for o in opts]
+        if len(set(keys)) != len(keys):
+            return None
         tree = _Node()
+        tree.visits = kept.node.visits
+        for i, kk in enumerate(keys):
+            c = kept.node.children.get(kk)
+            if c is not None:
+                tree.children[i] = c
+        self.reused += 1
+        return tree
+
+    def _keep(self, root: Root, tree: _Node, j: int) -> None:
+        st = root.state
+        c = tree.children.get(j)
+        if st is None or root.path is None or c is None or not c.children:
+            return
+        self.kept = _Kept(c, tuple(root.path) + (j,), root.player, st.rng.getstate(), None)
+        self.kept.seen = _seen_by(st, root.player)
+
+    def _mcts(self, root: Root) -> int:
+        tree = self._kept_tree(root) or _Node()
         game, n = root.game, root.players
+        rollout, depth = self.rollout, self.depth
+        learn = rollout != "random"
+        # rollout=mast / greedy: (player, option) -> [value summed, times taken] over this search's
+        # worlds: the rewards of the worlds it was taken in (mast), or the chooser's score gained
+        # from taking it to its next decision (greedy)
+        stats: dict = {}
         for _ in range(self.iterations):
             path: list[_Node] = []
             node = [tree]  # None once the walk has left the tree (rolling out)
             grown = []  # the edge this iteration added: (children, key)
+            taken = []  # mast: (player, option) of every choice after the root
+            since: dict = {}  # greedy: player -> (its last option, its score when it took it)
+            deep = [0]  # decisions after the root
+
+            def note(st, p, kk):
+                if rollout == "mast":
+                    taken.append((p, kk))
+                    return
+                s_now = _score(game, st, p)
+                last = since.get(p)
+                if last is not None:
+                    _add(stats, (p, last[0]), s_now - last[1])
+                since[p] = (kk, s_now)
 
             def decide(st, p, opts, at_root, rnd):
                 cur = node[0]
                 if cur is None:
-                    return int(rnd() * len(opts))
+                    deep[0] += 1
+                    if depth is not None and deep[0] > depth:
+                        raise _Stop  # cut: the game's own score stands for the rest
+                    if not learn:
+                        return int(rnd() * len(opts))
+                    keys = [_key(o) for o in opts]
+                    if rnd() < ROLLOUT_EPSILON:
+                        j = int(rnd() * len(opts))
+                    else:
+                        best_j, best_v = [], None
+                        for j, kk in enumerate(keys):
+                            t = stats.get((p, kk))
+                            v = t[0] / t[1] if t else (0.5 if rollout == "mast" else 0.0)
+                            if best_v is None or v > best_v:
+                                best_j, best_v = [j], v
+                            elif v == best_v:
+                                best_j.append(j)
+                        j = best_j[int(rnd() * len(best_j))]
+                    note(st, p, keys[j])
+                    return j
+                deep[0] += 1
                 keys = range(len(opts)) if at_root else [_key(o) for o in opts]
                 ch = cur.children
                 untried = []
@@ -511,18 +752,20 @@ class Searcher:
                     c.avail = 1
                     grown.append((ch, kk))
                     path.append(c)
-                    node[0] = None  # expanded: the rest is a random rollout
-                    return j
-                best_j, best_u = 0, -1.0
-                for j, kk in enumerate(keys):
-                    c = ch[kk]
-                    u = c.reward / c.visits + UCB_C * math.sqrt(math.log(c.avail) / c.visits)
-                    if u > best_u:
-                        best_j, best_u = j, u
-                c = ch[keys[best_j]]
-                path.append(c)
-                node[0] = c
-                return best_j
+                    node[0] = None  # expanded: the rest is a rollout
+                else:
+                    j, best_u = 0, -1.0
+                    for i, kk in enumerate(keys):
+                        c = ch[kk]
+                        u = c.reward / c.visits + UCB_C * math.sqrt(math.log(c.avail) / c.visits)
+                        if u > best_u:
+                            j, best_u = i, u
+                    c = ch[keys[j]]
+                    path.append(c)
+                    node[0] = c
+                if learn and not at_root:
+                    note(st, p, keys[j])
+                return j
 
             st = self._world(root, random.Random(self.rng.getrandbits(64)), decide)
             if st is None:  # a world that could not be played: forgotten
@@ -534,11 +777,44 @@ class Searcher:
             for c in path:
                 c.visits += 1
                 c.reward += rewards[c.player]
+            for p, kk in taken:
+                _add(stats, (p, kk), rewards[p])
+            for p, (kk, s0) in since.items():
+                _add(stats, (p, kk), _score(game, st, p) - s0)
         # the most visited option; ties at random
         counts = [(tree.children[j].visits if j in tree.children else 0) for j in range(root.n_options)]
         top = max(counts)
         best = [j for j, v in enumerate(counts) if v == top]
-        return best[int(self.rng.random() * len(best))]
+        j = best[int(self.rng.random() * len(best))]
+        self._keep(root, tree, j)
+        return j
+
+
+def _add(stats: dict, key, v: float) -> None:
+    t = stats.get(key)
+    if t is None:
+        stats[key] = [v, 1]
+    else:
+        t[0] += v
+        t[1] += 1
+
+
+def _score(game, st, p: int) -> float:
+    """p's standing as one number: its first winner key minus the best other's (_standing), or
+    its share of the win where the keys are not numbers."""
+    v = _standing(game, st, p)[0]
+    return float(v) if isinstance(v, (int, float)) else 0.0
+
+
+def _mean_standing(vals: list[tuple]) -> tuple:
+    """The mean of standings (_standing), part by part (parts that are not numbers: the first's)."""
+    out = []
+    for parts in zip(*vals):
+        try:
+            out.append(sum(parts) / len(parts))
+        except TypeError:
+            out.append(parts[0])
+    return tuple(out)
 
 
 # ------------------------------------------------------------------ playing games
@@ -550,9 +826,11 @@ class Seats:
         self.bots = bots
         self.random = bot_rng(seed)
         self.search: dict[int, Searcher] = {}
-        for p, (kind, n) in enumerate(bots):
+        for p, b in enumerate(bots):
+            kind, n = b
             if kind != "random":
-                self.search[p] = Searcher(kind, n, random.Random((seed * 1_000_003 + p) * 7919 + SEARCH_SALT), peek)
+                self.search[p] = Searcher(kind, n, random.Random((seed * 1_000_003 + p) * 7919 + SEARCH_SALT), peek,
+                                          b if isinstance(b, Bot) else None)
 
     def choose(self, match: Match) -> int:
         d = match.pending
@@ -564,14 +842,17 @@ class Seats:
     def stats(self) -> dict:
         """Search bots' work: per seat (1 = P1), decisions searched, worlds played, seconds."""
         return {p + 1: {"bot": describe([self.bots[p]]), "decisions": s.searches, "worlds": s.worlds,
-                        "failed_worlds": s.failed, "seconds": round(s.seconds, 4)} for p, s in self.search.items()}
+                        "failed_worlds": s.failed, "reused_trees": s.reused, "seconds": round(s.seconds, 4)}
+                for p, s in self.search.items()}
 
 
 def drive(game, players: int, seed: int, options: dict | None, bots: list[tuple[str, int]],
-          fired: dict | None = None, max_steps: int | None = None, peek: bool = False):
+          fired: dict | None = None, max_steps: int | None = None, peek: bool = False,
+          chosen: dict | None = None):
     """Play one game with these bots straight from the game's generator, without a log:
     -> (state, choices, seats). `fired` counts what ran (`tav lint --simulate`); max_steps: at
-    most this many decisions (runner.MAX_DECISIONS)."""
+    most this many decisions (runner.MAX_DECISIONS); `chosen` counts what each seat chose,
+    (seat, prompt, the option's label as the seat reads it) -> times (the game is the same)."""
     if max_steps is None:
         max_steps = runner.MAX_DECISIONS
     st = game.new_state(players, seed, options)
@@ -594,8 +875,14 @@ def drive(game, players: int, seed: int, options: dict | None, bots: list[tuple[
                 i = bot_pick(seats.random, len(d.options))
             else:
                 t = time.monotonic()
-                i = s.choose(Root(game, players, seed, options, history, d.player, len(d.options), d.labeler, restart))
+                i = s.choose(Root(game, players, seed, options, history, d.player, len(d.options), d.labeler, restart,
+                                  d.options, st, history))
                 st.deadline += time.monotonic() - t  # (a search's time is its own, not the game's)
+            if chosen is not None:
+                if d.st is None:
+                    d.st = st
+                key = (d.player, d.prompt, d.labels()[i])
+                chosen[key] = chosen.get(key, 0) + 1
             history.append(i)
             if len(history) > max_steps:
                 raise GameError(f"the game did not end after {max_steps} decisions (the last one asked here)", d.span)
@@ -641,6 +928,26 @@ def play(game, players: int, seed: int, options: dict | None = None,
     r["steps"] = st.steps  # (the game's own work, as runner.playout gives it; not the searches')
     r["seed"] = seed
     r["search"] = chooser.stats()
+    return r
+
+
+def chosen_by_seat(game, players: int, seed: int, options: dict | None, bots) -> dict:
+    """One game as `play` plays it (the same choices for the same seed and bots; random seats
+    included), with what each seat chose: its result (runner.playout's fields) plus "chosen",
+    {seat (1 = P1): {prompt: {label: times}}}, each option as the seat read it (a face-down
+    card reads "face-down card"). Decisions with one option are taken by the engine, not
+    counted. For a report of what strong bots do beside random ones."""
+    tally: dict = {}
+    bots = bots or [Bot("random")] * players
+    try:
+        st, history, _ = drive(game, players, seed, options, bots, chosen=tally)
+        r = game.result(st)
+    except GameError as e:
+        raise GameError(f"{e} (seed {seed}, {players} players)", e.span) from None
+    out: dict = {}
+    for (p, prompt, label), n in tally.items():
+        out.setdefault(p + 1, {}).setdefault(prompt, {})[label] = n
+    r.update(decisions=len(history), rounds=st.round, seed=seed, chosen=out)
     return r
 
 

@@ -252,8 +252,10 @@ def info(file, as_json) -> None:
 
 def _bots_flag(f):
     return click.option("--bots", "bots_spec", default=None, metavar="BOTS",
-                        help="Who plays: random, greedy or mcts[:ITERATIONS] for every seat, or a comma list, "
-                             "one per seat (default random; see docs/balance.md).")(f)
+                        help="Who plays: random, greedy, mcts[:ITERATIONS][:rollout=random|mast|greedy][:depth=D] "
+                             "or lookahead[:SAMPLES][:until=round|phase|end] for every seat, or a comma list, one per "
+                             "seat (default random; mcts:200:rollout=greedy: 200 iterations whose playouts choose by "
+                             "the score; see docs/balance.md).")(f)
 
 
 def _bots(spec, players: int):
@@ -553,11 +555,12 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
             ok.append(r)
             records.append(record(r, opts, ",".join(names)))
             for p, st in (r.get("search") or {}).items():
-                acc = search.setdefault(names[p - 1], [0, 0, 0.0, 0])
+                acc = search.setdefault(names[p - 1], [0, 0, 0.0, 0, 0])
                 acc[0] += st["decisions"]
                 acc[1] += st["worlds"]
                 acc[2] += st["seconds"]
                 acc[3] += st.get("failed_worlds", 0)
+                acc[4] += st.get("reused_trees", 0)
             decisions += r["decisions"]
             forced += r.get("forced", 0)
             rounds += r["rounds"]
@@ -588,7 +591,8 @@ def sim(file, players, seed, options, n_games, jobs, bots_spec, rotate, games_ou
         data["rotate"] = rotate
         data["win_rate_by_bot"] = {b: {"rate": round(v["rate"], 4), "ci95": [round(x, 4) for x in v["ci95"]],
                                        "seats_played": v["seats_played"]} for b, v in bot_rates(ok, players).items()}
-        data["search"] = {b: {"decisions": a[0], "worlds": a[1], "failed_worlds": a[3], "seconds": round(a[2], 3),
+        data["search"] = {b: {"decisions": a[0], "worlds": a[1], "failed_worlds": a[3], "reused_trees": a[4],
+                              "seconds": round(a[2], 3),
                               "worlds_per_s": round(a[1] / a[2], 1) if a[2] else None} for b, a in search.items()}
     if failed:
         data["failed"] = _jsonable_failures(failed)
@@ -869,7 +873,7 @@ def compare(base, variant, players, n_games, seed, jobs, options, base_options, 
               help="Games of the skill test and the strategy tables: a search bot against random bots [default: "
                    "from 2 a seat for a game of 1,200 decisions to 25 a seat for a short one; 0: none].")
 @click.option("--skill-bot", "skill_bot", default="mcts:10", show_default=True, metavar="BOT",
-              help="The bot of the skill test.")
+              help="The bot of the skill test (a --bots name: mcts:50:rollout=mast, lookahead:8...).")
 @click.option("--vary", multiple=True, metavar="OPTION[=V1,V2...]",
               help="Play every value of this option (a yes/no or enum; an int: its default and range ends).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,

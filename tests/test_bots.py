@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from tavernlang import compile_file
-from tavernlang.bots import (BotSpecError, Root, Searcher, determinize, parse_bots, play, remap_options,
-                             rotate, watch)
+from tavernlang.bots import (BotSpecError, Root, Searcher, describe, determinize, drive, parse_bot, parse_bots,
+                             play, play_match, remap_options, rotate, watch)
 from tavernlang.cli import main
 from tavernlang.engine.runner import Match, playout
 
@@ -40,6 +41,41 @@ def test_parse_bots():
         with pytest.raises(BotSpecError):
             parse_bots(bad, 3)
     assert rotate([1, 2, 3], 1) == [3, 1, 2] and rotate([1, 2, 3], 3) == [1, 2, 3]
+
+
+def test_a_search_bot_names_its_rollouts_depth_and_horizon():
+    b = parse_bot("mcts:200:rollout=greedy")
+    assert (b[0], b[1], b.rollout, b.depth) == ("mcts", 200, "greedy", None)
+    b = parse_bot("MCTS:depth=30:rollout=mast")  # the settings in any order; the iterations default
+    assert tuple(b) == ("mcts", 100) and (b.rollout, b.depth) == ("mast", 30)
+    assert str(b) == "mcts:100:rollout=mast:depth=30" and parse_bot(str(b)) == b
+    assert b != ("mcts", 100) and parse_bot("mcts:100:rollout=random") == ("mcts", 100)
+    la = parse_bot("lookahead")
+    assert tuple(la) == ("lookahead", 4) and la.until == "round" and str(la) == "lookahead:4"
+    assert str(parse_bot("lookahead:8:until=phase")) == "lookahead:8:until=phase"
+    assert describe(parse_bots("mcts:50:rollout=mast,random", 2)) == "mcts:50:rollout=mast,random"
+    import pickle  # (sent whole to the worker processes of --jobs)
+    assert pickle.loads(pickle.dumps(b)) == b and pickle.loads(pickle.dumps(b)).depth == 30
+    for bad, says in (("mcts:5:rollout=smart", "rollout is one of random, mast, greedy"),
+                      ("mcts:5:depth=0", "depth is 1 to"), ("mcts:5:depth=x", "depth is a whole number"),
+                      ("mcts:5:width=3", "mcts has no setting 'width'"),
+                      ("mcts:5:rollout=mast:rollout=random", "'rollout' is given twice"),
+                      ("mcts:rollout=mast:5", "come first"), ("lookahead:0", "samples is 1 to"),
+                      ("lookahead:3:until=turn", "until is one of round, phase, end"),
+                      ("lookahead:3:rollout=mast", "lookahead has no setting 'rollout'"),
+                      ("greedy:rollout=mast", "greedy takes no ':' argument")):
+        with pytest.raises(BotSpecError, match=re.escape(says)):
+            parse_bot(bad)
+
+
+@pytest.mark.parametrize("spec,says", [("mcts:5:rollout=smart", "rollout is one of"),
+                                       ("lookahead:2:until=ever", "until is one of"),
+                                       ("mcts:5:depth=-1", "depth")])
+def test_a_bad_search_setting_is_a_usage_error(tav, spec, says):
+    for cmd in (["run", LITTLE, "-p", "3"], ["sim", LITTLE, "-p", "3", "-g", "2"]):
+        r = tav(*cmd, "--bots", spec)
+        assert r.exit_code == 2, r.output
+        assert "--bots" in r.output and says in r.output and "Traceback" not in r.output
 
 
 @pytest.mark.parametrize("args", [["--bots", "chess"], ["--bots", "mcts:-1"], ["--bots", "random,random"]])
@@ -103,7 +139,7 @@ def _blind_roots(game):
     raise AssertionError("no two seeds deal the coins differently")
 
 
-@pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("greedy", 0)])
+@pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("greedy", 0), ("lookahead", 3)])
 def test_a_search_does_not_peek(blind, kind, iterations):
     a, b = _blind_roots(blind)
     assert a.view(0) == b.view(0)  # P1 sees the same table in both
@@ -132,7 +168,7 @@ def _two_deals(game):
 
 
 @pytest.mark.parametrize("name", ["blind_guess", "blind_bet"])
-@pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("greedy", 0)])
+@pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("greedy", 0), ("lookahead", 3)])
 def test_a_search_does_not_peek_at_the_cards_the_rules_hold(name, kind, iterations):
     """A face-down card held by name while P1 decides (an effect's parameter: Blind Guess) and the
     face-down cards a rule is going through (a loop: Blind Bet) are dealt again with the rest: the
@@ -156,7 +192,7 @@ def test_a_search_does_not_peek_at_the_cards_the_rules_hold(name, kind, iteratio
 
 
 @pytest.mark.parametrize("name", ["pennies", "pennies_at_once"])
-@pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("greedy", 0)])
+@pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("greedy", 0), ("lookahead", 3)])
 def test_a_search_does_not_see_the_others_picks_of_a_simultaneous_choice(name, kind, iterations):
     """P1 has picked, unseen, in a choice made at the same time (a `simultaneously` statement;
     a phase of `simultaneous` turns): P2's search draws P1's pick again in each world, so its
@@ -282,3 +318,162 @@ def test_a_sampled_world_the_rules_cannot_play_on_does_not_stop_the_game(tmp_pat
         assert r["search"][1]["failed_worlds"] > 0, seed  # worlds that dealt the Zero to the other player
         assert r["search"][1]["failed_worlds"] < r["search"][1]["worlds"], seed
         assert len(r["scores"]) == 2 and min(r["scores"]) > 0
+
+
+def test_a_decision_with_one_option_is_taken_without_a_search(little):
+    """The engine takes a decision with one option itself; a caller that asks one of a search
+    bot gets option 0 at no cost: no world played, the bot's RNG untouched."""
+    m = Match(little, 3, 2, log=False)
+    root = Root.of(m)
+    root.n_options = 1
+    for kind in ("mcts", "greedy", "lookahead"):
+        rng = random.Random(5)
+        before = rng.getstate()
+        s = Searcher(kind, 50, rng)
+        assert s.choose(root) == 0
+        assert (s.worlds, s.searches, s.skipped) == (0, 0, 1)
+        assert rng.getstate() == before
+
+
+# P1 plays two of its chips, one after the other, in one action: between its two choices it
+# draws a hidden chip where BETWEEN says so
+TWO_STEPS = """game "Two Steps"
+players 2
+kind Chip { value: int }
+card "One": Chip { value: 1 }
+card "Two": Chip { value: 2 }
+card "Three": Chip { value: 3 }
+card "Four": Chip { value: 4 }
+card "Five": Chip { value: 5 }
+card "Six": Chip { value: 6 }
+card "Seven": Chip { value: 7 }
+card "Eight": Chip { value: 8 }
+zone bag: shared hidden
+zone hand: per player private
+zone table: shared
+counter points per player = 0
+setup {
+  move cards to bag
+  shuffle bag
+  move top(bag) to hand of player(1)
+  move top(bag) to hand of player(1)
+  move top(bag) to hand of player(1)
+  move top(bag) to hand of player(2)
+  move top(bag) to hand of player(2)
+  move top(bag) to hand of player(2)
+}
+action play "play two chips" {
+  choose c in hand of me "first" {
+    move c to table
+    BETWEEN
+    choose d in hand of me "second" {
+      move d to table
+      gain c.value * d.value points
+    }
+  }
+}
+rounds 1 { phase p "P" turns from player(1) once_each { actions play } }
+winner: highest points
+"""
+
+
+@pytest.mark.parametrize("between,reused", [("", 1), ("move top(bag) to hand of me", 0)])
+def test_a_search_keeps_its_tree_for_the_next_decision_only_when_nothing_was_learned_between(
+        tmp_path, between, reused):
+    """The second choice follows the first with nothing drawn, rolled or shown between: the
+    search starts from the subtree of the option it took. A hidden chip drawn between (a card
+    shown to the chooser) makes the old worlds disagree with what it knows: a new tree."""
+    path = tmp_path / "two_steps.tav"
+    path.write_text(TWO_STEPS.replace("BETWEEN", between))
+    game = compile_file(str(path))
+    for seed in (1, 2, 3):
+        r = play(game, 2, seed, None, parse_bots("mcts:8,random", 2))
+        assert r["search"][1]["decisions"] == 2
+        assert r["search"][1]["reused_trees"] == reused, seed
+    # the same games whichever way they are driven: `tav run` (a Match) and `tav sim` (drive)
+    for seed in (1, 2, 3):
+        m = Match(game, 2, seed)
+        seats = play_match(m, parse_bots("mcts:8,random", 2))
+        _, history, driven = drive(game, 2, seed, None, parse_bots("mcts:8,random", 2))
+        assert seats.search[0].reused == driven.search[0].reused == reused
+        assert m.choices == history
+
+
+@pytest.mark.parametrize("rollout", ["mast", "greedy"])
+def test_a_named_rollout_policy_plays_other_games_the_same_for_a_seed(little, rollout):
+    spec = f"mcts:8:rollout={rollout},random,random"
+    games = [drive(little, 3, seed, None, parse_bots(spec, 3))[1] for seed in (1, 2, 3)]
+    assert games == [drive(little, 3, seed, None, parse_bots(spec, 3))[1] for seed in (1, 2, 3)]
+    assert games != [drive(little, 3, seed, None, parse_bots("mcts:8,random,random", 3))[1] for seed in (1, 2, 3)]
+
+
+def test_a_depth_cut_ends_each_world_that_many_decisions_after_the_root(little):
+    m = Match(little, 4, 3, log=False)
+    for _ in range(10):
+        m.apply(0)
+    root = Root.of(m)
+    cut = Searcher("mcts", 12, random.Random(1), bot=parse_bot("mcts:12:depth=5"))
+    cut.choose(root)
+    whole = Searcher("mcts", 12, random.Random(1))
+    whole.choose(root)
+    # each world: the root, at most 5 decisions after it, and the one the cut stops at
+    assert cut.worlds == whole.worlds == 12 and cut.failed == 0
+    assert cut.played - cut.replayed <= 12 * 7
+    assert whole.played - whole.replayed > 12 * 20  # (a whole game of Little Tavern is longer)
+
+
+def _tavern_masters_at(players: int, seed: int, moves: int) -> Match:
+    """A Tavern Masters game after `moves` random choices (drawn from random.Random(seed))."""
+    game = compile_file(str(ROOT / "games" / "tavern_masters.tav"))
+    m = Match(game, players, seed, log=False)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        m.apply(int(rng.random() * len(m.pending.options)))
+    return m
+
+
+def test_lookahead_to_the_end_buys_in_tavern_masters_where_greedy_passes():
+    """Greedy sees a purchase as gold spent; lookahead sees what the Goods earn afterwards."""
+    m = _tavern_masters_at(2, 8, 95)
+    labels = m.legal()
+    assert labels == ["purchase Goods", "pass"]
+    greedy = {labels[Searcher("greedy", 0, random.Random(k)).choose(Root.of(m))] for k in range(5)}
+    ahead = {labels[Searcher("lookahead", 4, random.Random(k), bot=parse_bot("lookahead:4:until=end")).choose(Root.of(m))]
+             for k in range(5)}
+    assert greedy == {"pass"} and ahead == {"purchase Goods"}
+
+
+def test_lookahead_plays_each_option_out_to_its_horizon():
+    m = _tavern_masters_at(2, 1, 37)  # (a Day Phase decision of the third round)
+    here = m.st.round
+    played = {}
+    for until in ("phase", "round", "end"):
+        ends = []
+
+        class Watched(Searcher):
+            def _world(self, root, world_rng, decide):
+                st = super()._world(root, world_rng, decide)
+                ends.append(st.round)
+                return st
+        s = Watched("lookahead", 2, random.Random(0), bot=parse_bot(f"lookahead:2:until={until}"))
+        s.choose(Root.of(m))
+        assert len(ends) == 2 * len(m.pending.options)
+        if until == "end":
+            assert all(r > here for r in ends)  # (the game went on to its end)
+        else:
+            assert all(r == here for r in ends)  # stopped before the next round began
+        played[until] = s.played - s.replayed
+    assert played["phase"] < played["round"] < played["end"]
+
+
+def test_what_each_seat_chose_is_counted_in_the_game_play_plays(little):
+    from tavernlang.bots import chosen_by_seat
+    bots = parse_bots("greedy,random,random", 3)
+    r = chosen_by_seat(little, 3, 4, None, bots)
+    p = play(little, 3, 4, None, bots)
+    assert (r["winners"], r["scores"], r["decisions"]) == (p["winners"], p["scores"], p["decisions"])
+    assert sum(n for seat in r["chosen"].values() for labels in seat.values() for n in labels.values()) == p["decisions"]
+    assert set(r["chosen"]) == {1, 2, 3}
+    assert all(isinstance(label, str) for seat in r["chosen"].values() for labels in seat.values() for label in labels)
+    # random seats too: the engine's own random game, choice for choice
+    assert chosen_by_seat(little, 3, 4, None, None)["scores"] == playout(little, 3, 4)["scores"]

@@ -55,7 +55,8 @@ def parse_seats(seats, players: int) -> tuple[set[int], list[tuple[str, int]]]:
 
 
 def _bots_spec(bots) -> str:
-    return ",".join(k if k != "mcts" else f"mcts:{n}" for k, n in bots)
+    from ..bots import describe
+    return ",".join(describe([b]) for b in bots)
 
 
 def _option_value(game, name: str, value):
