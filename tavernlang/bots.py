@@ -492,6 +492,21 @@ class _Kept:
         self.node, self.path, self.player, self.rng, self.seen = node, path, player, rng, seen
 
 
+def _option_cards(opts: list, labeler, kinds) -> list | None:
+    """The cards among a decision's options, by its labeler: every option of a card type, the
+    cards of options that are lists of cards, the picks of a `choose N` of cards (its labeler
+    a function marked `cards`; "done" is no card). None: its options are no cards."""
+    if isinstance(labeler, str):
+        if _card_type(labeler, kinds):
+            return list(opts)
+        if _card_type(as_type(labeler).list_elem, kinds):
+            return [c for o in opts for c in (o if isinstance(o, list) else [o])]
+        return None
+    if getattr(labeler, "cards", False):
+        return [o for o in opts if type(o) is int]
+    return None
+
+
 def _seen_by(st, p: int) -> frozenset:
     """The cards p can see."""
     visible = st.visible
@@ -660,12 +675,10 @@ class Searcher:
             return None
         if st.rng.getstate() != kept.rng or _seen_by(st, root.player) != kept.seen:
             return None
-        opts, kinds = root.offered, st.game.model.kinds
-        lab = root.labeler
-        if isinstance(lab, str) and (_card_type(lab, kinds) or _card_type(as_type(lab).list_elem, kinds)):
-            cards = [c for o in opts for c in (o if isinstance(o, list) else [o])]
-            if not all(type(c) is int and st.visible(c, root.player) for c in cards):
-                return None
+        opts = root.offered
+        cards = _option_cards(opts, root.labeler, st.game.model.kinds)
+        if cards is not None and not all(type(c) is int and st.visible(c, root.player) for c in cards):
+            return None
         keys = [_key(o) for o in opts]
         if len(set(keys)) != len(keys):
             return None

@@ -399,6 +399,53 @@ def test_a_search_keeps_its_tree_for_the_next_decision_only_when_nothing_was_lea
         assert m.choices == history
 
 
+def _two_picks(game, seed: int, k: int, peek: bool = False):
+    """P1's two picks of Blind Pair by one search bot (bot seed k) -> (the picks, the names of
+    the coins taken, P1's view at the second pick, the searches that began from a kept tree)."""
+    m = Match(game, 2, seed, log=False)
+    s = Searcher("mcts", 16, random.Random(k), peek=peek)
+    first = s.choose(Root.of(m))
+    taken = [game.card_name[m.pending.options[first]]]
+    m.apply(first)
+    assert m.pending.player == 0  # the second pick follows at once: no one decided between
+    view = m.view(0)
+    second = s.choose(Root.of(m))
+    taken.append(game.card_name[m.pending.options[second]])
+    return (first, second), taken, view, s.reused
+
+
+@pytest.mark.parametrize("vis,reused", [("hidden", 0), ("public", 1)])
+def test_a_kept_tree_does_not_peek_at_the_cards_left_to_pick(tmp_path, vis, reused):
+    """`choose 2` asks P1's picks one after another with nothing drawn, rolled or shown between:
+    the search would keep its tree, whose options at the second pick are the coins as each
+    sampled world dealt them. Mapped onto the true coins left face down, that tree would point at
+    the Gold. The choices are the same whatever lies face down (no tree kept for options that
+    are cards the chooser cannot see); with the coins face up, the tree is kept."""
+    path = tmp_path / "blind_pair.tav"
+    path.write_text((ROOT / "tests" / "bots" / "blind_pair.tav").read_text().replace(
+        "zone pile: shared hidden", f"zone pile: shared {vis}"))
+    game = compile_file(str(path))
+    gold_at = {}
+    for seed in range(1, 60):
+        m = Match(game, 2, seed, log=False)
+        gold_at.setdefault([game.card_name[c] for c in m.pending.options].index("Gold"), seed)
+    assert len(gold_at) == 3
+    if vis == "public":
+        for seed in gold_at.values():
+            assert all(_two_picks(game, seed, k)[3] == reused for k in range(10))
+        return
+    deals = [[_two_picks(game, seed, k) for k in range(40)] for seed in gold_at.values()]
+    for k in range(40):
+        assert len({str(d[k][2]) for d in deals}) == 1  # P1 sees the same table at its second pick
+    picks = [[p for p, _, _, _ in d] for d in deals]
+    assert picks[0] == picks[1] == picks[2]  # whatever lies face down
+    assert len({p[1] for p in picks[0]}) > 1
+    assert {d[k][3] for d in deals for k in range(40)} == {reused}
+    # (a bot that looks at the true world takes the Gold every time)
+    for seed in gold_at.values():
+        assert all("Gold" in _two_picks(game, seed, k, peek=True)[1] for k in range(10))
+
+
 @pytest.mark.parametrize("rollout", ["mast", "greedy"])
 def test_a_named_rollout_policy_plays_other_games_the_same_for_a_seed(little, rollout):
     spec = f"mcts:8:rollout={rollout},random,random"
