@@ -252,8 +252,15 @@ def _remap_vars(st, sigma: dict[int, int]) -> None:
 
 
 def remap_options(opts: list, labeler, sigma: dict[int, int], kinds=()) -> None:
-    """The decision's options that are cards, in place: each card follows its place."""
-    if not sigma or not isinstance(labeler, str):
+    """The decision's options that are cards, in place: each card follows its place. (A `choose
+    N` of cards has a function for its labeler, marked `cards`: its picks, not its "done".)"""
+    if not sigma:
+        return
+    if not isinstance(labeler, str):
+        if getattr(labeler, "cards", False):
+            for i, o in enumerate(opts):
+                if type(o) is int:
+                    opts[i] = sigma.get(o, o)
         return
     if labeler == "card" or labeler in kinds:
         for i, o in enumerate(opts):
@@ -322,8 +329,7 @@ def remap_held(st, sigma: dict[int, int], frame, stop=None, opts=None, labeler=N
     units = _units(st.game)
     done = {id(z) for z in st.zones}  # (the zones are dealt already)
     get = sigma.get
-    if opts is not None and isinstance(labeler, str) and (_card_type(labeler, st.game.model.kinds) or (
-            _card_type(as_type(labeler).list_elem, st.game.model.kinds))):
+    if opts is not None and _option_cards(opts, labeler, st.game.model.kinds) is not None:
         remap_options(opts, labeler, sigma, st.game.model.kinds)
         done.add(id(opts))
 

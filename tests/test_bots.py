@@ -191,6 +191,31 @@ def test_a_search_does_not_peek_at_the_cards_the_rules_hold(name, kind, iteratio
     assert len(set(pa)) == 1 and len(set(pb)) == 1 and pa != pb
 
 
+@pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("lookahead", 3)])
+def test_a_search_does_not_peek_at_the_cards_a_sealed_choose_up_to_offers(kind, iterations):
+    """A `choose up to 1` at the head of a simultaneous action (Sealed Take) offers the face-down
+    coins and "done" in a list apart from the cards it picks from: that list is dealt again with
+    the rest, so the search's choices are the same whatever lies face down, and not always the
+    same; looking at the true world it always takes the Gold. (Greedy stops when the pick is
+    made, before the sealed pick resolves: it cannot tell the options apart even so.)"""
+    game = compile_file(str(ROOT / "tests" / "bots" / "sealed_take.tav"))
+    a, b = _two_deals(game)
+    assert a.view(0) == b.view(0) and a.st.zones != b.st.zones
+
+    def choices(m, peek=False):
+        out = []
+        for k in range(40):
+            s = Searcher(kind, iterations, random.Random(k), peek=peek)
+            out.append(s.choose(Root.of(m)))
+            assert s.failed == 0
+        return out
+    ca, cb = choices(a), choices(b)
+    assert ca == cb
+    assert len(set(ca)) > 1
+    gold = [[game.card_name[c] if type(c) is int else "" for c in m.pending.options].index("Gold") for m in (a, b)]
+    assert set(choices(a, peek=True)) == {gold[0]} and set(choices(b, peek=True)) == {gold[1]} and gold[0] != gold[1]
+
+
 @pytest.mark.parametrize("name", ["pennies", "pennies_at_once"])
 @pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("greedy", 0), ("lookahead", 3)])
 def test_a_search_does_not_see_the_others_picks_of_a_simultaneous_choice(name, kind, iterations):
