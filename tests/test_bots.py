@@ -471,6 +471,36 @@ def test_a_kept_tree_does_not_peek_at_the_cards_left_to_pick(tmp_path, vis, reus
         assert all("Gold" in _two_picks(game, seed, k, peek=True)[1] for k in range(10))
 
 
+def test_whether_a_tree_is_kept_does_not_depend_on_a_draw_the_seat_cannot_see():
+    """Blind Shuffle draws at random between P1's two choices when the face-down Gold is on top,
+    and P1 sees nothing of it: whether the game's own RNG moved is what P1 cannot know. The
+    search keeps its tree by what its worlds did (none of those that took the option drew), so
+    its choices are the same on both deals; read from the game's RNG, they were not."""
+    game = compile_file(str(ROOT / "tests" / "bots" / "blind_shuffle.tav"))
+    a, b = _two_deals(game)
+    assert a.view(0) == b.view(0) and a.st.zones != b.st.zones
+    drew = []
+    for m in (a, b):
+        before = m.st.rng.getstate()
+        m.apply(0)
+        drew.append(m.st.rng.getstate() != before)
+    assert sorted(drew) == [False, True]  # one deal shuffles between the choices, the other not
+
+    def choices(seed):
+        out, kept = [], 0
+        for k in range(40):
+            m = Match(game, 2, seed, log=False)
+            s = Searcher("mcts", 6, random.Random(k))
+            first = s.choose(Root.of(m))
+            m.apply(first)
+            out.append((first, s.choose(Root.of(m))))
+            kept += s.reused
+        return out, kept
+    (ca, ka), (cb, kb) = choices(a.seed), choices(b.seed)
+    assert ca == cb and ka == kb
+    assert 0 < ka < 40  # (kept when no world that took the option had the Gold on top)
+
+
 @pytest.mark.parametrize("rollout", ["mast", "greedy"])
 def test_a_named_rollout_policy_plays_other_games_the_same_for_a_seed(little, rollout):
     spec = f"mcts:8:rollout={rollout},random,random"
