@@ -204,11 +204,8 @@ def determinize(st, p: int, rng: random.Random) -> dict[int, int]:
     # (what each player knows, st.seen, is kept by the interactive flavour only: a search needs it)
     assert not g.playout, "a search plays the interactive flavour of a game, not game.playouts()"
     skip = _holders(st)
-    zholder = st.zholder
     slots: dict[str, list[tuple[int, int, int]]] = {}
-    for z, cards in enumerate(st.zones):
-        if zholder is not None and zholder[z] >= 0:
-            continue  # a zone on a card
+    for z, cards in enumerate(st.zones):  # (a hidden zone on a card is a place like any other)
         for i, c in enumerate(cards):
             if c not in skip and not st.visible(c, p):
                 slots.setdefault(g.card_kind[c], []).append((z, i, c))

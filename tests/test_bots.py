@@ -191,6 +191,29 @@ def test_a_search_does_not_peek_at_the_cards_the_rules_hold(name, kind, iteratio
     assert len(set(pa)) == 1 and len(set(pb)) == 1 and pa != pb
 
 
+@pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("greedy", 0), ("lookahead", 3)])
+def test_a_search_does_not_peek_into_a_hidden_zone_on_a_card(kind, iterations):
+    """The coins hidden in the chests of Blind Chests (a hidden zone on each Chest card) are dealt
+    again with the rest: the search's choices are the same whatever each chest holds, and not
+    always the same; looking at the true world it always opens the chest with the Gold."""
+    game = compile_file(str(ROOT / "tests" / "bots" / "blind_chests.tav"))
+    a, b = _two_deals(game)
+    assert a.view(0) == b.view(0) and a.st.zones != b.st.zones
+
+    def choices(m, peek=False):
+        out = []
+        for k in range(40):
+            s = Searcher(kind, iterations, random.Random(k), peek=peek)
+            out.append(s.choose(Root.of(m)))
+            assert s.failed == 0
+        return out
+    ca, cb = choices(a), choices(b)
+    assert ca == cb
+    assert len(set(ca)) > 1
+    pa, pb = choices(a, peek=True), choices(b, peek=True)
+    assert len(set(pa)) == 1 and len(set(pb)) == 1 and pa != pb
+
+
 @pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("lookahead", 3)])
 def test_a_search_does_not_peek_at_the_cards_a_sealed_choose_up_to_offers(kind, iterations):
     """A `choose up to 1` at the head of a simultaneous action (Sealed Take) offers the face-down
