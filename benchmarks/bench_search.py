@@ -23,6 +23,9 @@ the other seats, seat-rotated (game i puts it in seat i mod players), seeds from
 players (or the most the game allows, when fewer), and prints the bot's share of the wins (a
 shared win counts its share; chance is 1/players) with its 95% Wilson interval, and the CPU time
 (time.process_time) per game, one line per game played so far every --every games and at the end.
+--no-kept-trees starts every MCTS search from a new tree (never the subtree the seat's previous
+search left under its choice, Searcher._kept_tree): the same budget with and without the trees
+kept, for measuring what keeping them is worth.
 """
 from __future__ import annotations
 
@@ -35,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from tavernlang import compile_file  # noqa: E402
 from tavernlang.balance import wilson  # noqa: E402
-from tavernlang.bots import drive, parse_bot, parse_bots, play, rotate  # noqa: E402
+from tavernlang.bots import Searcher, drive, parse_bot, parse_bots, play, rotate  # noqa: E402
 from tavernlang.engine.runner import playout  # noqa: E402
 
 GAMES = ["games/little_tavern.tav", "games/cavern_tavern.tav", "games/tavern_masters.tav",
@@ -106,7 +109,11 @@ def main(argv=None) -> None:
     ap.add_argument("--exact", action="store_true", help="the exact layout (default: the fast one, as tav sim)")
     ap.add_argument("--winrate", action="store_true", help="the bot's win rate against random bots, seat-rotated")
     ap.add_argument("--every", type=int, default=0, help="--winrate: a line every N games as well")
+    ap.add_argument("--no-kept-trees", action="store_true",
+                    help="every MCTS search starts from a new tree (for measuring what the kept trees are worth)")
     a = ap.parse_args(argv)
+    if a.no_kept_trees:
+        Searcher._keep = lambda self, *args: None  # (nothing kept: _kept_tree finds nothing)
     if a.winrate:
         print(f"{'game':28} {'p':>2} {'bot':>22} {'games':>6} {'wins':>7} {'win rate [95%]':>22} {'CPU s/game':>10}")
         for g in a.games:

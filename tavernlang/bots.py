@@ -204,11 +204,8 @@ def determinize(st, p: int, rng: random.Random) -> dict[int, int]:
     # (what each player knows, st.seen, is kept by the interactive flavour only: a search needs it)
     assert not g.playout, "a search plays the interactive flavour of a game, not game.playouts()"
     skip = _holders(st)
-    zholder = st.zholder
     slots: dict[str, list[tuple[int, int, int]]] = {}
-    for z, cards in enumerate(st.zones):
-        if zholder is not None and zholder[z] >= 0:
-            continue  # a zone on a card
+    for z, cards in enumerate(st.zones):  # (a hidden zone on a card is a place like any other)
         for i, c in enumerate(cards):
             if c not in skip and not st.visible(c, p):
                 slots.setdefault(g.card_kind[c], []).append((z, i, c))
@@ -252,8 +249,15 @@ def _remap_vars(st, sigma: dict[int, int]) -> None:
 
 
 def remap_options(opts: list, labeler, sigma: dict[int, int], kinds=()) -> None:
-    """The decision's options that are cards, in place: each card follows its place."""
-    if not sigma or not isinstance(labeler, str):
+    """The decision's options that are cards, in place: each card follows its place. (A `choose
+    N` of cards has a function for its labeler, marked `cards`: its picks, not its "done".)"""
+    if not sigma:
+        return
+    if not isinstance(labeler, str):
+        if getattr(labeler, "cards", False):
+            for i, o in enumerate(opts):
+                if type(o) is int:
+                    opts[i] = sigma.get(o, o)
         return
     if labeler == "card" or labeler in kinds:
         for i, o in enumerate(opts):
@@ -322,8 +326,7 @@ def remap_held(st, sigma: dict[int, int], frame, stop=None, opts=None, labeler=N
     units = _units(st.game)
     done = {id(z) for z in st.zones}  # (the zones are dealt already)
     get = sigma.get
-    if opts is not None and isinstance(labeler, str) and (_card_type(labeler, st.game.model.kinds) or (
-            _card_type(as_type(labeler).list_elem, st.game.model.kinds))):
+    if opts is not None and _option_cards(opts, labeler, st.game.model.kinds) is not None:
         remap_options(opts, labeler, sigma, st.game.model.kinds)
         done.add(id(opts))
 
@@ -486,10 +489,25 @@ class _Kept:
     """What a search keeps of its tree for the chooser's next decision: the node its choice led
     to, and what must be unchanged for that node to be the next decision's (Searcher._kept_tree)."""
 
-    __slots__ = ("node", "path", "player", "rng", "seen")
+    __slots__ = ("node", "path", "player", "seen")
 
-    def __init__(self, node, path, player, rng, seen):
-        self.node, self.path, self.player, self.rng, self.seen = node, path, player, rng, seen
+    def __init__(self, node, path, player, seen):
+        self.node, self.path, self.player, self.seen = node, path, player, seen
+
+
+def _option_cards(opts: list, labeler, kinds) -> list | None:
+    """The cards among a decision's options, by its labeler: every option of a card type, the
+    cards of options that are lists of cards, the picks of a `choose N` of cards (its labeler
+    a function marked `cards`; "done" is no card). None: its options are no cards."""
+    if isinstance(labeler, str):
+        if _card_type(labeler, kinds):
+            return list(opts)
+        if _card_type(as_type(labeler).list_elem, kinds):
+            return [c for o in opts for c in (o if isinstance(o, list) else [o])]
+        return None
+    if getattr(labeler, "cards", False):
+        return [o for o in opts if type(o) is int]
+    return None
 
 
 def _seen_by(st, p: int) -> frozenset:
@@ -647,8 +665,10 @@ class Searcher:
         """The tree the chooser's previous search left under the option it took, as the root of
         this decision's search, when this decision is its information set: the previous search
         was of the decision just before this one (no one decided in between: the same choices
-        since, the same chooser), the game drew nothing at random since (its RNG's state is the
-        same), the chooser sees the same cards (none shown to it, none hidden), and this decision's options
+        since, the same chooser), in every world of that search that took the option the chooser
+        decided next with nothing drawn at random between (Searcher._mcts: the worlds, not the
+        game's own RNG, which may have drawn or not by what the chooser cannot see), the
+        chooser sees the same cards (none shown to it, none hidden), and this decision's options
         are named alike in every sampled world (none is a card the chooser cannot see; no two
         alike). Otherwise None: the worlds of the previous search may not agree with what the
         chooser has learned since (a draw, a roll, a card shown, another's hidden choice)."""
@@ -658,14 +678,12 @@ class Searcher:
             return None
         if kept.player != root.player or len(root.path) != len(kept.path) or tuple(root.path) != kept.path:
             return None
-        if st.rng.getstate() != kept.rng or _seen_by(st, root.player) != kept.seen:
+        if _seen_by(st, root.player) != kept.seen:
             return None
-        opts, kinds = root.offered, st.game.model.kinds
-        lab = root.labeler
-        if isinstance(lab, str) and (_card_type(lab, kinds) or _card_type(as_type(lab).list_elem, kinds)):
-            cards = [c for o in opts for c in (o if isinstance(o, list) else [o])]
-            if not all(type(c) is int and st.visible(c, root.player) for c in cards):
-                return None
+        opts = root.offered
+        cards = _option_cards(opts, root.labeler, st.game.model.kinds)
+        if cards is not None and not all(type(c) is int and st.visible(c, root.player) for c in cards):
+            return None
         keys = [_key(o) for o in opts]
         if len(set(keys)) != len(keys):
             return None
@@ -678,13 +696,14 @@ class Searcher:
         self.reused += 1
         return tree
 
-    def _keep(self, root: Root, tree: _Node, j: int) -> None:
+    def _keep(self, root: Root, tree: _Node, j: int, moved: set) -> None:
+        """Keep the subtree under option j unless a world that took it drew at random or gave
+        the next decision to another player (`moved`, by option) before the chooser decided again."""
         st = root.state
         c = tree.children.get(j)
-        if st is None or root.path is None or c is None or not c.children:
+        if st is None or root.path is None or c is None or not c.children or j in moved:
             return
-        self.kept = _Kept(c, tuple(root.path) + (j,), root.player, st.rng.getstate(), None)
-        self.kept.seen = _seen_by(st, root.player)
+        self.kept = _Kept(c, tuple(root.path) + (j,), root.player, _seen_by(st, root.player))
 
     def _mcts(self, root: Root) -> int:
         tree = self._kept_tree(root) or _Node()
@@ -695,7 +714,12 @@ class Searcher:
         # worlds: the rewards of the worlds it was taken in (mast), or the chooser's score gained
         # from taking it to its next decision (greedy)
         stats: dict = {}
+        # the root's options after which a world drew at random, or asked another player, before
+        # the chooser's next decision: their subtrees are not kept (_keep)
+        moved: set = set()
+        me = root.player
         for _ in range(self.iterations):
+            after: list = []  # (the root's option taken, the world's RNG state then) until the next decision
             path: list[_Node] = []
             node = [tree]  # None once the walk has left the tree (rolling out)
             grown = []  # the edge this iteration added: (children, key)
@@ -714,6 +738,10 @@ class Searcher:
                 since[p] = (kk, s_now)
 
             def decide(st, p, opts, at_root, rnd):
+                if after:  # (the first decision after the root)
+                    j0, rng0 = after.pop()
+                    if p != me or st.rng.getstate() != rng0:
+                        moved.add(j0)
                 cur = node[0]
                 if cur is None:
                     deep[0] += 1
@@ -765,6 +793,8 @@ class Searcher:
                     node[0] = c
                 if learn and not at_root:
                     note(st, p, keys[j])
+                if at_root:
+                    after.append((j, st.rng.getstate()))
                 return j
 
             st = self._world(root, random.Random(self.rng.getrandbits(64)), decide)
@@ -786,7 +816,7 @@ class Searcher:
         top = max(counts)
         best = [j for j, v in enumerate(counts) if v == top]
         j = best[int(self.rng.random() * len(best))]
-        self._keep(root, tree, j)
+        self._keep(root, tree, j, moved)
         return j
 
 

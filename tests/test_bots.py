@@ -191,6 +191,54 @@ def test_a_search_does_not_peek_at_the_cards_the_rules_hold(name, kind, iteratio
     assert len(set(pa)) == 1 and len(set(pb)) == 1 and pa != pb
 
 
+@pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("greedy", 0), ("lookahead", 3)])
+def test_a_search_does_not_peek_into_a_hidden_zone_on_a_card(kind, iterations):
+    """The coins hidden in the chests of Blind Chests (a hidden zone on each Chest card) are dealt
+    again with the rest: the search's choices are the same whatever each chest holds, and not
+    always the same; looking at the true world it always opens the chest with the Gold."""
+    game = compile_file(str(ROOT / "tests" / "bots" / "blind_chests.tav"))
+    a, b = _two_deals(game)
+    assert a.view(0) == b.view(0) and a.st.zones != b.st.zones
+
+    def choices(m, peek=False):
+        out = []
+        for k in range(40):
+            s = Searcher(kind, iterations, random.Random(k), peek=peek)
+            out.append(s.choose(Root.of(m)))
+            assert s.failed == 0
+        return out
+    ca, cb = choices(a), choices(b)
+    assert ca == cb
+    assert len(set(ca)) > 1
+    pa, pb = choices(a, peek=True), choices(b, peek=True)
+    assert len(set(pa)) == 1 and len(set(pb)) == 1 and pa != pb
+
+
+@pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("lookahead", 3)])
+def test_a_search_does_not_peek_at_the_cards_a_sealed_choose_up_to_offers(kind, iterations):
+    """A `choose up to 1` at the head of a simultaneous action (Sealed Take) offers the face-down
+    coins and "done" in a list apart from the cards it picks from: that list is dealt again with
+    the rest, so the search's choices are the same whatever lies face down, and not always the
+    same; looking at the true world it always takes the Gold. (Greedy stops when the pick is
+    made, before the sealed pick resolves: it cannot tell the options apart even so.)"""
+    game = compile_file(str(ROOT / "tests" / "bots" / "sealed_take.tav"))
+    a, b = _two_deals(game)
+    assert a.view(0) == b.view(0) and a.st.zones != b.st.zones
+
+    def choices(m, peek=False):
+        out = []
+        for k in range(40):
+            s = Searcher(kind, iterations, random.Random(k), peek=peek)
+            out.append(s.choose(Root.of(m)))
+            assert s.failed == 0
+        return out
+    ca, cb = choices(a), choices(b)
+    assert ca == cb
+    assert len(set(ca)) > 1
+    gold = [[game.card_name[c] if type(c) is int else "" for c in m.pending.options].index("Gold") for m in (a, b)]
+    assert set(choices(a, peek=True)) == {gold[0]} and set(choices(b, peek=True)) == {gold[1]} and gold[0] != gold[1]
+
+
 @pytest.mark.parametrize("name", ["pennies", "pennies_at_once"])
 @pytest.mark.parametrize("kind,iterations", [("mcts", 16), ("greedy", 0), ("lookahead", 3)])
 def test_a_search_does_not_see_the_others_picks_of_a_simultaneous_choice(name, kind, iterations):
@@ -397,6 +445,83 @@ def test_a_search_keeps_its_tree_for_the_next_decision_only_when_nothing_was_lea
         _, history, driven = drive(game, 2, seed, None, parse_bots("mcts:8,random", 2))
         assert seats.search[0].reused == driven.search[0].reused == reused
         assert m.choices == history
+
+
+def _two_picks(game, seed: int, k: int, peek: bool = False):
+    """P1's two picks of Blind Pair by one search bot (bot seed k) -> (the picks, the names of
+    the coins taken, P1's view at the second pick, the searches that began from a kept tree)."""
+    m = Match(game, 2, seed, log=False)
+    s = Searcher("mcts", 16, random.Random(k), peek=peek)
+    first = s.choose(Root.of(m))
+    taken = [game.card_name[m.pending.options[first]]]
+    m.apply(first)
+    assert m.pending.player == 0  # the second pick follows at once: no one decided between
+    view = m.view(0)
+    second = s.choose(Root.of(m))
+    taken.append(game.card_name[m.pending.options[second]])
+    return (first, second), taken, view, s.reused
+
+
+@pytest.mark.parametrize("vis,reused", [("hidden", 0), ("public", 1)])
+def test_a_kept_tree_does_not_peek_at_the_cards_left_to_pick(tmp_path, vis, reused):
+    """`choose 2` asks P1's picks one after another with nothing drawn, rolled or shown between:
+    the search would keep its tree, whose options at the second pick are the coins as each
+    sampled world dealt them. Mapped onto the true coins left face down, that tree would point at
+    the Gold. The choices are the same whatever lies face down (no tree kept for options that
+    are cards the chooser cannot see); with the coins face up, the tree is kept."""
+    path = tmp_path / "blind_pair.tav"
+    path.write_text((ROOT / "tests" / "bots" / "blind_pair.tav").read_text().replace(
+        "zone pile: shared hidden", f"zone pile: shared {vis}"))
+    game = compile_file(str(path))
+    gold_at = {}
+    for seed in range(1, 60):
+        m = Match(game, 2, seed, log=False)
+        gold_at.setdefault([game.card_name[c] for c in m.pending.options].index("Gold"), seed)
+    assert len(gold_at) == 3
+    if vis == "public":
+        for seed in gold_at.values():
+            assert all(_two_picks(game, seed, k)[3] == reused for k in range(10))
+        return
+    deals = [[_two_picks(game, seed, k) for k in range(40)] for seed in gold_at.values()]
+    for k in range(40):
+        assert len({str(d[k][2]) for d in deals}) == 1  # P1 sees the same table at its second pick
+    picks = [[p for p, _, _, _ in d] for d in deals]
+    assert picks[0] == picks[1] == picks[2]  # whatever lies face down
+    assert len({p[1] for p in picks[0]}) > 1
+    assert {d[k][3] for d in deals for k in range(40)} == {reused}
+    # (a bot that looks at the true world takes the Gold every time)
+    for seed in gold_at.values():
+        assert all("Gold" in _two_picks(game, seed, k, peek=True)[1] for k in range(10))
+
+
+def test_whether_a_tree_is_kept_does_not_depend_on_a_draw_the_seat_cannot_see():
+    """Blind Shuffle draws at random between P1's two choices when the face-down Gold is on top,
+    and P1 sees nothing of it: whether the game's own RNG moved is what P1 cannot know. The
+    search keeps its tree by what its worlds did (none of those that took the option drew), so
+    its choices are the same on both deals; read from the game's RNG, they were not."""
+    game = compile_file(str(ROOT / "tests" / "bots" / "blind_shuffle.tav"))
+    a, b = _two_deals(game)
+    assert a.view(0) == b.view(0) and a.st.zones != b.st.zones
+    drew = []
+    for m in (a, b):
+        before = m.st.rng.getstate()
+        m.apply(0)
+        drew.append(m.st.rng.getstate() != before)
+    assert sorted(drew) == [False, True]  # one deal shuffles between the choices, the other not
+
+    def choices(seed):
+        out, kept = [], 0
+        for k in range(40):
+            m = Match(game, 2, seed, log=False)
+            s = Searcher("mcts", 6, random.Random(k))
+            first = s.choose(Root.of(m))
+            m.apply(first)
+            out.append((first, s.choose(Root.of(m))))
+            kept += s.reused
+        return out, kept
+    (ca, ka), (cb, kb) = choices(a.seed), choices(b.seed)
+    assert ca == cb and ka == kb
+    assert 0 < ka < 40  # (kept when no world that took the option had the Gold on top)
 
 
 @pytest.mark.parametrize("rollout", ["mast", "greedy"])
