@@ -785,19 +785,14 @@ class ExpressionCompiler:
                 return [], self._me()
             if n == "players":
                 return [], "st.players"
-            if n == "others":  # (a loop, not a comprehension: see filter_lines)
+            if n in ("others", "players_in"):  # (a loop, not a comprehension: see filter_lines)
                 t, v = self.tmp(), self.tmp("_v")
                 self.ctx.fn.fresh.add(t)
                 w = fragment([f"{t} = []"])
-                with w.block(self.loops(f"for {v} in st.players:")), w.block(f"if {v} != {self._me()}:"):
-                    w.line(f"{t}.append({v})")
-                return w.code, t
-            if n == "players_in":  # (a loop, not a comprehension: see filter_lines)
-                t, v = self.tmp(), self.tmp("_v")
-                self.ctx.fn.fresh.add(t)
-                w = fragment([f"{t} = []"])
-                with w.block(self.loops(f"for {v} in st.players:")), w.block(f"if {v} not in st.out:"):
-                    w.line(f"{t}.append({v})")
+                with w.block(self.loops(f"for {v} in st.players:")):
+                    keep = f"{v} != {self._me()}" if n == "others" else f"{v} not in st.out"
+                    with w.block(f"if {keep}:"):
+                        w.line(f"{t}.append({v})")
                 return w.code, t
             if n == "cards":
                 return [], "st.all_cards"
