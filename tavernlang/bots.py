@@ -603,26 +603,16 @@ class Searcher:
 
     def _greedy(self, root: Root) -> int:
         seed = self.rng.getrandbits(64)  # the same sampled world for every option
-        best, best_v = [], None
+        scored = []
         for i in range(root.n_options):
             def decide(st, p, opts, at_root, rnd, i=i):
                 if at_root:
                     return i
                 raise _Stop  # the option has resolved: the next decision is asked
             st = self._world(root, random.Random(seed), decide)
-            if st is None:
-                continue
-            v = _standing(root.game, st, root.player)
-            try:
-                if best_v is None or v > best_v:
-                    best, best_v = [i], v
-                elif v == best_v:
-                    best.append(i)
-            except TypeError:
-                best.append(i)
-        if not best:  # no world could be played: a random option
-            best = list(range(root.n_options))
-        return best[int(self.rng.random() * len(best))]
+            if st is not None:
+                scored.append((i, _standing(root.game, st, root.player)))
+        return self._take_best(scored, root.n_options)
 
     def _lookahead(self, root: Root) -> int:
         """Each option taken in the same `iterations` sampled worlds, the rest of the round (or
@@ -634,7 +624,7 @@ class Searcher:
         def horizon(at):
             if at[2] is None and (until == "phase" or at[0] == 0):  # (a phase, or a round, begins)
                 raise _Stop
-        best, best_v = [], None
+        scored = []
         for i in range(root.n_options):
             def decide(st, p, opts, at_root, rnd, i=i):
                 if at_root:
@@ -647,9 +637,15 @@ class Searcher:
                 st = self._world(root, random.Random(seed), decide)
                 if st is not None:
                     vals.append(_standing(root.game, st, root.player))
-            if not vals:
-                continue
-            v = _mean_standing(vals)
+            if vals:
+                scored.append((i, _mean_standing(vals)))
+        return self._take_best(scored, root.n_options)
+
+    def _take_best(self, scored: list, n: int) -> int:
+        """Of (option, standing) pairs, an option whose standing is the highest, ties (and standings
+        that do not compare) at random; a random option of n when no world could be played."""
+        best, best_v = [], None
+        for i, v in scored:
             try:
                 if best_v is None or v > best_v:
                     best, best_v = [i], v
@@ -658,7 +654,7 @@ class Searcher:
             except TypeError:
                 best.append(i)
         if not best:
-            best = list(range(root.n_options))
+            best = list(range(n))
         return best[int(self.rng.random() * len(best))]
 
     def _kept_tree(self, root: Root) -> _Node | None:
